@@ -1,0 +1,130 @@
+/*
+ * libdispman camera: a V4L2 capture stream shown on a layer, zero-copy.
+ *
+ * Included by <dispman/dispman.h>; not meant to be included on its own.
+ *
+ * A camera owns a V4L2 capture node and a set of buffers that both the camera
+ * driver and the display can use: either the driver's own buffers exported as
+ * dma-bufs (V4L2_MEMORY_MMAP + VIDIOC_EXPBUF, imported into KMS), or dumb
+ * buffers allocated on the display device and queued to the driver as
+ * dma-bufs (V4L2_MEMORY_DMABUF). One KMS framebuffer per V4L2 buffer, created
+ * once. No pixel is touched by the CPU on either path.
+ *
+ * Each dequeued frame is put on the camera's layer and a commit is requested.
+ * A frame goes back to the driver only after the page flip that replaced it
+ * on screen completed. When the camera is faster than the display, the newest
+ * frame wins; older frames go back unseen and are counted as dropped.
+ *
+ * When no plane can scan the camera's format out, a camera created with
+ * DISPMAN_CAMERA_ALLOW_COPY converts each frame on the CPU into an XRGB8888
+ * buffer (counted in bytes_copied); without it, creation fails with -ENOTSUP.
+ */
+#ifndef DISPMAN_CAMERA_H
+#define DISPMAN_CAMERA_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct dispman_camera;
+
+enum dispman_camera_memory {
+	/* Try the driver's buffers exported as dma-bufs, then display buffers
+	 * imported by the driver. */
+	DISPMAN_CAMERA_MEMORY_AUTO = 0,
+	DISPMAN_CAMERA_MEMORY_EXPORT, /* V4L2_MEMORY_MMAP + VIDIOC_EXPBUF -> KMS */
+	DISPMAN_CAMERA_MEMORY_IMPORT, /* KMS dumb buffers -> V4L2_MEMORY_DMABUF */
+};
+
+enum dispman_camera_flags {
+	/* Fall back to a CPU conversion when no plane takes the format. */
+	DISPMAN_CAMERA_ALLOW_COPY = 1 << 0,
+	/* Do not request a commit for each new frame; the application commits. */
+	DISPMAN_CAMERA_MANUAL_COMMIT = 1 << 1,
+};
+
+struct dispman_camera_config {
+	const char *path;      /* capture node, e.g. "/dev/video0"; read during the call only */
+	uint32_t width;        /* 0: the driver's current width */
+	uint32_t height;       /* 0: the driver's current height */
+	uint32_t fourcc;       /* DRM fourcc; 0: the first the driver offers that a plane takes */
+	uint32_t n_buffers;    /* 0: 4; at least 2 */
+	enum dispman_camera_memory memory;
+	uint32_t flags;        /* enum dispman_camera_flags */
+};
+
+struct dispman_camera_stats {
+	uint64_t frames_captured;  /* dequeued from the driver without error */
+	uint64_t frames_shown;     /* reached the screen (a page flip showed them) */
+	uint64_t frames_dropped;   /* went back to the driver without being shown */
+	uint64_t frames_error;     /* the driver flagged them broken (not shown) */
+	uint64_t bytes_copied;     /* by the CPU: 0 on the zero-copy path */
+	uint64_t latency_ns_last;  /* capture timestamp to the page flip that showed it */
+	uint64_t latency_ns_max;
+	uint64_t latency_ns_sum;   /* divide by frames_shown for the mean */
+	uint32_t n_buffers;
+	enum dispman_camera_memory memory; /* the path in use */
+	bool zero_copy;            /* frames go to a plane without a CPU copy */
+};
+
+/**
+ * Called from dispman_device_dispatch() when the stream failed (the device was
+ * removed or disconnected, a fatal streaming error, or too many broken frames
+ * in a row). err is a negative errno. The camera has stopped; its layer keeps
+ * showing the last good frame (hide it with dispman_layer_set_visible() if
+ * wanted). Do not destroy the camera from the callback: destroy it after
+ * dispman_device_dispatch() returned.
+ */
+typedef void (*dispman_camera_error_callback)(struct dispman_camera *cam, int err, void *data);
+
+/**
+ * Open a V4L2 capture node and prepare it to show frames on layer (of a device
+ * that outlives the camera). The layer stays owned by the caller and must
+ * outlive the camera; the camera sets its buffer. config is read during the
+ * call only. Streaming starts with dispman_camera_start().
+ *
+ * Returns the camera, owned by the caller (dispman_camera_destroy()), or NULL
+ * with errno: EINVAL (bad config), ENOENT/EACCES/ENODEV (node), ENOTSUP (not a
+ * streaming capture device, no format a plane takes and no ALLOW_COPY, or the
+ * requested memory path is unsupported), ENOMEM, or the errno of the driver.
+ */
+struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
+	const struct dispman_camera_config *config);
+
+/**
+ * Stop streaming, wait (at most 1 s) until no buffer is on screen or about to
+ * be, and free everything. The layer is left without buffer. NULL is fine.
+ */
+void dispman_camera_destroy(struct dispman_camera *cam);
+
+/** STREAMON. Returns 0 or a negative errno (the driver's). */
+int dispman_camera_start(struct dispman_camera *cam);
+
+/**
+ * STREAMOFF. The frame on screen stays there (it is a display buffer now);
+ * every other buffer returns to the camera. Returns 0 or a negative errno.
+ */
+int dispman_camera_stop(struct dispman_camera *cam);
+
+/** Copies the counters into *stats. */
+void dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats);
+
+/** The negotiated DRM fourcc, width and height. Any pointer may be NULL. */
+void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,
+	uint32_t *height);
+
+/** Set (cb NULL: remove) the error callback; data is passed back, never owned. */
+void dispman_camera_set_error_callback(struct dispman_camera *cam,
+	dispman_camera_error_callback cb, void *data);
+
+/**
+ * Set a V4L2 control by the name v4l2-ctl prints (e.g. "inject_v4l2_buf_flag_error"
+ * on vivid). Returns 0, -ENOENT (no such control) or the driver's errno.
+ */
+int dispman_camera_set_control(struct dispman_camera *cam, const char *name, int64_t value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

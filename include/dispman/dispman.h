@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libdispman: show buffers on a Linux KMS device.
+ *
+ * Conventions that hold for every function below unless its comment says otherwise:
+ * - Constructors return NULL and set errno on failure.
+ * - Operations return 0 (or a non-negative count) on success and a negative errno on
+ *   failure.
+ * - Destructors and unref functions accept NULL.
+ * - Every failure is also reported through the log handler (see dispman_log_set_handler).
+ * - Objects of one device are single-threaded: call them from one thread at a time. All
+ *   callbacks run inside dispman_device_dispatch() (or inside the call named in the
+ *   callback's comment).
+ */
+#ifndef DISPMAN_DISPMAN_H
+#define DISPMAN_DISPMAN_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct dispman_device;
+struct dispman_output;
+struct dispman_layer;
+struct dispman_buffer;
+
+/* ------------------------------------------------------------------------------------ */
+/* Logging */
+
+enum dispman_log_level {
+	DISPMAN_LOG_SILENT = 0,
+	DISPMAN_LOG_ERROR = 1,
+	DISPMAN_LOG_WARNING = 2,
+	DISPMAN_LOG_INFO = 3,
+	DISPMAN_LOG_DEBUG = 4,
+};
+
+/**
+ * A log handler. fmt and args are only valid during the call; the message has no
+ * trailing newline. data is the pointer given to dispman_log_set_handler().
+ */
+typedef void (*dispman_log_handler)(enum dispman_log_level level, const char *fmt,
+	va_list args, void *data);
+
+/**
+ * Replace the process-wide log handler. handler NULL restores the default handler, which
+ * prints to stderr. data is not owned by the library; it is passed back to handler.
+ * Not thread-safe against concurrent logging.
+ */
+void dispman_log_set_handler(dispman_log_handler handler, void *data);
+
+/**
+ * Set the most verbose level that reaches the handler. The default is
+ * DISPMAN_LOG_ERROR, or DISPMAN_LOG_DEBUG when the environment variable
+ * DISPMAN_DEBUG is set to 1 when the first message is logged.
+ */
+void dispman_log_set_level(enum dispman_log_level level);
+
+/* ------------------------------------------------------------------------------------ */
+/* Devices */
+
+/**
+ * Open a KMS device.
+ *
+ * path: a DRM card node such as "/dev/dri/card0", read during the call only (the caller
+ * keeps ownership of the string). NULL discovers, through libudev, the first DRM card
+ * node that has connectors.
+ *
+ * Sets client caps UNIVERSAL_PLANES, ATOMIC (required) and WRITEBACK_CONNECTORS
+ * (optional), and reads CRTCs, encoders, connectors and planes.
+ *
+ * Returns a device the caller owns (free with dispman_device_destroy()), or NULL with
+ * errno set: ENOENT (no usable device found), EOPNOTSUPP (the driver has no atomic
+ * modesetting), ENOMEM, or the errno of open(2) or of a failed libdrm call.
+ */
+struct dispman_device *dispman_device_open(const char *path);
+
+/**
+ * Create a device for an already open DRM fd. The fd is duplicated: the caller keeps
+ * ownership of drm_fd and may close it at any time. Errors as dispman_device_open(),
+ * plus EBADF for an invalid fd.
+ */
+struct dispman_device *dispman_device_create_for_fd(int drm_fd);
+
+/**
+ * Destroy a device with its outputs and layers. Buffers still referenced by the caller
+ * lose their kernel objects (framebuffer, GEM handles, mapping) and may only be unref'ed
+ * afterwards. Outputs are left as they are on screen (no modeset). NULL is fine.
+ */
+void dispman_device_destroy(struct dispman_device *dev);
+
+/**
+ * The device's DRM fd. It stays owned by the device: do not close it. Useful for
+ * libdrm queries the library does not cover.
+ */
+int dispman_device_get_drm_fd(struct dispman_device *dev);
+
+/**
+ * One pollable fd (an epoll fd) that becomes readable when dispman_device_dispatch()
+ * has work. Owned by the device: do not close it, do not add or remove fds.
+ */
+int dispman_device_get_fd(struct dispman_device *dev);
+
+/**
+ * Wait up to timeout_ms for events (0: do not wait, -1: wait forever) and handle them:
+ * page-flip completion, frame callbacks, buffer release callbacks, queued commits.
+ *
+ * Returns the number of events handled (0 on timeout) or a negative errno (EINTR is
+ * returned as 0).
+ */
+int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms);
+
+/**
+ * Commit the pending state of every output of the device in one atomic request.
+ *
+ * Page flips are nonblocking; a commit that needs a modeset (enable, disable, a new
+ * mode) is blocking and uses ALLOW_MODESET. Layers are assigned to planes first (see
+ * dispman_layer_get_placement()). If a page flip is still pending on the device, the new
+ * state is queued and committed from dispman_device_dispatch() right after the flip
+ * event; this function then returns 0.
+ *
+ * Returns 0, or -EACCES when the device lost DRM master (commits are paused, logged
+ * once; see dispman_device_resume()), -EINVAL/-ERANGE/-ENOSPC when the kernel rejected
+ * even the smallest configuration, -ENOMEM, or another negative errno from the kernel.
+ */
+int dispman_device_commit(struct dispman_device *dev);
+
+/**
+ * Whether commits are paused because DRM master was lost (EACCES/EPERM from the kernel).
+ */
+bool dispman_device_is_paused(struct dispman_device *dev);
+
+/**
+ * Leave the paused state after DRM master was regained (by whoever manages the VT). The
+ * next commit is a full modeset. Restoring the state automatically is not implemented
+ * yet. Returns 0.
+ */
+int dispman_device_resume(struct dispman_device *dev);
+
+struct dispman_stats {
+	uint64_t commits;       /* real (non TEST_ONLY) atomic commits accepted */
+	uint64_t test_commits;  /* TEST_ONLY atomic commits issued */
+	uint64_t failed_commits;/* real atomic commits rejected */
+	uint64_t flips;         /* page-flip events handled */
+	uint64_t modesets;      /* real commits with ALLOW_MODESET accepted */
+};
+
+/** Copy the device's counters into *stats (caller-owned storage). */
+void dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats);
+
+struct dispman_limits {
+	uint32_t min_width, max_width;   /* framebuffer size limits from the resources */
+	uint32_t min_height, max_height;
+	uint32_t cursor_width, cursor_height; /* DRM_CAP_CURSOR_*, 64x64 when unknown */
+};
+
+/** Copy the device's limits into *limits (caller-owned storage). */
+void dispman_device_get_limits(struct dispman_device *dev, struct dispman_limits *limits);
+
+/**
+ * Number of outputs: one per connector, writeback connectors excluded.
+ */
+size_t dispman_device_get_output_count(struct dispman_device *dev);
+
+/**
+ * Output number i (0 <= i < count), owned by the device, valid until the device is
+ * destroyed. Returns NULL (errno EINVAL) when i is out of range.
+ */
+struct dispman_output *dispman_device_get_output(struct dispman_device *dev, size_t i);
+
+/**
+ * The first output whose connector is connected, owned by the device, or NULL
+ * (errno ENOENT, with a log line) when none is.
+ */
+struct dispman_output *dispman_device_get_first_connected_output(struct dispman_device *dev);
+
+enum dispman_describe_format {
+	DISPMAN_DESCRIBE_TEXT,
+	DISPMAN_DESCRIBE_JSON,
+	DISPMAN_DESCRIBE_DOT,
+};
+
+/**
+ * Print the KMS pipeline: connectors (writeback included), encoders, CRTCs, planes with
+ * type, formats, modifiers, possible CRTCs and every property with its current value.
+ * DOT is a Graphviz graph planes -> CRTCs -> encoders -> connectors. The stream stays
+ * owned by the caller and is not closed. Returns 0, -EINVAL or the errno of a failed
+ * libdrm call or write.
+ */
+int dispman_device_describe(struct dispman_device *dev, enum dispman_describe_format format,
+	FILE *out);
+
+/* ------------------------------------------------------------------------------------ */
+/* Outputs */
+
+enum dispman_connection {
+	DISPMAN_CONNECTED = 1,
+	DISPMAN_DISCONNECTED = 2,
+	DISPMAN_CONNECTION_UNKNOWN = 3,
+};
+
+#define DISPMAN_MODE_PREFERRED (1u << 0)
+
+struct dispman_mode {
+	uint32_t width, height;
+	uint32_t refresh_mhz;   /* refresh rate in millihertz */
+	uint32_t flags;         /* DISPMAN_MODE_* */
+	char name[32];
+};
+
+/** The device the output belongs to (not owned by the caller). */
+struct dispman_device *dispman_output_get_device(struct dispman_output *out);
+
+/** Connector name such as "Virtual-1"; owned by the output, valid for its lifetime. */
+const char *dispman_output_get_name(struct dispman_output *out);
+
+uint32_t dispman_output_get_connector_id(struct dispman_output *out);
+
+/** The CRTC driving the output, 0 when the output is not enabled. */
+uint32_t dispman_output_get_crtc_id(struct dispman_output *out);
+
+enum dispman_connection dispman_output_get_status(struct dispman_output *out);
+
+/** Physical size in millimetres (0 when unknown); either pointer may be NULL. */
+void dispman_output_get_physical_size(struct dispman_output *out, uint32_t *width_mm,
+	uint32_t *height_mm);
+
+size_t dispman_output_get_mode_count(struct dispman_output *out);
+
+/**
+ * Mode number i, owned by the output and valid for its lifetime, or NULL (errno EINVAL)
+ * when out of range.
+ */
+const struct dispman_mode *dispman_output_get_mode(struct dispman_output *out, size_t i);
+
+/**
+ * The preferred mode (the first one flagged preferred, else the first mode), owned by
+ * the output, or NULL (errno ENOENT) when the output has no modes.
+ */
+const struct dispman_mode *dispman_output_get_preferred_mode(struct dispman_output *out);
+
+/**
+ * The mode of the pending state (after dispman_output_enable()), owned by the output, or
+ * NULL when the output is disabled.
+ */
+const struct dispman_mode *dispman_output_get_current_mode(struct dispman_output *out);
+
+/**
+ * Enable the output with a mode at the next commit (a modeset, done only when needed).
+ *
+ * mode: NULL selects the preferred mode. A pointer returned by dispman_output_get_mode()
+ * selects that mode; any other pointer (read during the call only) selects the first of
+ * the output's modes with the same width, height and refresh_mhz (refresh_mhz 0: any).
+ *
+ * A CRTC is chosen among the encoders' possible CRTCs not used by another output.
+ * Returns 0, -ENOENT (no such mode), -EBUSY (no free CRTC) or -ENOMEM.
+ */
+int dispman_output_enable(struct dispman_output *out, const struct dispman_mode *mode);
+
+/** Disable the output at the next commit (a modeset). Returns 0. */
+int dispman_output_disable(struct dispman_output *out);
+
+bool dispman_output_is_enabled(struct dispman_output *out);
+
+/**
+ * Show buf full-screen on the output at the next commit through an internal layer at the
+ * bottom of the stack (below every dispman_layer). The output takes its own reference to
+ * buf; the caller keeps its own. buf NULL removes it. Returns 0 or -EINVAL (a buffer of
+ * another device).
+ */
+int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf);
+
+/** Same as dispman_device_commit() on the output's device. */
+int dispman_output_commit(struct dispman_output *out);
+
+/**
+ * Called from dispman_device_dispatch() when a frame committed on the output reached the
+ * screen (page-flip event). sequence is the CRTC's vblank counter, time its
+ * CLOCK_MONOTONIC timestamp (valid during the call only). Buffers that left the screen
+ * with this flip are released right after the callback returns.
+ */
+typedef void (*dispman_frame_callback)(struct dispman_output *out, uint64_t sequence,
+	const struct timespec *time, void *data);
+
+/** Set (cb NULL: remove) the frame callback; data is passed back, never owned. */
+void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
+	void *data);
+
+/**
+ * Capture the composed frame of an enabled, committed output through the device's
+ * writeback connector.
+ *
+ * On success *frame is a new XRGB8888 dumb buffer of the mode's size; the caller owns
+ * one reference (release it with dispman_buffer_unref()).
+ *
+ * Pending page flips are waited for first. The capture commit is blocking and waits for
+ * the writeback fence for at most one second. Limit: some drivers (vkms in Linux 6.1)
+ * cannot drive the output's connector and the writeback connector from one CRTC at once;
+ * then the CRTC is routed to the writeback connector alone for one frame (a modeset: the
+ * screen goes blank briefly) and the output is restored with a second modeset.
+ *
+ * Returns 0, -ENOTSUP (no writeback connector for the output's CRTC), -EINVAL (output not
+ * enabled and committed), -ETIMEDOUT (fence did not signal), -EACCES (paused), or
+ * another negative errno.
+ */
+int dispman_output_capture(struct dispman_output *out, struct dispman_buffer **frame);
+
+/* ------------------------------------------------------------------------------------ */
+/* Layers */
+
+enum dispman_blend_mode {
+	DISPMAN_BLEND_PREMULTIPLIED = 0,
+	DISPMAN_BLEND_COVERAGE = 1,
+	DISPMAN_BLEND_NONE = 2,
+};
+
+enum dispman_placement_state {
+	DISPMAN_PLACEMENT_NOT_SHOWN = 0,
+	DISPMAN_PLACEMENT_ON_PLANE = 1,
+	DISPMAN_PLACEMENT_COMPOSITED = 2, /* not produced yet: composition is not implemented */
+};
+
+enum dispman_placement_reason {
+	DISPMAN_REASON_NONE = 0,
+	DISPMAN_REASON_FORMAT,          /* no free plane takes the buffer's format */
+	DISPMAN_REASON_MODIFIER,        /* format ok, modifier not */
+	DISPMAN_REASON_SCALING,         /* source and destination sizes differ */
+	DISPMAN_REASON_NO_PLANE,        /* no plane left for this output */
+	DISPMAN_REASON_KERNEL_REJECTED, /* the TEST_ONLY commit refused it */
+	DISPMAN_REASON_INVISIBLE,       /* not visible, or no buffer */
+};
+
+struct dispman_placement {
+	enum dispman_placement_state state;
+	uint32_t plane_id;              /* 0 unless state is ON_PLANE */
+	enum dispman_placement_reason reason;
+};
+
+/**
+ * Create a layer on an output. The output owns the layer: it is destroyed with the
+ * device at the latest. New layers are visible, z 0, opaque, premultiplied, without a
+ * buffer. Returns NULL with errno ENOMEM.
+ */
+struct dispman_layer *dispman_layer_create(struct dispman_output *out);
+
+/** Destroy a layer (it leaves the screen at the next commit). NULL is fine. */
+void dispman_layer_destroy(struct dispman_layer *layer);
+
+/**
+ * Set the layer's buffer. The layer takes a new reference (the caller keeps its own);
+ * the previous buffer's reference is dropped. NULL shows nothing. Unless set explicitly,
+ * source and destination rectangles follow the buffer's size. Returns 0 or -EINVAL (a
+ * buffer of another device).
+ */
+int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer *buf);
+
+/** Source rectangle in 16.16 fixed point. w or h 0 resets to the whole buffer. */
+void dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y, uint32_t w,
+	uint32_t h);
+
+/** Destination rectangle on the output in pixels. w or h 0 resets to the buffer size. */
+void dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_t y,
+	uint32_t w, uint32_t h);
+
+/** Stacking order: higher z is above. Equal z: creation order. */
+void dispman_layer_set_z(struct dispman_layer *layer, int z);
+
+/** Plane alpha, 0xffff opaque. */
+void dispman_layer_set_alpha(struct dispman_layer *layer, uint16_t alpha);
+
+void dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode);
+
+void dispman_layer_set_visible(struct dispman_layer *layer, bool visible);
+
+/**
+ * Where the last commit (or queued commit) put the layer, into caller-owned *placement.
+ * Returns 0 or -EINVAL.
+ */
+int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_placement *placement);
+
+/* ------------------------------------------------------------------------------------ */
+/* Buffers */
+
+/**
+ * Create a CPU-mapped dumb buffer. fourcc must be a single-plane format the library
+ * knows (DRM_FORMAT_XRGB8888, ARGB8888, XBGR8888, ABGR8888, RGB565, XRGB2101010, ...).
+ *
+ * Returns a buffer with one reference owned by the caller, or NULL with errno: EINVAL
+ * (unknown or multi-planar format, zero size), ERANGE (beyond the device's limits), or
+ * the errno of the kernel.
+ */
+struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, uint32_t width,
+	uint32_t height, uint32_t fourcc);
+
+/**
+ * Create a GBM buffer object for scanout. modifiers (n entries, read during the call
+ * only) lists acceptable modifiers; n 0 lets GBM choose a linear layout.
+ * Returns a buffer with one reference owned by the caller, or NULL with errno: ENOTSUP
+ * (built without GBM), EINVAL, ERANGE, or the errno of GBM.
+ */
+struct dispman_buffer *dispman_buffer_create_gbm(struct dispman_device *dev, uint32_t width,
+	uint32_t height, uint32_t fourcc, const uint64_t *modifiers, size_t n);
+
+struct dispman_dmabuf_desc {
+	uint32_t width, height;
+	uint32_t fourcc;
+	uint64_t modifier;      /* DRM_FORMAT_MOD_INVALID: implicit */
+	uint32_t n_planes;      /* 1..4, must match the format */
+	int fds[4];             /* borrowed: duplicated by the import, never taken */
+	uint32_t offsets[4];
+	uint32_t pitches[4];
+};
+
+/**
+ * Import a dma-buf. The descriptor and its fds stay owned by the caller (the fds are
+ * duplicated). Returns a buffer with one reference owned by the caller, or NULL with
+ * errno: EINVAL (unknown fourcc, n_planes wrong for the format, size 0, pitch too small,
+ * plane beyond the dma-buf's size, a modifier no plane of the device takes), ERANGE
+ * (size beyond the device's limits), EBADF (invalid fd), or the errno of the kernel.
+ */
+struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
+	const struct dispman_dmabuf_desc *desc);
+
+/**
+ * Export the buffer's first plane as a dma-buf. On success *fd is a new fd the caller
+ * owns (close it). Returns 0 or a negative errno.
+ */
+int dispman_buffer_export_dmabuf(struct dispman_buffer *buf, int *fd);
+
+/** Take a reference. Returns buf. */
+struct dispman_buffer *dispman_buffer_ref(struct dispman_buffer *buf);
+
+/**
+ * Drop a reference; the last one frees the buffer (framebuffer, handles, mapping, fds).
+ * The library keeps its own references while a buffer is on screen. NULL is fine.
+ */
+void dispman_buffer_unref(struct dispman_buffer *buf);
+
+/**
+ * CPU access: *data receives the mapping of plane 0, owned by the buffer and valid until
+ * it is freed; *stride its pitch in bytes. Either pointer may be NULL. Dumb buffers are
+ * mapped at creation; other buffers are mapped on first use through their dma-buf (only
+ * single-plane linear layouts). Returns 0, -ENOTSUP or the errno of mmap.
+ */
+int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride);
+
+uint32_t dispman_buffer_get_width(struct dispman_buffer *buf);
+uint32_t dispman_buffer_get_height(struct dispman_buffer *buf);
+uint32_t dispman_buffer_get_format(struct dispman_buffer *buf);
+uint64_t dispman_buffer_get_modifier(struct dispman_buffer *buf);
+/** The KMS framebuffer id, owned by the buffer (0 when the device is gone). */
+uint32_t dispman_buffer_get_fb_id(struct dispman_buffer *buf);
+
+/**
+ * Called from dispman_device_dispatch() (or dispman_device_destroy()) each time the
+ * buffer left the screen, i.e. after the page flip that replaced it completed: from then
+ * on the display no longer reads it and it may be written. cb NULL removes it; data is
+ * passed back, never owned.
+ */
+typedef void (*dispman_buffer_release_callback)(struct dispman_buffer *buf, void *data);
+void dispman_buffer_set_release_callback(struct dispman_buffer *buf,
+	dispman_buffer_release_callback cb, void *data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

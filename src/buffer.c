@@ -1,0 +1,582 @@
+/* SPDX-License-Identifier: MIT */
+#include "private.h"
+
+#include <drm_fourcc.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if HAVE_GBM
+#include <gbm.h>
+#endif
+
+static const struct format_info formats[] = {
+	/* fourcc, planes, cpp, hsub, vsub, alpha */
+	{ DRM_FORMAT_XRGB8888, 1, { 4 }, 1, 1, false },
+	{ DRM_FORMAT_ARGB8888, 1, { 4 }, 1, 1, true },
+	{ DRM_FORMAT_XBGR8888, 1, { 4 }, 1, 1, false },
+	{ DRM_FORMAT_ABGR8888, 1, { 4 }, 1, 1, true },
+	{ DRM_FORMAT_RGBX8888, 1, { 4 }, 1, 1, false },
+	{ DRM_FORMAT_RGBA8888, 1, { 4 }, 1, 1, true },
+	{ DRM_FORMAT_BGRX8888, 1, { 4 }, 1, 1, false },
+	{ DRM_FORMAT_BGRA8888, 1, { 4 }, 1, 1, true },
+	{ DRM_FORMAT_RGB565, 1, { 2 }, 1, 1, false },
+	{ DRM_FORMAT_BGR565, 1, { 2 }, 1, 1, false },
+	{ DRM_FORMAT_XRGB1555, 1, { 2 }, 1, 1, false },
+	{ DRM_FORMAT_ARGB1555, 1, { 2 }, 1, 1, true },
+	{ DRM_FORMAT_RGB888, 1, { 3 }, 1, 1, false },
+	{ DRM_FORMAT_BGR888, 1, { 3 }, 1, 1, false },
+	{ DRM_FORMAT_XRGB2101010, 1, { 4 }, 1, 1, false },
+	{ DRM_FORMAT_ARGB2101010, 1, { 4 }, 1, 1, true },
+	{ DRM_FORMAT_XBGR2101010, 1, { 4 }, 1, 1, false },
+	{ DRM_FORMAT_ABGR2101010, 1, { 4 }, 1, 1, true },
+	{ DRM_FORMAT_XRGB16161616, 1, { 8 }, 1, 1, false },
+	{ DRM_FORMAT_ARGB16161616, 1, { 8 }, 1, 1, true },
+	{ DRM_FORMAT_XBGR16161616, 1, { 8 }, 1, 1, false },
+	{ DRM_FORMAT_ABGR16161616, 1, { 8 }, 1, 1, true },
+	{ DRM_FORMAT_XBGR16161616F, 1, { 8 }, 1, 1, false },
+	{ DRM_FORMAT_ABGR16161616F, 1, { 8 }, 1, 1, true },
+	{ DRM_FORMAT_C8, 1, { 1 }, 1, 1, false },
+	{ DRM_FORMAT_R8, 1, { 1 }, 1, 1, false },
+	{ DRM_FORMAT_YUYV, 1, { 4 }, 2, 1, false },
+	{ DRM_FORMAT_YVYU, 1, { 4 }, 2, 1, false },
+	{ DRM_FORMAT_UYVY, 1, { 4 }, 2, 1, false },
+	{ DRM_FORMAT_VYUY, 1, { 4 }, 2, 1, false },
+	{ DRM_FORMAT_NV12, 2, { 1, 2 }, 2, 2, false },
+	{ DRM_FORMAT_NV21, 2, { 1, 2 }, 2, 2, false },
+	{ DRM_FORMAT_NV16, 2, { 1, 2 }, 2, 1, false },
+	{ DRM_FORMAT_NV61, 2, { 1, 2 }, 2, 1, false },
+	{ DRM_FORMAT_NV24, 2, { 1, 2 }, 1, 1, false },
+	{ DRM_FORMAT_P010, 2, { 2, 4 }, 2, 2, false },
+	{ DRM_FORMAT_YUV420, 3, { 1, 1, 1 }, 2, 2, false },
+	{ DRM_FORMAT_YVU420, 3, { 1, 1, 1 }, 2, 2, false },
+	{ DRM_FORMAT_YUV422, 3, { 1, 1, 1 }, 2, 1, false },
+	{ DRM_FORMAT_YUV444, 3, { 1, 1, 1 }, 1, 1, false },
+};
+
+const struct format_info *format_info_find(uint32_t fourcc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (formats[i].fourcc == fourcc)
+			return &formats[i];
+	return NULL;
+}
+
+/* Width in bytes of one row of plane p; packed YUV counts per 2-pixel block. */
+static uint64_t plane_row_bytes(const struct format_info *fi, unsigned p, uint32_t width)
+{
+	if (fi->n_planes == 1 && fi->hsub > 1)
+		return (uint64_t)(width + fi->hsub - 1) / fi->hsub * fi->cpp[0];
+	uint32_t w = p == 0 ? width : (width + fi->hsub - 1) / fi->hsub;
+	return (uint64_t)w * fi->cpp[p];
+}
+
+static uint32_t plane_height(const struct format_info *fi, unsigned p, uint32_t height)
+{
+	return p == 0 ? height : (height + fi->vsub - 1) / fi->vsub;
+}
+
+static char *fourcc_str(uint32_t fourcc, char buf[8])
+{
+	for (int i = 0; i < 4; i++) {
+		char c = (char)((fourcc >> (8 * i)) & 0xff);
+		buf[i] = c >= 32 && c < 127 ? c : '?';
+	}
+	buf[4] = 0;
+	return buf;
+}
+
+static int check_size(struct dispman_device *dev, uint32_t width, uint32_t height)
+{
+	if (width == 0 || height == 0) {
+		dispman_log(DISPMAN_LOG_ERROR, "buffer size %ux%u is empty", width, height);
+		return -EINVAL;
+	}
+	const struct dispman_limits *l = &dev->limits;
+	if ((l->max_width && width > l->max_width) || (l->max_height && height > l->max_height)) {
+		dispman_log(DISPMAN_LOG_ERROR, "buffer size %ux%u beyond device maximum %ux%u",
+			width, height, l->max_width, l->max_height);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static struct dispman_buffer *buffer_alloc(struct dispman_device *dev, enum buffer_kind kind,
+	uint32_t width, uint32_t height, uint32_t fourcc)
+{
+	struct dispman_buffer *buf = calloc(1, sizeof(*buf));
+	if (!buf) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating a buffer");
+		return NULL;
+	}
+	buf->dev = dev;
+	buf->refcount = 1;
+	buf->kind = kind;
+	buf->width = width;
+	buf->height = height;
+	buf->format = fourcc;
+	buf->modifier = DRM_FORMAT_MOD_INVALID;
+	for (int i = 0; i < 4; i++)
+		buf->fds[i] = -1;
+	list_insert_tail(&dev->buffers, &buf->link);
+	return buf;
+}
+
+/* Free everything the kernel holds for buf; leaves buf->dev NULL. */
+static void buffer_free_kernel(struct dispman_buffer *buf)
+{
+	struct dispman_device *dev = buf->dev;
+	if (!dev)
+		return;
+	if (buf->map)
+		munmap(buf->map, buf->map_size);
+	buf->map = NULL;
+	if (buf->fb_id)
+		drmModeRmFB(dev->fd, buf->fb_id);
+	buf->fb_id = 0;
+	if (buf->kind == BUFFER_DUMB && buf->handles[0]) {
+		struct drm_mode_destroy_dumb d = { .handle = buf->handles[0] };
+		drmIoctl(dev->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+	} else if (buf->owns_handles) {
+		for (uint32_t i = 0; i < buf->n_planes; i++) {
+			bool dup = false;
+			for (uint32_t j = 0; j < i; j++)
+				dup = dup || buf->handles[j] == buf->handles[i];
+			if (buf->handles[i] && !dup)
+				drmCloseBufferHandle(dev->fd, buf->handles[i]);
+		}
+	}
+	memset(buf->handles, 0, sizeof(buf->handles));
+#if HAVE_GBM
+	if (buf->bo)
+		gbm_bo_destroy(buf->bo);
+	buf->bo = NULL;
+#endif
+	for (int i = 0; i < 4; i++) {
+		if (buf->fds[i] >= 0)
+			close(buf->fds[i]);
+		buf->fds[i] = -1;
+	}
+	list_remove(&buf->link);
+	buf->dev = NULL;
+}
+
+void buffer_orphan_all(struct dispman_device *dev)
+{
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &dev->buffers) {
+		struct dispman_buffer *buf = container_of(pos, struct dispman_buffer, link);
+		dispman_log(DISPMAN_LOG_WARNING, "buffer %ux%u still referenced at device "
+			"destruction, its kernel objects are freed now", buf->width, buf->height);
+		buffer_free_kernel(buf);
+	}
+}
+
+void buffer_release(struct dispman_buffer *buf)
+{
+	if (buf->release_cb)
+		buf->release_cb(buf, buf->release_data);
+}
+
+static void buffer_destroy(struct dispman_buffer *buf)
+{
+	buffer_free_kernel(buf);
+	free(buf);
+}
+
+static int buffer_add_fb(struct dispman_buffer *buf)
+{
+	struct dispman_device *dev = buf->dev;
+	int ret;
+	char name[8];
+	if (buf->modifier != DRM_FORMAT_MOD_INVALID) {
+		if (!dev->addfb2_modifiers) {
+			dispman_log(DISPMAN_LOG_ERROR, "device takes no explicit modifiers "
+				"(no DRM_CAP_ADDFB2_MODIFIERS)");
+			return -EINVAL;
+		}
+		uint64_t mods[4] = { 0 };
+		for (uint32_t i = 0; i < buf->n_planes; i++)
+			mods[i] = buf->modifier;
+		ret = drmModeAddFB2WithModifiers(dev->fd, buf->width, buf->height, buf->format,
+			buf->handles, buf->pitches, buf->offsets, mods, &buf->fb_id,
+			DRM_MODE_FB_MODIFIERS);
+	} else {
+		ret = drmModeAddFB2(dev->fd, buf->width, buf->height, buf->format, buf->handles,
+			buf->pitches, buf->offsets, &buf->fb_id, 0);
+	}
+	if (ret != 0) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "AddFB2 %ux%u %s failed", buf->width,
+			buf->height, fourcc_str(buf->format, name));
+		buf->fb_id = 0;
+		return -err;
+	}
+	return 0;
+}
+
+static int map_dumb(struct dispman_buffer *buf)
+{
+	struct dispman_device *dev = buf->dev;
+	size_t size = (size_t)buf->dumb_size;
+	struct drm_mode_map_dumb md = { .handle = buf->handles[0] };
+	if (drmIoctl(dev->fd, DRM_IOCTL_MODE_MAP_DUMB, &md) == 0) {
+		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd,
+			(off_t)md.offset);
+		if (p != MAP_FAILED) {
+			buf->map = p;
+			buf->map_size = size;
+			return 0;
+		}
+	}
+	dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "dumb mmap through the DRM fd failed, "
+		"trying the dma-buf");
+	int fd = -1;
+	if (drmPrimeHandleToFD(dev->fd, buf->handles[0], DRM_CLOEXEC | DRM_RDWR, &fd) != 0) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot map dumb buffer");
+		return -err;
+	}
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	int err = errno;
+	close(fd);
+	if (p == MAP_FAILED) {
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot map dumb buffer's dma-buf");
+		return -err;
+	}
+	buf->map = p;
+	buf->map_size = size;
+	return 0;
+}
+
+struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, uint32_t width,
+	uint32_t height, uint32_t fourcc)
+{
+	char name[8];
+	const struct format_info *fi = format_info_find(fourcc);
+	if (!fi || fi->n_planes != 1) {
+		dispman_log(DISPMAN_LOG_ERROR, "dumb buffer: %s format %s (0x%08x)",
+			fi ? "multi-planar" : "unknown", fourcc_str(fourcc, name), fourcc);
+		errno = EINVAL;
+		return NULL;
+	}
+	int ret = check_size(dev, width, height);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	struct dispman_buffer *buf = buffer_alloc(dev, BUFFER_DUMB, width, height, fourcc);
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	buf->n_planes = 1;
+	uint32_t w = fi->hsub > 1 ? (width + fi->hsub - 1) / fi->hsub : width;
+	struct drm_mode_create_dumb cd = { .width = w, .height = height, .bpp = fi->cpp[0] * 8u };
+	if (drmIoctl(dev->fd, DRM_IOCTL_MODE_CREATE_DUMB, &cd) != 0) {
+		ret = -(errno ? errno : EINVAL);
+		dispman_log_errno(DISPMAN_LOG_ERROR, -ret, "CREATE_DUMB %ux%u failed", width,
+			height);
+		goto err;
+	}
+	buf->handles[0] = cd.handle;
+	buf->pitches[0] = cd.pitch;
+	buf->dumb_size = cd.size;
+	ret = map_dumb(buf);
+	if (ret < 0)
+		goto err;
+	ret = buffer_add_fb(buf);
+	if (ret < 0)
+		goto err;
+	return buf;
+err:
+	buffer_destroy(buf);
+	errno = -ret;
+	return NULL;
+}
+
+struct dispman_buffer *dispman_buffer_create_gbm(struct dispman_device *dev, uint32_t width,
+	uint32_t height, uint32_t fourcc, const uint64_t *modifiers, size_t n)
+{
+#if HAVE_GBM
+	char name[8];
+	if (!format_info_find(fourcc)) {
+		dispman_log(DISPMAN_LOG_ERROR, "gbm buffer: unknown format %s (0x%08x)",
+			fourcc_str(fourcc, name), fourcc);
+		errno = EINVAL;
+		return NULL;
+	}
+	int ret = check_size(dev, width, height);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	if (!dev->gbm) {
+		dev->gbm = gbm_create_device(dev->fd);
+		if (!dev->gbm) {
+			int err = errno ? errno : ENODEV;
+			dispman_log_errno(DISPMAN_LOG_ERROR, err, "gbm_create_device failed");
+			errno = err;
+			return NULL;
+		}
+	}
+	struct dispman_buffer *buf = buffer_alloc(dev, BUFFER_GBM, width, height, fourcc);
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (n > 0)
+		buf->bo = gbm_bo_create_with_modifiers2(dev->gbm, width, height, fourcc, modifiers,
+			(unsigned)n, GBM_BO_USE_SCANOUT);
+	else
+		buf->bo = gbm_bo_create(dev->gbm, width, height, fourcc,
+			GBM_BO_USE_SCANOUT | GBM_BO_USE_LINEAR);
+	if (!buf->bo) {
+		ret = -(errno ? errno : EINVAL);
+		dispman_log_errno(DISPMAN_LOG_ERROR, -ret, "gbm_bo_create %ux%u %s failed", width,
+			height, fourcc_str(fourcc, name));
+		goto err;
+	}
+	int np = gbm_bo_get_plane_count(buf->bo);
+	buf->n_planes = np > 0 && np <= 4 ? (uint32_t)np : 1;
+	buf->modifier = n > 0 ? gbm_bo_get_modifier(buf->bo) : DRM_FORMAT_MOD_INVALID;
+	for (uint32_t i = 0; i < buf->n_planes; i++) {
+		buf->handles[i] = gbm_bo_get_handle_for_plane(buf->bo, (int)i).u32;
+		buf->pitches[i] = gbm_bo_get_stride_for_plane(buf->bo, (int)i);
+		buf->offsets[i] = gbm_bo_get_offset(buf->bo, (int)i);
+	}
+	ret = buffer_add_fb(buf);
+	if (ret < 0)
+		goto err;
+	return buf;
+err:
+	buffer_destroy(buf);
+	errno = -ret;
+	return NULL;
+#else
+	(void)width; (void)height; (void)fourcc; (void)modifiers; (void)n;
+	dispman_log(DISPMAN_LOG_ERROR, "built without GBM support");
+	errno = ENOTSUP;
+	return NULL;
+#endif
+}
+
+static bool device_takes_modifier(struct dispman_device *dev, uint32_t format, uint64_t modifier)
+{
+	for (size_t i = 0; i < dev->n_planes; i++)
+		if (plane_has_format_modifier(&dev->planes[i], format, modifier))
+			return true;
+	return false;
+}
+
+struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
+	const struct dispman_dmabuf_desc *desc)
+{
+	char name[8];
+	int ret;
+	if (!desc) {
+		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: no descriptor");
+		errno = EINVAL;
+		return NULL;
+	}
+	const struct format_info *fi = format_info_find(desc->fourcc);
+	if (!fi) {
+		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: unknown format %s (0x%08x)",
+			fourcc_str(desc->fourcc, name), desc->fourcc);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (desc->n_planes != fi->n_planes) {
+		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: format %s has %u planes, not %u",
+			fourcc_str(desc->fourcc, name), fi->n_planes, desc->n_planes);
+		errno = EINVAL;
+		return NULL;
+	}
+	ret = check_size(dev, desc->width, desc->height);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < desc->n_planes; i++) {
+		int fd = desc->fds[i];
+		if (fd < 0 || fcntl(fd, F_GETFD) < 0) {
+			dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u fd %d is invalid", i,
+				fd);
+			errno = EBADF;
+			return NULL;
+		}
+		uint64_t row = plane_row_bytes(fi, i, desc->width);
+		if (desc->pitches[i] < row) {
+			dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u pitch %u is less "
+				"than %llu bytes for width %u", i, desc->pitches[i],
+				(unsigned long long)row, desc->width);
+			errno = EINVAL;
+			return NULL;
+		}
+		off_t size = lseek(fd, 0, SEEK_END);
+		uint64_t need = desc->offsets[i] +
+			(uint64_t)desc->pitches[i] * plane_height(fi, i, desc->height);
+		if (size < 0) {
+			dispman_log(DISPMAN_LOG_DEBUG, "dma-buf import: size of plane %u unknown", i);
+		} else if (need > (uint64_t)size) {
+			dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u needs %llu bytes "
+				"(offset %u + pitch %u x rows), the dma-buf has %lld", i,
+				(unsigned long long)need, desc->offsets[i], desc->pitches[i],
+				(long long)size);
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	if (desc->modifier != DRM_FORMAT_MOD_INVALID &&
+	    !device_takes_modifier(dev, desc->fourcc, desc->modifier)) {
+		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: no plane takes %s with modifier "
+			"0x%016llx", fourcc_str(desc->fourcc, name),
+			(unsigned long long)desc->modifier);
+		errno = EINVAL;
+		return NULL;
+	}
+
+	struct dispman_buffer *buf = buffer_alloc(dev, BUFFER_DMABUF, desc->width, desc->height,
+		desc->fourcc);
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	buf->modifier = desc->modifier;
+	buf->n_planes = desc->n_planes;
+	buf->owns_handles = true;
+	for (uint32_t i = 0; i < desc->n_planes; i++) {
+		buf->pitches[i] = desc->pitches[i];
+		buf->offsets[i] = desc->offsets[i];
+		buf->fds[i] = fcntl(desc->fds[i], F_DUPFD_CLOEXEC, 0);
+		if (buf->fds[i] < 0) {
+			ret = -errno;
+			dispman_log_errno(DISPMAN_LOG_ERROR, errno, "dma-buf import: cannot dup fd %d",
+				desc->fds[i]);
+			goto err;
+		}
+		if (drmPrimeFDToHandle(dev->fd, buf->fds[i], &buf->handles[i]) != 0) {
+			ret = -(errno ? errno : EINVAL);
+			dispman_log_errno(DISPMAN_LOG_ERROR, -ret, "dma-buf import: PRIME import of "
+				"plane %u failed", i);
+			goto err;
+		}
+	}
+	ret = buffer_add_fb(buf);
+	if (ret < 0)
+		goto err;
+	return buf;
+err:
+	buffer_destroy(buf);
+	errno = -ret;
+	return NULL;
+}
+
+int dispman_buffer_export_dmabuf(struct dispman_buffer *buf, int *fd)
+{
+	if (!buf || !fd)
+		return -EINVAL;
+	if (!buf->dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "export: the buffer's device is gone");
+		return -ENODEV;
+	}
+	if (buf->fds[0] >= 0) {
+		*fd = fcntl(buf->fds[0], F_DUPFD_CLOEXEC, 0);
+		if (*fd < 0) {
+			int err = errno;
+			dispman_log_errno(DISPMAN_LOG_ERROR, err, "export: cannot dup the dma-buf");
+			return -err;
+		}
+		return 0;
+	}
+	if (drmPrimeHandleToFD(buf->dev->fd, buf->handles[0], DRM_CLOEXEC | DRM_RDWR, fd) != 0) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "export: PRIME export failed");
+		return -err;
+	}
+	return 0;
+}
+
+struct dispman_buffer *dispman_buffer_ref(struct dispman_buffer *buf)
+{
+	if (buf)
+		buf->refcount++;
+	return buf;
+}
+
+void dispman_buffer_unref(struct dispman_buffer *buf)
+{
+	if (!buf)
+		return;
+	if (--buf->refcount > 0)
+		return;
+	buffer_destroy(buf);
+}
+
+int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride)
+{
+	if (!buf->map) {
+		if (!buf->dev) {
+			dispman_log(DISPMAN_LOG_ERROR, "map: the buffer's device is gone");
+			return -ENODEV;
+		}
+		if (buf->n_planes != 1 || (buf->modifier != DRM_FORMAT_MOD_INVALID &&
+		    buf->modifier != DRM_FORMAT_MOD_LINEAR)) {
+			dispman_log(DISPMAN_LOG_ERROR, "map: only single-plane linear buffers can "
+				"be mapped");
+			return -ENOTSUP;
+		}
+		int fd;
+		int ret = dispman_buffer_export_dmabuf(buf, &fd);
+		if (ret < 0)
+			return ret;
+		size_t size = (size_t)buf->offsets[0] + (size_t)buf->pitches[0] * buf->height;
+		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		int err = errno;
+		close(fd);
+		if (p == MAP_FAILED) {
+			dispman_log_errno(DISPMAN_LOG_ERROR, err, "map: mmap of the dma-buf failed");
+			return -err;
+		}
+		buf->map = p;
+		buf->map_size = size;
+	}
+	if (data)
+		*data = (char *)buf->map + buf->offsets[0];
+	if (stride)
+		*stride = buf->pitches[0];
+	return 0;
+}
+
+uint32_t dispman_buffer_get_width(struct dispman_buffer *buf)
+{
+	return buf->width;
+}
+
+uint32_t dispman_buffer_get_height(struct dispman_buffer *buf)
+{
+	return buf->height;
+}
+
+uint32_t dispman_buffer_get_format(struct dispman_buffer *buf)
+{
+	return buf->format;
+}
+
+uint64_t dispman_buffer_get_modifier(struct dispman_buffer *buf)
+{
+	return buf->modifier;
+}
+
+uint32_t dispman_buffer_get_fb_id(struct dispman_buffer *buf)
+{
+	return buf->fb_id;
+}
+
+void dispman_buffer_set_release_callback(struct dispman_buffer *buf,
+	dispman_buffer_release_callback cb, void *data)
+{
+	buf->release_cb = cb;
+	buf->release_data = data;
+}

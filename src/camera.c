@@ -1,0 +1,749 @@
+/*
+ * dispman_camera: V4L2 frames shown on a layer without a CPU copy.
+ *
+ * Buffer life cycle (zero-copy paths). Each V4L2 buffer has one display
+ * buffer (struct dispman_buffer) with its framebuffer, made once:
+ *   DRIVER  -- DQBUF -->  LAYER (the layer's buffer; maybe not committed yet)
+ *   LAYER   -- a newer frame replaces it --> back to DRIVER at once if the
+ *              display never got it (dropped), else it waits for the release
+ *              callback, which the core fires after the flip that replaced it.
+ * So a buffer is re-queued to the driver only when neither the layer nor any
+ * committed or on-screen frame of the output refers to it.
+ *
+ * Copy path (no plane takes the camera's format, ALLOW_COPY): V4L2 MMAP
+ * buffers are mapped, each frame is converted into one of three XRGB8888 dumb
+ * buffers and the V4L2 buffer goes back at once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <drm_fourcc.h>
+#include <linux/videodev2.h>
+
+#include "private.h"
+#include "v4l2.h"
+
+#define COPY_TARGETS 3
+#define MAX_ERRORS_IN_A_ROW 30
+
+enum cam_buf_state {
+	CAM_BUF_DRIVER,   /* queued to the V4L2 driver */
+	CAM_BUF_CPU,      /* dequeued, owned by the camera (copy path, or failed queue) */
+	CAM_BUF_LAYER,    /* dequeued, on the layer or on screen */
+};
+
+struct cam_buf {
+	struct dispman_camera *cam;
+	uint32_t index;
+	enum cam_buf_state state;
+	struct dispman_buffer *buf;  /* zero-copy: the display buffer of this frame */
+	int fds[V4L2_MAX_PLANES];    /* import path: dma-bufs queued to the driver */
+	void *map[V4L2_MAX_PLANES];  /* copy path: CPU view of MMAP memory */
+	size_t map_len[V4L2_MAX_PLANES];
+	uint64_t ts_ns;
+	bool committed;              /* reached a commit (in use by the output) */
+	bool shown;                  /* a page flip put it on screen */
+};
+
+struct dispman_camera {
+	struct dispman_device *dev;
+	struct dispman_layer *layer;
+	struct v4l2_dev v4l2;
+	uint32_t flags;
+	bool copy;                   /* CPU conversion path */
+	struct cam_buf bufs[V4L2_MAX_BUFFERS];
+	uint32_t n_bufs;
+	struct cam_buf *current;     /* the frame on the layer (zero-copy) */
+	struct dispman_buffer *targets[COPY_TARGETS];
+	struct event_source *source;
+	struct dispman_camera_stats stats;
+	unsigned errors_in_a_row;
+	bool failed;
+	bool in_callback;
+	dispman_camera_error_callback error_cb;
+	void *error_data;
+};
+
+static bool output_uses(struct dispman_output *out, struct dispman_buffer *buf)
+{
+	for (size_t i = 0; i < out->n_queued; i++)
+		if (out->queued[i] == buf)
+			return true;
+	for (size_t i = 0; i < out->n_shown; i++)
+		if (out->shown[i] == buf)
+			return true;
+	return false;
+}
+
+static int queue_buf(struct cam_buf *b)
+{
+	struct dispman_camera *cam = b->cam;
+	if (cam->failed || !cam->v4l2.streaming) {
+		b->state = CAM_BUF_CPU;
+		return 0;
+	}
+	int r = v4l2_queue(&cam->v4l2, b->index, b->fds);
+	b->state = r == 0 ? CAM_BUF_DRIVER : CAM_BUF_CPU;
+	b->committed = b->shown = false;
+	return r;
+}
+
+static void camera_fail(struct dispman_camera *cam, int err);
+
+/* Give a frame back to the driver if neither the layer nor the screen has it. */
+static void try_requeue(struct cam_buf *b)
+{
+	struct dispman_camera *cam = b->cam;
+	if (b->state != CAM_BUF_LAYER || b == cam->current)
+		return;
+	if (output_uses(cam->layer->out, b->buf)) {
+		b->committed = true;
+		return; /* the release callback comes back here */
+	}
+	if (!b->shown && !b->committed)
+		cam->stats.frames_dropped++;
+	int r = queue_buf(b);
+	if (r < 0)
+		camera_fail(cam, r);
+}
+
+static void on_release(struct dispman_buffer *buf, void *data)
+{
+	struct cam_buf *b = data;
+	(void)buf;
+	b->committed = true;
+	try_requeue(b);
+}
+
+static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void *data)
+{
+	struct cam_buf *b = data;
+	struct dispman_camera_stats *s = &b->cam->stats;
+	(void)buf;
+	if (b->shown)
+		return;
+	b->shown = b->committed = true;
+	s->frames_shown++;
+	uint64_t flip = (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+	if (b->ts_ns && flip >= b->ts_ns) {
+		uint64_t lat = flip - b->ts_ns;
+		s->latency_ns_last = lat;
+		s->latency_ns_sum += lat;
+		if (lat > s->latency_ns_max)
+			s->latency_ns_max = lat;
+	}
+}
+
+static void camera_fail(struct dispman_camera *cam, int err)
+{
+	if (cam->failed)
+		return;
+	cam->failed = true;
+	dispman_log(DISPMAN_LOG_ERROR, "camera %s: stream failed: %s; keeping the last frame",
+		cam->v4l2.path, strerror(-err));
+	if (cam->source) {
+		event_source_remove(cam->source);
+		cam->source = NULL;
+	}
+	if (cam->v4l2.streaming)
+		v4l2_stream_off(&cam->v4l2);
+	for (uint32_t i = 0; i < cam->n_bufs; i++)
+		if (cam->bufs[i].state == CAM_BUF_DRIVER)
+			cam->bufs[i].state = CAM_BUF_CPU;
+	if (cam->error_cb) {
+		cam->in_callback = true;
+		cam->error_cb(cam, err, cam->error_data);
+		cam->in_callback = false;
+	}
+}
+
+static inline uint8_t clamp8(int v)
+{
+	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* BT.601 limited range, integer. */
+static inline uint32_t yuv_to_xrgb(int y, int u, int v)
+{
+	int c = 298 * (y - 16), d = u - 128, e = v - 128;
+	return 0xff000000u | (uint32_t)clamp8((c + 409 * e + 128) >> 8) << 16 |
+	       (uint32_t)clamp8((c - 100 * d - 208 * e + 128) >> 8) << 8 |
+	       (uint32_t)clamp8((c + 516 * d + 128) >> 8);
+}
+
+/* Convert one frame into an XRGB8888 buffer. Returns bytes written. */
+static uint64_t convert_frame(struct dispman_camera *cam, struct cam_buf *b,
+	struct dispman_buffer *dst)
+{
+	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
+	uint8_t *out;
+	uint32_t ostride;
+	if (dispman_buffer_map(dst, (void **)&out, &ostride) < 0)
+		return 0;
+	const uint8_t *p0 = (const uint8_t *)b->map[0] + f->planes[0].offset;
+	const uint8_t *p1 = f->n_mem > 1 ? (const uint8_t *)b->map[1] :
+		(const uint8_t *)b->map[0] + f->planes[1].offset;
+	for (uint32_t y = 0; y < f->height; y++) {
+		uint32_t *row = (uint32_t *)(void *)(out + (size_t)y * ostride);
+		const uint8_t *s = p0 + (size_t)y * f->planes[0].pitch;
+		switch (f->v4l2_fourcc) {
+		case V4L2_PIX_FMT_YUYV:
+			for (uint32_t x = 0; x + 1 < f->width; x += 2, s += 4) {
+				row[x] = yuv_to_xrgb(s[0], s[1], s[3]);
+				row[x + 1] = yuv_to_xrgb(s[2], s[1], s[3]);
+			}
+			break;
+		case V4L2_PIX_FMT_UYVY:
+			for (uint32_t x = 0; x + 1 < f->width; x += 2, s += 4) {
+				row[x] = yuv_to_xrgb(s[1], s[0], s[2]);
+				row[x + 1] = yuv_to_xrgb(s[3], s[0], s[2]);
+			}
+			break;
+		case V4L2_PIX_FMT_NV12:
+		case V4L2_PIX_FMT_NV12M: {
+			const uint8_t *uv = p1 + (size_t)(y / 2) * f->planes[1].pitch;
+			for (uint32_t x = 0; x < f->width; x++)
+				row[x] = yuv_to_xrgb(s[x], uv[x & ~1u], uv[x | 1u]);
+			break;
+		}
+		case V4L2_PIX_FMT_RGB24: /* R, G, B in memory */
+			for (uint32_t x = 0; x < f->width; x++, s += 3)
+				row[x] = 0xff000000u | (uint32_t)s[0] << 16 | (uint32_t)s[1] << 8 | s[2];
+			break;
+		default: /* BGR24: B, G, R in memory */
+			for (uint32_t x = 0; x < f->width; x++, s += 3)
+				row[x] = 0xff000000u | (uint32_t)s[2] << 16 | (uint32_t)s[1] << 8 | s[0];
+			break;
+		}
+	}
+	return (uint64_t)f->width * f->height * 4;
+}
+
+static bool convertible(uint32_t v4l2_fourcc)
+{
+	switch (v4l2_fourcc) {
+	case V4L2_PIX_FMT_YUYV: case V4L2_PIX_FMT_UYVY: case V4L2_PIX_FMT_NV12:
+	case V4L2_PIX_FMT_NV12M: case V4L2_PIX_FMT_RGB24: case V4L2_PIX_FMT_BGR24:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void show_copy(struct dispman_camera *cam, struct cam_buf *b)
+{
+	struct dispman_buffer *dst = NULL;
+	for (int i = 0; i < COPY_TARGETS && !dst; i++)
+		if (cam->targets[i] != cam->layer->buf &&
+		    !output_uses(cam->layer->out, cam->targets[i]))
+			dst = cam->targets[i];
+	if (!dst) {
+		cam->stats.frames_dropped++;
+	} else {
+		cam->stats.bytes_copied += convert_frame(cam, b, dst);
+		cam->stats.frames_shown++; /* converted frames are shown by the next flip */
+		dispman_layer_set_buffer(cam->layer, dst);
+	}
+	int r = queue_buf(b);
+	if (r < 0)
+		camera_fail(cam, r);
+}
+
+static int handle_frames(int fd, uint32_t events, void *data)
+{
+	struct dispman_camera *cam = data;
+	struct cam_buf *newest = NULL;
+	(void)fd;
+
+	if (events & (EPOLLERR | EPOLLHUP)) {
+		/* vb2 reports EPOLLERR for an empty queue too: look at DQBUF first. */
+	}
+	for (;;) {
+		uint32_t index, seq;
+		bool error;
+		uint64_t ts;
+		int r = v4l2_dequeue(&cam->v4l2, &index, &seq, &error, &ts);
+		if (r == -EAGAIN)
+			break;
+		if (r < 0) {
+			camera_fail(cam, r);
+			return 0;
+		}
+		if (index >= cam->n_bufs) {
+			camera_fail(cam, -EIO);
+			return 0;
+		}
+		struct cam_buf *b = &cam->bufs[index];
+		if (error) {
+			cam->stats.frames_error++;
+			if (++cam->errors_in_a_row >= MAX_ERRORS_IN_A_ROW) {
+				camera_fail(cam, -EIO);
+				return 0;
+			}
+			if ((r = queue_buf(b)) < 0) {
+				camera_fail(cam, r);
+				return 0;
+			}
+			continue;
+		}
+		cam->errors_in_a_row = 0;
+		cam->stats.frames_captured++;
+		b->ts_ns = ts;
+		b->state = CAM_BUF_CPU;
+		if (newest) { /* an older frame of this batch: never shown */
+			cam->stats.frames_dropped++;
+			if ((r = queue_buf(newest)) < 0) {
+				camera_fail(cam, r);
+				return 0;
+			}
+		}
+		newest = b;
+	}
+	if (!newest)
+		return 0;
+	if (cam->copy) {
+		show_copy(cam, newest);
+	} else {
+		struct cam_buf *prev = cam->current;
+		cam->current = newest;
+		newest->state = CAM_BUF_LAYER;
+		dispman_layer_set_buffer(cam->layer, newest->buf);
+		if (prev)
+			try_requeue(prev);
+	}
+	if (!(cam->flags & DISPMAN_CAMERA_MANUAL_COMMIT)) {
+		int r = dispman_device_commit(cam->dev);
+		if (r < 0 && r != -EACCES && r != -EPERM)
+			dispman_log(DISPMAN_LOG_WARNING, "camera %s: commit failed: %s",
+				cam->v4l2.path, strerror(-r));
+	}
+	return 0;
+}
+
+/* A plane of the device that takes fourcc (linear) exists. */
+static bool device_takes(struct dispman_device *dev, uint32_t fourcc)
+{
+	for (size_t i = 0; i < dev->n_planes; i++)
+		if (dev->planes[i].type != DRM_PLANE_TYPE_CURSOR &&
+		    plane_has_format_modifier(&dev->planes[i], fourcc, DRM_FORMAT_MOD_LINEAR))
+			return true;
+	return false;
+}
+
+static int choose_format(struct dispman_camera *cam, const struct dispman_camera_config *cfg,
+	uint32_t *v4l2_fourcc)
+{
+	uint32_t fmts[128];
+	int n = v4l2_list_formats(&cam->v4l2, fmts, 128);
+	if (n < 0)
+		return n;
+	if (cfg->fourcc) {
+		uint32_t want = 0;
+		for (int i = 0; i < n && !want; i++)
+			if (v4l2_to_drm_fourcc(fmts[i]) == cfg->fourcc)
+				want = fmts[i];
+		if (!want) {
+			dispman_log(DISPMAN_LOG_ERROR, "camera %s: the driver offers no format "
+				"matching DRM %.4s", cam->v4l2.path, (const char *)&cfg->fourcc);
+			return -ENOTSUP;
+		}
+		if (!device_takes(cam->dev, cfg->fourcc)) {
+			if (!(cfg->flags & DISPMAN_CAMERA_ALLOW_COPY) || !convertible(want)) {
+				dispman_log(DISPMAN_LOG_ERROR, "camera %s: no plane takes %.4s "
+					"(and no CPU conversion allowed or possible)",
+					cam->v4l2.path, (const char *)&cfg->fourcc);
+				return -ENOTSUP;
+			}
+			cam->copy = true;
+		}
+		*v4l2_fourcc = want;
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		uint32_t drm = v4l2_to_drm_fourcc(fmts[i]);
+		/* single memory plane formats only, for now */
+		if (drm && format_info_find(drm) && device_takes(cam->dev, drm)) {
+			*v4l2_fourcc = fmts[i];
+			return 0;
+		}
+	}
+	if (cfg->flags & DISPMAN_CAMERA_ALLOW_COPY) {
+		for (int i = 0; i < n; i++)
+			if (convertible(fmts[i])) {
+				*v4l2_fourcc = fmts[i];
+				cam->copy = true;
+				return 0;
+			}
+	}
+	dispman_log(DISPMAN_LOG_ERROR, "camera %s: none of its %d formats can be scanned out "
+		"by a plane", cam->v4l2.path, n);
+	return -ENOTSUP;
+}
+
+static void free_buffers(struct dispman_camera *cam)
+{
+	for (uint32_t i = 0; i < cam->n_bufs; i++) {
+		struct cam_buf *b = &cam->bufs[i];
+		if (b->buf) {
+			dispman_buffer_set_release_callback(b->buf, NULL, NULL);
+			buffer_set_shown_callback(b->buf, NULL, NULL);
+			dispman_buffer_unref(b->buf);
+			b->buf = NULL;
+		}
+		for (int p = 0; p < V4L2_MAX_PLANES; p++) {
+			if (b->fds[p] >= 0)
+				close(b->fds[p]);
+			b->fds[p] = -1;
+			if (b->map[p])
+				munmap(b->map[p], b->map_len[p]);
+			b->map[p] = NULL;
+		}
+	}
+	for (int i = 0; i < COPY_TARGETS; i++) {
+		dispman_buffer_unref(cam->targets[i]);
+		cam->targets[i] = NULL;
+	}
+	cam->n_bufs = 0;
+	if (cam->v4l2.n_buffers)
+		v4l2_free_buffers(&cam->v4l2);
+}
+
+static struct dispman_dmabuf_desc frame_desc(struct dispman_camera *cam)
+{
+	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
+	struct dispman_dmabuf_desc d = {
+		.width = f->width, .height = f->height, .fourcc = f->drm_fourcc,
+		.modifier = DRM_FORMAT_MOD_LINEAR, .n_planes = f->n_planes,
+		.fds = { -1, -1, -1, -1 },
+	};
+	for (uint32_t p = 0; p < f->n_planes; p++) {
+		d.offsets[p] = f->n_mem > 1 ? 0 : f->planes[p].offset;
+		d.pitches[p] = f->planes[p].pitch;
+	}
+	return d;
+}
+
+static void hook_buffer(struct cam_buf *b)
+{
+	dispman_buffer_set_release_callback(b->buf, on_release, b);
+	buffer_set_shown_callback(b->buf, on_shown, b);
+}
+
+/* V4L2_MEMORY_MMAP buffers exported as dma-bufs and imported into KMS. */
+static int setup_export(struct dispman_camera *cam, uint32_t count)
+{
+	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
+	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_MMAP, &count);
+	if (r < 0)
+		return r;
+	cam->n_bufs = count;
+	for (uint32_t i = 0; i < count; i++) {
+		struct cam_buf *b = &cam->bufs[i];
+		int fds[V4L2_MAX_PLANES] = { -1, -1, -1, -1 };
+		for (uint32_t m = 0; m < f->n_mem; m++)
+			if ((r = v4l2_export_buffer(&cam->v4l2, i, m, &fds[m])) < 0)
+				goto fail_fds;
+		struct dispman_dmabuf_desc d = frame_desc(cam);
+		for (uint32_t p = 0; p < f->n_planes; p++)
+			d.fds[p] = fds[f->n_mem > 1 ? p : 0];
+		b->buf = dispman_buffer_import_dmabuf(cam->dev, &d);
+		r = b->buf ? 0 : -errno;
+fail_fds:
+		for (uint32_t m = 0; m < V4L2_MAX_PLANES; m++)
+			if (fds[m] >= 0)
+				close(fds[m]);
+		if (r < 0)
+			return r;
+		hook_buffer(b);
+	}
+	return 0;
+}
+
+/* Display dumb buffers exported as dma-bufs and queued with V4L2_MEMORY_DMABUF. */
+static int setup_import(struct dispman_camera *cam, uint32_t count)
+{
+	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
+	if (f->n_planes != 1 || f->n_mem != 1) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the import path takes single-plane "
+			"formats only", cam->v4l2.path);
+		return -ENOTSUP;
+	}
+	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_DMABUF, &count);
+	if (r < 0)
+		return r;
+	cam->n_bufs = count;
+	for (uint32_t i = 0; i < count; i++) {
+		struct cam_buf *b = &cam->bufs[i];
+		b->buf = dispman_buffer_create_dumb(cam->dev, f->width, f->height, f->drm_fourcc);
+		if (!b->buf)
+			return -errno;
+		uint32_t pitch;
+		dispman_buffer_map(b->buf, NULL, &pitch);
+		if (pitch != f->planes[0].pitch) {
+			/* The driver must write with the display buffer's pitch. */
+			int rs = v4l2_set_format_pitch(&cam->v4l2, pitch);
+			if (rs < 0)
+				return rs;
+		}
+		if ((r = dispman_buffer_export_dmabuf(b->buf, &b->fds[0])) < 0)
+			return r;
+		hook_buffer(b);
+	}
+	return 0;
+}
+
+static int setup_copy(struct dispman_camera *cam, uint32_t count)
+{
+	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
+	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_MMAP, &count);
+	if (r < 0)
+		return r;
+	cam->n_bufs = count;
+	for (uint32_t i = 0; i < count; i++) {
+		struct cam_buf *b = &cam->bufs[i];
+		for (uint32_t m = 0; m < f->n_mem; m++) {
+			uint32_t off, len;
+			if ((r = v4l2_query_buffer(&cam->v4l2, i, m, &off, &len)) < 0)
+				return r;
+			b->map[m] = mmap(NULL, len, PROT_READ, MAP_SHARED, cam->v4l2.fd, off);
+			if (b->map[m] == MAP_FAILED) {
+				b->map[m] = NULL;
+				r = -errno;
+				dispman_log_errno(DISPMAN_LOG_ERROR, -r, "camera %s: mmap",
+					cam->v4l2.path);
+				return r;
+			}
+			b->map_len[m] = len;
+		}
+	}
+	for (int i = 0; i < COPY_TARGETS; i++) {
+		cam->targets[i] = dispman_buffer_create_dumb(cam->dev, f->width, f->height,
+			DRM_FORMAT_XRGB8888);
+		if (!cam->targets[i])
+			return -errno;
+	}
+	return 0;
+}
+
+struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
+	const struct dispman_camera_config *cfg)
+{
+	struct dispman_camera *cam;
+	uint32_t v4l2_fourcc = 0;
+	int r;
+
+	if (!layer || !cfg || !cfg->path) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera: layer, config and config->path are required");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (cfg->n_buffers == 1 || cfg->n_buffers > V4L2_MAX_BUFFERS) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera: n_buffers %u is not in 2..%d",
+			cfg->n_buffers, V4L2_MAX_BUFFERS);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (cfg->memory > DISPMAN_CAMERA_MEMORY_IMPORT) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera: unknown memory path %d", (int)cfg->memory);
+		errno = EINVAL;
+		return NULL;
+	}
+	cam = calloc(1, sizeof(*cam));
+	if (!cam) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	cam->layer = layer;
+	cam->dev = layer->out->dev;
+	cam->flags = cfg->flags;
+	for (uint32_t i = 0; i < V4L2_MAX_BUFFERS; i++) {
+		cam->bufs[i].cam = cam;
+		cam->bufs[i].index = i;
+		cam->bufs[i].state = CAM_BUF_CPU;
+		for (int p = 0; p < V4L2_MAX_PLANES; p++)
+			cam->bufs[i].fds[p] = -1;
+	}
+	if ((r = v4l2_open(&cam->v4l2, cfg->path)) < 0)
+		goto fail;
+	if ((r = choose_format(cam, cfg, &v4l2_fourcc)) < 0)
+		goto fail;
+	uint32_t w = cfg->width, h = cfg->height;
+	if (!w || !h) {
+		if ((r = v4l2_get_format(&cam->v4l2)) < 0)
+			goto fail;
+		w = w ? w : cam->v4l2.fmt.width;
+		h = h ? h : cam->v4l2.fmt.height;
+	}
+	if ((r = v4l2_set_format(&cam->v4l2, v4l2_fourcc, w, h)) < 0)
+		goto fail;
+	uint32_t count = cfg->n_buffers ? cfg->n_buffers : 4;
+	if (cam->copy) {
+		r = setup_copy(cam, count);
+		cam->stats.memory = DISPMAN_CAMERA_MEMORY_EXPORT;
+	} else if (cfg->memory == DISPMAN_CAMERA_MEMORY_IMPORT) {
+		r = setup_import(cam, count);
+		cam->stats.memory = DISPMAN_CAMERA_MEMORY_IMPORT;
+	} else {
+		r = setup_export(cam, count);
+		cam->stats.memory = DISPMAN_CAMERA_MEMORY_EXPORT;
+		if (r < 0 && cfg->memory == DISPMAN_CAMERA_MEMORY_AUTO) {
+			dispman_log(DISPMAN_LOG_WARNING, "camera %s: exporting its buffers failed "
+				"(%s); trying display buffers instead", cfg->path, strerror(-r));
+			free_buffers(cam);
+			r = setup_import(cam, count);
+			cam->stats.memory = DISPMAN_CAMERA_MEMORY_IMPORT;
+		}
+	}
+	if (r < 0)
+		goto fail;
+	cam->stats.n_buffers = cam->n_bufs;
+	cam->stats.zero_copy = !cam->copy;
+	dispman_log(DISPMAN_LOG_INFO, "camera %s (%s): %.4s %ux%u, %u buffers, %s", cfg->path,
+		cam->v4l2.card, (const char *)&cam->v4l2.fmt.v4l2_fourcc, cam->v4l2.fmt.width,
+		cam->v4l2.fmt.height, cam->n_bufs,
+		cam->copy ? "CPU conversion" :
+		cam->stats.memory == DISPMAN_CAMERA_MEMORY_IMPORT ? "zero-copy (display buffers)" :
+		"zero-copy (camera buffers)");
+	return cam;
+fail:
+	free_buffers(cam);
+	v4l2_close(&cam->v4l2);
+	free(cam);
+	errno = -r;
+	return NULL;
+}
+
+int dispman_camera_start(struct dispman_camera *cam)
+{
+	int r;
+	if (cam->failed) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the stream failed; create a new camera",
+			cam->v4l2.path);
+		return -EIO;
+	}
+	if (cam->v4l2.streaming)
+		return 0;
+	cam->v4l2.streaming = true; /* so that queue_buf queues */
+	for (uint32_t i = 0; i < cam->n_bufs; i++) {
+		struct cam_buf *b = &cam->bufs[i];
+		if (b->state == CAM_BUF_CPU && (r = queue_buf(b)) < 0) {
+			cam->v4l2.streaming = false;
+			goto fail;
+		}
+	}
+	cam->v4l2.streaming = false;
+	if ((r = v4l2_stream_on(&cam->v4l2)) < 0)
+		goto fail;
+	cam->source = event_source_add(cam->dev, cam->v4l2.fd, EPOLLIN, handle_frames, cam);
+	if (!cam->source) {
+		r = -errno;
+		v4l2_stream_off(&cam->v4l2);
+		goto fail;
+	}
+	return 0;
+fail:
+	/* STREAMOFF (or a failed STREAMON) took the buffers back from the driver. */
+	for (uint32_t i = 0; i < cam->n_bufs; i++)
+		if (cam->bufs[i].state == CAM_BUF_DRIVER)
+			cam->bufs[i].state = CAM_BUF_CPU;
+	return r;
+}
+
+int dispman_camera_stop(struct dispman_camera *cam)
+{
+	int r = 0;
+	if (cam->source) {
+		event_source_remove(cam->source);
+		cam->source = NULL;
+	}
+	if (cam->v4l2.streaming)
+		r = v4l2_stream_off(&cam->v4l2);
+	for (uint32_t i = 0; i < cam->n_bufs; i++)
+		if (cam->bufs[i].state == CAM_BUF_DRIVER)
+			cam->bufs[i].state = CAM_BUF_CPU;
+	return r;
+}
+
+void dispman_camera_destroy(struct dispman_camera *cam)
+{
+	if (!cam)
+		return;
+	if (cam->in_callback) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera %s: destroy called from the error callback; "
+			"destroy it after dispatch returned", cam->v4l2.path);
+		return;
+	}
+	dispman_camera_stop(cam);
+	/* Take the frame off the layer, then wait until the display let go of
+	 * every camera buffer: the next flip (at most a few frames) does it. */
+	bool ours = false;
+	for (uint32_t i = 0; i < cam->n_bufs; i++)
+		ours = ours || (cam->bufs[i].buf && cam->layer->buf == cam->bufs[i].buf);
+	for (int i = 0; i < COPY_TARGETS; i++)
+		ours = ours || (cam->targets[i] && cam->layer->buf == cam->targets[i]);
+	if (ours) {
+		dispman_layer_set_buffer(cam->layer, NULL);
+		dispman_device_commit(cam->dev);
+	}
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		bool busy = false;
+		for (uint32_t i = 0; i < cam->n_bufs; i++)
+			busy = busy || (cam->bufs[i].buf &&
+				output_uses(cam->layer->out, cam->bufs[i].buf));
+		for (int i = 0; i < COPY_TARGETS; i++)
+			busy = busy || (cam->targets[i] &&
+				output_uses(cam->layer->out, cam->targets[i]));
+		if (!busy)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 1000) {
+			dispman_log(DISPMAN_LOG_WARNING, "camera %s: the display still holds a "
+				"frame after 1 s; it keeps its own reference", cam->v4l2.path);
+			break;
+		}
+		if (drm_dispatch(cam->dev, 100) < 0)
+			break;
+	}
+	/* Buffers the display still holds keep their own references: unhook. */
+	free_buffers(cam);
+	v4l2_close(&cam->v4l2);
+	free(cam);
+}
+
+void dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats)
+{
+	*stats = cam->stats;
+}
+
+void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,
+	uint32_t *height)
+{
+	if (fourcc)
+		*fourcc = cam->copy ? DRM_FORMAT_XRGB8888 : cam->v4l2.fmt.drm_fourcc;
+	if (width)
+		*width = cam->v4l2.fmt.width;
+	if (height)
+		*height = cam->v4l2.fmt.height;
+}
+
+void dispman_camera_set_error_callback(struct dispman_camera *cam,
+	dispman_camera_error_callback cb, void *data)
+{
+	cam->error_cb = cb;
+	cam->error_data = data;
+}
+
+int dispman_camera_set_control(struct dispman_camera *cam, const char *name, int64_t value)
+{
+	if (!name) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera: control name is NULL");
+		return -EINVAL;
+	}
+	return v4l2_set_control_by_name(&cam->v4l2, name, value);
+}

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+#include "private.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if HAVE_GBM
+#include <gbm.h>
+#endif
+
+static int device_read_resources(struct dispman_device *dev)
+{
+	drmModeRes *res = drmModeGetResources(dev->fd);
+	if (!res) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot get KMS resources");
+		return -err;
+	}
+	int ret = 0;
+	dev->limits.min_width = res->min_width;
+	dev->limits.max_width = res->max_width;
+	dev->limits.min_height = res->min_height;
+	dev->limits.max_height = res->max_height;
+
+	if (res->count_crtcs > 0) {
+		dev->crtcs = calloc((size_t)res->count_crtcs, sizeof(*dev->crtcs));
+		if (!dev->crtcs) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (int i = 0; i < res->count_crtcs; i++) {
+		struct crtc *crtc = &dev->crtcs[i];
+		crtc->id = res->crtcs[i];
+		crtc->index = (unsigned)i;
+		dev->n_crtcs++;
+		ret = props_get_crtc(dev->fd, crtc->id, &crtc->props);
+		if (ret < 0)
+			goto out;
+		drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc->id);
+		if (c) {
+			crtc->cur_active = c->mode_valid != 0;
+			drmModeFreeCrtc(c);
+		}
+		if (!crtc->props.active || !crtc->props.mode_id) {
+			dispman_log(DISPMAN_LOG_ERROR, "CRTC %u lacks ACTIVE/MODE_ID properties",
+				crtc->id);
+			ret = -EOPNOTSUPP;
+			goto out;
+		}
+	}
+
+	if (res->count_connectors > 0) {
+		dev->outputs = calloc((size_t)res->count_connectors, sizeof(*dev->outputs));
+		dev->writebacks = calloc((size_t)res->count_connectors, sizeof(*dev->writebacks));
+		if (!dev->outputs || !dev->writebacks) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (int i = 0; i < res->count_connectors; i++) {
+		drmModeConnector *conn = drmModeGetConnector(dev->fd, res->connectors[i]);
+		if (!conn) {
+			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "cannot get connector %u",
+				res->connectors[i]);
+			continue;
+		}
+		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
+			struct writeback *wb = &dev->writebacks[dev->n_writebacks];
+			wb->connector_id = conn->connector_id;
+			for (int e = 0; e < conn->count_encoders; e++) {
+				drmModeEncoder *enc = drmModeGetEncoder(dev->fd, conn->encoders[e]);
+				if (enc) {
+					wb->possible_crtcs |= enc->possible_crtcs;
+					drmModeFreeEncoder(enc);
+				}
+			}
+			if (props_get_connector(dev->fd, wb->connector_id, &wb->props) == 0 &&
+			    wb->props.writeback_fb_id && wb->props.crtc_id)
+				dev->n_writebacks++;
+			drmModeFreeConnector(conn);
+			continue;
+		}
+		struct dispman_output *out = output_create(dev, conn);
+		drmModeFreeConnector(conn);
+		if (!out) {
+			ret = -errno;
+			goto out;
+		}
+		dev->outputs[dev->n_outputs++] = out;
+	}
+out:
+	drmModeFreeResources(res);
+	if (ret == -ENOMEM)
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory reading KMS resources");
+	return ret;
+}
+
+static int device_read_planes(struct dispman_device *dev)
+{
+	drmModePlaneRes *res = drmModeGetPlaneResources(dev->fd);
+	if (!res) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot get plane resources");
+		return -err;
+	}
+	int ret = 0;
+	if (res->count_planes > 0) {
+		dev->planes = calloc(res->count_planes, sizeof(*dev->planes));
+		if (!dev->planes) {
+			dispman_log(DISPMAN_LOG_ERROR, "out of memory reading planes");
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (uint32_t i = 0; i < res->count_planes; i++) {
+		ret = plane_init(dev, &dev->planes[dev->n_planes], res->planes[i]);
+		if (ret < 0)
+			goto out;
+		dev->n_planes++;
+	}
+out:
+	drmModeFreePlaneResources(res);
+	return ret;
+}
+
+struct dispman_device *dispman_device_create_for_fd(int drm_fd)
+{
+	struct dispman_device *dev = NULL;
+	int ret;
+	if (drm_fd < 0 || fcntl(drm_fd, F_GETFD) < 0) {
+		dispman_log(DISPMAN_LOG_ERROR, "invalid DRM fd %d", drm_fd);
+		errno = EBADF;
+		return NULL;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating a device");
+		errno = ENOMEM;
+		return NULL;
+	}
+	dev->epoll_fd = -1;
+	list_init(&dev->event_sources);
+	list_init(&dev->buffers);
+	dev->shape_dirty = true;
+	dev->fd = fcntl(drm_fd, F_DUPFD_CLOEXEC, 0);
+	if (dev->fd < 0) {
+		ret = -errno;
+		dispman_log_errno(DISPMAN_LOG_ERROR, errno, "cannot duplicate DRM fd %d", drm_fd);
+		goto err;
+	}
+
+	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) != 0) {
+		ret = -EOPNOTSUPP;
+		dispman_log(DISPMAN_LOG_ERROR, "DRM device lacks universal planes");
+		goto err;
+	}
+	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_ATOMIC, 1) != 0) {
+		ret = -EOPNOTSUPP;
+		dispman_log(DISPMAN_LOG_ERROR, "DRM device lacks atomic modesetting "
+			"(DRM_CLIENT_CAP_ATOMIC refused)");
+		goto err;
+	}
+	dev->writeback_cap = drmSetClientCap(dev->fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0;
+	if (!dev->writeback_cap)
+		dispman_log(DISPMAN_LOG_DEBUG, "no writeback connector support");
+
+	uint64_t cap = 0;
+	dev->addfb2_modifiers = drmGetCap(dev->fd, DRM_CAP_ADDFB2_MODIFIERS, &cap) == 0 && cap;
+	dev->limits.cursor_width = drmGetCap(dev->fd, DRM_CAP_CURSOR_WIDTH, &cap) == 0 && cap ?
+		(uint32_t)cap : 64;
+	dev->limits.cursor_height = drmGetCap(dev->fd, DRM_CAP_CURSOR_HEIGHT, &cap) == 0 && cap ?
+		(uint32_t)cap : 64;
+
+	ret = device_read_resources(dev);
+	if (ret < 0)
+		goto err;
+	ret = device_read_planes(dev);
+	if (ret < 0)
+		goto err;
+	ret = event_init(dev);
+	if (ret < 0)
+		goto err;
+
+	drmVersion *ver = drmGetVersion(dev->fd);
+	if (ver) {
+		dispman_log(DISPMAN_LOG_INFO, "opened DRM device %s: %zu CRTCs, %zu outputs, "
+			"%zu planes, %zu writeback connectors", ver->name ? ver->name : "?",
+			dev->n_crtcs, dev->n_outputs, dev->n_planes, dev->n_writebacks);
+		drmFreeVersion(ver);
+	}
+	return dev;
+err:
+	dispman_device_destroy(dev);
+	errno = -ret;
+	return NULL;
+}
+
+struct dispman_device *dispman_device_open(const char *path)
+{
+	int fd;
+	if (path) {
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			int err = errno;
+			dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot open %s", path);
+			errno = err;
+			return NULL;
+		}
+	} else {
+		fd = udev_open_default_card();
+		if (fd < 0) {
+			errno = -fd;
+			return NULL;
+		}
+	}
+	struct dispman_device *dev = dispman_device_create_for_fd(fd);
+	int err = errno;
+	close(fd);
+	errno = err;
+	return dev;
+}
+
+void dispman_device_destroy(struct dispman_device *dev)
+{
+	if (!dev)
+		return;
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		output_destroy(dev->outputs[i]);
+	free(dev->outputs);
+	buffer_orphan_all(dev);
+	for (size_t i = 0; i < dev->n_crtcs; i++)
+		if (dev->crtcs[i].cur_mode_blob)
+			drmModeDestroyPropertyBlob(dev->fd, dev->crtcs[i].cur_mode_blob);
+	free(dev->crtcs);
+	for (size_t i = 0; i < dev->n_planes; i++)
+		plane_finish(&dev->planes[i]);
+	free(dev->planes);
+	free(dev->writebacks);
+	event_finish(dev);
+#if HAVE_GBM
+	if (dev->gbm)
+		gbm_device_destroy(dev->gbm);
+#endif
+	if (dev->fd >= 0)
+		close(dev->fd);
+	free(dev);
+}
+
+int dispman_device_get_drm_fd(struct dispman_device *dev)
+{
+	return dev->fd;
+}
+
+int dispman_device_get_fd(struct dispman_device *dev)
+{
+	return dev->epoll_fd;
+}
+
+bool dispman_device_is_paused(struct dispman_device *dev)
+{
+	return dev->paused;
+}
+
+int dispman_device_resume(struct dispman_device *dev)
+{
+	if (dev->paused)
+		dispman_log(DISPMAN_LOG_INFO, "resuming commits, next commit is a full modeset");
+	dev->paused = false;
+	dev->force_modeset = true;
+	dev->shape_dirty = true;
+	return 0;
+}
+
+void dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats)
+{
+	*stats = dev->stats;
+}
+
+void dispman_device_get_limits(struct dispman_device *dev, struct dispman_limits *limits)
+{
+	*limits = dev->limits;
+}
+
+size_t dispman_device_get_output_count(struct dispman_device *dev)
+{
+	return dev->n_outputs;
+}
+
+struct dispman_output *dispman_device_get_output(struct dispman_device *dev, size_t i)
+{
+	if (i >= dev->n_outputs) {
+		dispman_log(DISPMAN_LOG_ERROR, "output index %zu out of range (%zu outputs)", i,
+			dev->n_outputs);
+		errno = EINVAL;
+		return NULL;
+	}
+	return dev->outputs[i];
+}
+
+struct dispman_output *dispman_device_get_first_connected_output(struct dispman_device *dev)
+{
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (dev->outputs[i]->status == DISPMAN_CONNECTED)
+			return dev->outputs[i];
+	dispman_log(DISPMAN_LOG_ERROR, "no connected output among %zu", dev->n_outputs);
+	errno = ENOENT;
+	return NULL;
+}
+
+struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id)
+{
+	for (size_t i = 0; i < dev->n_crtcs; i++)
+		if (dev->crtcs[i].id == id)
+			return &dev->crtcs[i];
+	return NULL;
+}

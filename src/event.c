@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One epoll fd per device. Other parts (DRM now; udev, V4L2, libinput later) register
+ * fds with a callback through event_source_add(); dispatch calls them.
+ */
+#include "private.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
+	event_source_func func, void *data)
+{
+	struct event_source *source = calloc(1, sizeof(*source));
+	if (!source) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory adding an event source");
+		errno = ENOMEM;
+		return NULL;
+	}
+	source->dev = dev;
+	source->fd = fd;
+	source->events = events;
+	source->func = func;
+	source->data = data;
+	struct epoll_event ev = { .events = events, .data.ptr = source };
+	if (epoll_ctl(dev->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		int err = errno;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot add fd %d to epoll", fd);
+		free(source);
+		errno = err;
+		return NULL;
+	}
+	list_insert_tail(&dev->event_sources, &source->link);
+	return source;
+}
+
+void event_source_remove(struct event_source *source)
+{
+	if (!source)
+		return;
+	epoll_ctl(source->dev->epoll_fd, EPOLL_CTL_DEL, source->fd, NULL);
+	list_remove(&source->link);
+	free(source);
+}
+
+static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec,
+	unsigned int tv_usec, unsigned int crtc_id, void *user_data)
+{
+	struct dispman_device *dev = user_data;
+	struct timespec ts = { .tv_sec = (time_t)tv_sec, .tv_nsec = (long)tv_usec * 1000 };
+	dev->events_handled++;
+	dev->stats.flips++;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		if (out->flip_pending && out->flip_crtc_id == crtc_id) {
+			output_handle_flip(out, sequence, &ts);
+			break;
+		}
+	}
+	bool idle = true;
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		idle = idle && !dev->outputs[i]->flip_pending;
+	if (idle && dev->commit_queued) {
+		dev->commit_queued = false;
+		int ret = device_commit_internal(dev);
+		if (ret < 0)
+			dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
+	}
+}
+
+static int handle_drm(int fd, uint32_t events, void *data)
+{
+	struct dispman_device *dev = data;
+	if (events & (EPOLLERR | EPOLLHUP)) {
+		dispman_log(DISPMAN_LOG_ERROR, "DRM fd hung up or failed");
+		return -EIO;
+	}
+	drmEventContext ctx = {
+		.version = 3,
+		.page_flip_handler2 = page_flip_handler,
+	};
+	int before = dev->events_handled;
+	if (drmHandleEvent(fd, &ctx) != 0) {
+		int err = errno ? errno : EIO;
+		if (err == EAGAIN || err == EINTR)
+			return 0;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "drmHandleEvent failed");
+		return -err;
+	}
+	return dev->events_handled - before;
+}
+
+int event_init(struct dispman_device *dev)
+{
+	dev->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (dev->epoll_fd < 0) {
+		int err = errno;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "epoll_create1 failed");
+		return -err;
+	}
+	dev->drm_source = event_source_add(dev, dev->fd, EPOLLIN, handle_drm, dev);
+	if (!dev->drm_source)
+		return -errno;
+	return 0;
+}
+
+void event_finish(struct dispman_device *dev)
+{
+	struct list *pos, *tmp;
+	if (dev->event_sources.next) {
+		list_for_each_safe(pos, tmp, &dev->event_sources)
+			event_source_remove(container_of(pos, struct event_source, link));
+	}
+	dev->drm_source = NULL;
+	if (dev->epoll_fd >= 0)
+		close(dev->epoll_fd);
+	dev->epoll_fd = -1;
+}
+
+int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
+{
+	struct epoll_event evs[16];
+	int n = epoll_wait(dev->epoll_fd, evs, (int)ARRAY_SIZE(evs), timeout_ms);
+	if (n < 0) {
+		if (errno == EINTR)
+			return 0;
+		int err = errno;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "epoll_wait failed");
+		return -err;
+	}
+	int handled = 0;
+	for (int i = 0; i < n; i++) {
+		struct event_source *source = evs[i].data.ptr;
+		int ret = source->func(source->fd, evs[i].events, source->data);
+		if (ret < 0)
+			return ret;
+		handled += ret;
+	}
+	return handled;
+}
+
+int drm_dispatch(struct dispman_device *dev, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
+	int n = poll(&pfd, 1, timeout_ms);
+	if (n < 0) {
+		if (errno == EINTR)
+			return 0;
+		int err = errno;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "poll on the DRM fd failed");
+		return -err;
+	}
+	if (n == 0)
+		return 0;
+	uint32_t events = 0;
+	if (pfd.revents & POLLIN)
+		events |= EPOLLIN;
+	if (pfd.revents & (POLLERR | POLLHUP))
+		events |= EPOLLERR;
+	return handle_drm(dev->fd, events, dev);
+}
+
+static bool device_flip_pending(struct dispman_device *dev)
+{
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (dev->outputs[i]->flip_pending)
+			return true;
+	return false;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int device_wait_idle(struct dispman_device *dev, int timeout_ms)
+{
+	int64_t end = now_ms() + timeout_ms;
+	while (device_flip_pending(dev) || dev->commit_queued) {
+		int64_t left = end - now_ms();
+		if (left <= 0) {
+			dispman_log(DISPMAN_LOG_ERROR, "page flip did not complete within %d ms",
+				timeout_ms);
+			return -ETIMEDOUT;
+		}
+		int ret = drm_dispatch(dev, (int)left);
+		if (ret < 0)
+			return ret;
+		if (!device_flip_pending(dev) && dev->commit_queued) {
+			dev->commit_queued = false;
+			ret = device_commit_internal(dev);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+#include "private.h"
+
+#include <stdlib.h>
+
+struct dispman_layer *dispman_layer_create(struct dispman_output *out)
+{
+	static unsigned next_serial;
+	struct dispman_layer *layer = calloc(1, sizeof(*layer));
+	if (!layer) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: out of memory creating a layer", out->name);
+		errno = ENOMEM;
+		return NULL;
+	}
+	layer->out = out;
+	layer->alpha = 0xffff;
+	layer->blend = DISPMAN_BLEND_PREMULTIPLIED;
+	layer->visible = true;
+	layer->serial = next_serial++;
+	layer->placement.reason = DISPMAN_REASON_INVISIBLE;
+	list_insert_tail(&out->layers, &layer->link);
+	out->dev->shape_dirty = true;
+	return layer;
+}
+
+void layer_destroy_internal(struct dispman_layer *layer)
+{
+	list_remove(&layer->link);
+	if (layer->out->base_layer == layer)
+		layer->out->base_layer = NULL;
+	dispman_buffer_unref(layer->buf);
+	free(layer);
+}
+
+void dispman_layer_destroy(struct dispman_layer *layer)
+{
+	if (!layer)
+		return;
+	layer->out->dev->shape_dirty = true;
+	layer_destroy_internal(layer);
+}
+
+int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer *buf)
+{
+	if (buf && buf->dev != layer->out->dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: buffer belongs to another device",
+			layer->out->name);
+		return -EINVAL;
+	}
+	struct dispman_buffer *old = layer->buf;
+	if (!old || !buf || old->width != buf->width || old->height != buf->height ||
+	    old->format != buf->format || old->modifier != buf->modifier)
+		layer->out->dev->shape_dirty = true;
+	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
+	dispman_buffer_unref(old);
+	return 0;
+}
+
+void dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y, uint32_t w,
+	uint32_t h)
+{
+	layer->src_set = w && h;
+	layer->src_x = x;
+	layer->src_y = y;
+	layer->src_w = w;
+	layer->src_h = h;
+	layer->out->dev->shape_dirty = true;
+}
+
+void dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_t y,
+	uint32_t w, uint32_t h)
+{
+	layer->dst_set = w && h;
+	layer->dst_x = x;
+	layer->dst_y = y;
+	layer->dst_w = w;
+	layer->dst_h = h;
+	layer->out->dev->shape_dirty = true;
+}
+
+void dispman_layer_set_z(struct dispman_layer *layer, int z)
+{
+	layer->z = z;
+	layer->out->dev->shape_dirty = true;
+}
+
+void dispman_layer_set_alpha(struct dispman_layer *layer, uint16_t alpha)
+{
+	layer->alpha = alpha;
+	layer->out->dev->shape_dirty = true;
+}
+
+void dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode)
+{
+	layer->blend = mode;
+	layer->out->dev->shape_dirty = true;
+}
+
+void dispman_layer_set_visible(struct dispman_layer *layer, bool visible)
+{
+	layer->visible = visible;
+	layer->out->dev->shape_dirty = true;
+}
+
+int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_placement *placement)
+{
+	if (!layer || !placement)
+		return -EINVAL;
+	*placement = layer->placement;
+	return 0;
+}
+
+void layer_get_src(const struct dispman_layer *layer, uint32_t *x, uint32_t *y, uint32_t *w,
+	uint32_t *h)
+{
+	if (layer->src_set) {
+		*x = layer->src_x;
+		*y = layer->src_y;
+		*w = layer->src_w;
+		*h = layer->src_h;
+	} else {
+		*x = *y = 0;
+		*w = layer->buf ? layer->buf->width << 16 : 0;
+		*h = layer->buf ? layer->buf->height << 16 : 0;
+	}
+}
+
+void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, uint32_t *w,
+	uint32_t *h)
+{
+	if (layer->dst_set) {
+		*x = layer->dst_x;
+		*y = layer->dst_y;
+		*w = layer->dst_w;
+		*h = layer->dst_h;
+	} else {
+		*x = layer->dst_x;
+		*y = layer->dst_y;
+		*w = layer->buf ? layer->buf->width : 0;
+		*h = layer->buf ? layer->buf->height : 0;
+	}
+}

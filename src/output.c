@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+#include "private.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *connector_type_name(uint32_t type)
+{
+	static const char *const names[] = {
+		[DRM_MODE_CONNECTOR_Unknown] = "Unknown",
+		[DRM_MODE_CONNECTOR_VGA] = "VGA",
+		[DRM_MODE_CONNECTOR_DVII] = "DVI-I",
+		[DRM_MODE_CONNECTOR_DVID] = "DVI-D",
+		[DRM_MODE_CONNECTOR_DVIA] = "DVI-A",
+		[DRM_MODE_CONNECTOR_Composite] = "Composite",
+		[DRM_MODE_CONNECTOR_SVIDEO] = "SVIDEO",
+		[DRM_MODE_CONNECTOR_LVDS] = "LVDS",
+		[DRM_MODE_CONNECTOR_Component] = "Component",
+		[DRM_MODE_CONNECTOR_9PinDIN] = "DIN",
+		[DRM_MODE_CONNECTOR_DisplayPort] = "DP",
+		[DRM_MODE_CONNECTOR_HDMIA] = "HDMI-A",
+		[DRM_MODE_CONNECTOR_HDMIB] = "HDMI-B",
+		[DRM_MODE_CONNECTOR_TV] = "TV",
+		[DRM_MODE_CONNECTOR_eDP] = "eDP",
+		[DRM_MODE_CONNECTOR_VIRTUAL] = "Virtual",
+		[DRM_MODE_CONNECTOR_DSI] = "DSI",
+		[DRM_MODE_CONNECTOR_DPI] = "DPI",
+		[DRM_MODE_CONNECTOR_WRITEBACK] = "Writeback",
+		[DRM_MODE_CONNECTOR_SPI] = "SPI",
+		[DRM_MODE_CONNECTOR_USB] = "USB",
+	};
+	if (type < ARRAY_SIZE(names) && names[type])
+		return names[type];
+	return "Unknown";
+}
+
+static uint32_t mode_refresh_mhz(const drmModeModeInfo *m)
+{
+	if (!m->htotal || !m->vtotal)
+		return 0;
+	uint64_t r = (uint64_t)m->clock * 1000000u / m->htotal / m->vtotal;
+	if (m->flags & DRM_MODE_FLAG_INTERLACE)
+		r *= 2;
+	if (m->flags & DRM_MODE_FLAG_DBLSCAN)
+		r /= 2;
+	if (m->vscan > 1)
+		r /= m->vscan;
+	return (uint32_t)r;
+}
+
+struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn)
+{
+	struct dispman_output *out = calloc(1, sizeof(*out));
+	if (!out) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory creating an output");
+		errno = ENOMEM;
+		return NULL;
+	}
+	out->dev = dev;
+	list_init(&out->layers);
+	out->connector_id = conn->connector_id;
+	out->connector_type = conn->connector_type;
+	snprintf(out->name, sizeof(out->name), "%s-%u", connector_type_name(conn->connector_type),
+		conn->connector_type_id);
+	switch (conn->connection) {
+	case DRM_MODE_CONNECTED:
+		out->status = DISPMAN_CONNECTED;
+		break;
+	case DRM_MODE_DISCONNECTED:
+		out->status = DISPMAN_DISCONNECTED;
+		break;
+	default:
+		out->status = DISPMAN_CONNECTION_UNKNOWN;
+		break;
+	}
+	out->mm_width = conn->mmWidth;
+	out->mm_height = conn->mmHeight;
+
+	if (conn->count_modes > 0) {
+		out->modes = calloc((size_t)conn->count_modes, sizeof(*out->modes));
+		if (!out->modes) {
+			dispman_log(DISPMAN_LOG_ERROR, "out of memory reading modes of %s", out->name);
+			free(out);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	for (int i = 0; i < conn->count_modes; i++) {
+		struct mode_entry *m = &out->modes[out->n_modes++];
+		m->info = conn->modes[i];
+		m->pub.width = m->info.hdisplay;
+		m->pub.height = m->info.vdisplay;
+		m->pub.refresh_mhz = mode_refresh_mhz(&m->info);
+		m->pub.flags = (m->info.type & DRM_MODE_TYPE_PREFERRED) ? DISPMAN_MODE_PREFERRED : 0;
+		snprintf(m->pub.name, sizeof(m->pub.name), "%.*s",
+			(int)sizeof(m->info.name), m->info.name);
+	}
+
+	for (int e = 0; e < conn->count_encoders; e++) {
+		drmModeEncoder *enc = drmModeGetEncoder(dev->fd, conn->encoders[e]);
+		if (!enc)
+			continue;
+		out->possible_crtcs |= enc->possible_crtcs;
+		if (enc->encoder_id == conn->encoder_id)
+			out->initial_crtc_id = enc->crtc_id;
+		drmModeFreeEncoder(enc);
+	}
+
+	if (props_get_connector(dev->fd, out->connector_id, &out->props) < 0 ||
+	    !out->props.crtc_id) {
+		dispman_log(DISPMAN_LOG_WARNING, "%s has no CRTC_ID property", out->name);
+	}
+
+	/* Adopt the CRTC already driving the connector as committed state. */
+	struct crtc *crtc = out->initial_crtc_id ? device_find_crtc(dev, out->initial_crtc_id) :
+		NULL;
+	if (crtc && crtc->cur_active) {
+		drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc->id);
+		if (c) {
+			out->active = true;
+			out->cur_crtc = crtc;
+			out->cur_mode = c->mode;
+			drmModeFreeCrtc(c);
+		}
+	}
+	return out;
+}
+
+void output_release_all(struct dispman_output *out)
+{
+	for (size_t i = 0; i < out->n_queued; i++)
+		dispman_buffer_unref(out->queued[i]);
+	out->n_queued = 0;
+	for (size_t i = 0; i < out->n_shown; i++) {
+		buffer_release(out->shown[i]);
+		dispman_buffer_unref(out->shown[i]);
+	}
+	out->n_shown = 0;
+}
+
+void output_destroy(struct dispman_output *out)
+{
+	if (!out)
+		return;
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &out->layers)
+		layer_destroy_internal(container_of(pos, struct dispman_layer, link));
+	output_release_all(out);
+	free(out->modes);
+	free(out);
+}
+
+void output_handle_flip(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
+{
+	out->flip_pending = false;
+	if (out->frame_cb)
+		out->frame_cb(out, seq, ts, out->frame_data);
+	for (size_t i = 0; i < out->n_shown; i++) {
+		bool still = false;
+		for (size_t j = 0; j < out->n_queued; j++)
+			still = still || out->queued[j] == out->shown[i];
+		if (!still)
+			buffer_release(out->shown[i]);
+		dispman_buffer_unref(out->shown[i]);
+	}
+	memcpy(out->shown, out->queued, out->n_queued * sizeof(out->queued[0]));
+	out->n_shown = out->n_queued;
+	out->n_queued = 0;
+}
+
+bool output_needs_modeset(struct dispman_output *out)
+{
+	if (!out->enabled)
+		return out->active;
+	if (!out->active || out->dev->force_modeset || out->crtc != out->cur_crtc)
+		return true;
+	return memcmp(&out->mode->info, &out->cur_mode, sizeof(out->cur_mode)) != 0;
+}
+
+struct dispman_device *dispman_output_get_device(struct dispman_output *out)
+{
+	return out->dev;
+}
+
+const char *dispman_output_get_name(struct dispman_output *out)
+{
+	return out->name;
+}
+
+uint32_t dispman_output_get_connector_id(struct dispman_output *out)
+{
+	return out->connector_id;
+}
+
+uint32_t dispman_output_get_crtc_id(struct dispman_output *out)
+{
+	return out->enabled && out->crtc ? out->crtc->id : 0;
+}
+
+enum dispman_connection dispman_output_get_status(struct dispman_output *out)
+{
+	return out->status;
+}
+
+void dispman_output_get_physical_size(struct dispman_output *out, uint32_t *width_mm,
+	uint32_t *height_mm)
+{
+	if (width_mm)
+		*width_mm = out->mm_width;
+	if (height_mm)
+		*height_mm = out->mm_height;
+}
+
+size_t dispman_output_get_mode_count(struct dispman_output *out)
+{
+	return out->n_modes;
+}
+
+const struct dispman_mode *dispman_output_get_mode(struct dispman_output *out, size_t i)
+{
+	if (i >= out->n_modes) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: mode index %zu out of range (%zu modes)",
+			out->name, i, out->n_modes);
+		errno = EINVAL;
+		return NULL;
+	}
+	return &out->modes[i].pub;
+}
+
+static struct mode_entry *preferred_mode(struct dispman_output *out)
+{
+	for (size_t i = 0; i < out->n_modes; i++)
+		if (out->modes[i].pub.flags & DISPMAN_MODE_PREFERRED)
+			return &out->modes[i];
+	return out->n_modes ? &out->modes[0] : NULL;
+}
+
+const struct dispman_mode *dispman_output_get_preferred_mode(struct dispman_output *out)
+{
+	struct mode_entry *m = preferred_mode(out);
+	if (!m) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s has no modes", out->name);
+		errno = ENOENT;
+		return NULL;
+	}
+	return &m->pub;
+}
+
+const struct dispman_mode *dispman_output_get_current_mode(struct dispman_output *out)
+{
+	return out->enabled && out->mode ? &out->mode->pub : NULL;
+}
+
+static struct mode_entry *find_mode(struct dispman_output *out, const struct dispman_mode *mode)
+{
+	if (!mode)
+		return preferred_mode(out);
+	for (size_t i = 0; i < out->n_modes; i++)
+		if (&out->modes[i].pub == mode)
+			return &out->modes[i];
+	for (size_t i = 0; i < out->n_modes; i++) {
+		const struct dispman_mode *m = &out->modes[i].pub;
+		if (m->width == mode->width && m->height == mode->height &&
+		    (mode->refresh_mhz == 0 || m->refresh_mhz == mode->refresh_mhz))
+			return &out->modes[i];
+	}
+	return NULL;
+}
+
+static struct crtc *pick_crtc(struct dispman_output *out)
+{
+	struct dispman_device *dev = out->dev;
+	if (out->crtc && out->crtc->user == out)
+		return out->crtc;
+	struct crtc *best = NULL;
+	for (size_t i = 0; i < dev->n_crtcs; i++) {
+		struct crtc *crtc = &dev->crtcs[i];
+		if (!(out->possible_crtcs & (1u << crtc->index)) || crtc->user)
+			continue;
+		/* A CRTC still active for another output in the committed state would need
+		 * that output disabled in the same commit: avoid it when possible. */
+		bool busy = false;
+		for (size_t j = 0; j < dev->n_outputs; j++)
+			busy = busy || (dev->outputs[j] != out && dev->outputs[j]->active &&
+				dev->outputs[j]->cur_crtc == crtc);
+		if (crtc == out->cur_crtc || crtc->id == out->initial_crtc_id)
+			return crtc;
+		if (!best && !busy)
+			best = crtc;
+	}
+	return best;
+}
+
+int dispman_output_enable(struct dispman_output *out, const struct dispman_mode *mode)
+{
+	struct mode_entry *m = find_mode(out, mode);
+	if (!m) {
+		if (mode)
+			dispman_log(DISPMAN_LOG_ERROR, "%s has no mode %ux%u@%u.%03u", out->name,
+				mode->width, mode->height, mode->refresh_mhz / 1000,
+				mode->refresh_mhz % 1000);
+		else
+			dispman_log(DISPMAN_LOG_ERROR, "%s has no modes", out->name);
+		return -ENOENT;
+	}
+	struct crtc *crtc = pick_crtc(out);
+	if (!crtc) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: no free CRTC (possible mask 0x%x)", out->name,
+			out->possible_crtcs);
+		return -EBUSY;
+	}
+	crtc->user = out;
+	out->crtc = crtc;
+	out->mode = m;
+	out->enabled = true;
+	out->dev->shape_dirty = true;
+	return 0;
+}
+
+int dispman_output_disable(struct dispman_output *out)
+{
+	if (out->crtc && out->crtc->user == out)
+		out->crtc->user = NULL;
+	out->crtc = NULL;
+	out->enabled = false;
+	out->dev->shape_dirty = true;
+	return 0;
+}
+
+bool dispman_output_is_enabled(struct dispman_output *out)
+{
+	return out->enabled;
+}
+
+int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf)
+{
+	if (!out->base_layer) {
+		if (!buf)
+			return 0;
+		out->base_layer = dispman_layer_create(out);
+		if (!out->base_layer)
+			return -errno;
+		dispman_layer_set_z(out->base_layer, INT_MIN);
+	}
+	return dispman_layer_set_buffer(out->base_layer, buf);
+}
+
+int dispman_output_commit(struct dispman_output *out)
+{
+	return dispman_device_commit(out->dev);
+}
+
+void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
+	void *data)
+{
+	out->frame_cb = cb;
+	out->frame_data = data;
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+#include "private.h"
+
+#include <drm_fourcc.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add_format(struct plane *plane, size_t *cap, uint32_t format, uint64_t modifier)
+{
+	if (plane->n_formats == *cap) {
+		size_t new_cap = *cap ? *cap * 2 : 16;
+		struct format_mod *f = realloc(plane->formats, new_cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		plane->formats = f;
+		*cap = new_cap;
+	}
+	plane->formats[plane->n_formats++] = (struct format_mod){ format, modifier };
+	return 0;
+}
+
+static int read_in_formats(struct dispman_device *dev, struct plane *plane, uint32_t blob_id,
+	size_t *cap)
+{
+	drmModePropertyBlobRes *blob = drmModeGetPropertyBlob(dev->fd, blob_id);
+	if (!blob) {
+		dispman_log(DISPMAN_LOG_WARNING, "plane %u: cannot read IN_FORMATS blob %u",
+			plane->id, blob_id);
+		return -ENOENT;
+	}
+	int ret = 0;
+	const struct drm_format_modifier_blob *hdr = blob->data;
+	if (blob->length < sizeof(*hdr) ||
+	    hdr->formats_offset + (uint64_t)hdr->count_formats * sizeof(uint32_t) > blob->length ||
+	    hdr->modifiers_offset + (uint64_t)hdr->count_modifiers *
+			sizeof(struct drm_format_modifier) > blob->length) {
+		dispman_log(DISPMAN_LOG_WARNING, "plane %u: malformed IN_FORMATS blob", plane->id);
+		drmModeFreePropertyBlob(blob);
+		return -EINVAL;
+	}
+	const uint32_t *formats = (const uint32_t *)(const void *)
+		((const char *)blob->data + hdr->formats_offset);
+	const struct drm_format_modifier *mods = (const struct drm_format_modifier *)(const void *)
+		((const char *)blob->data + hdr->modifiers_offset);
+	for (uint32_t m = 0; m < hdr->count_modifiers && ret == 0; m++) {
+		for (uint32_t bit = 0; bit < 64 && ret == 0; bit++) {
+			if (!(mods[m].formats & (1ull << bit)))
+				continue;
+			uint64_t idx = mods[m].offset + bit;
+			if (idx >= hdr->count_formats)
+				continue;
+			ret = add_format(plane, cap, formats[idx], mods[m].modifier);
+		}
+	}
+	drmModeFreePropertyBlob(blob);
+	return ret;
+}
+
+int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id)
+{
+	memset(plane, 0, sizeof(*plane));
+	plane->id = id;
+	drmModePlane *p = drmModeGetPlane(dev->fd, id);
+	if (!p) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot get plane %u", id);
+		return -err;
+	}
+	plane->possible_crtcs = p->possible_crtcs;
+	plane->cur_crtc_id = p->crtc_id;
+	plane->cur_fb_id = p->fb_id;
+
+	int ret = props_get_plane(dev->fd, id, &plane->props);
+	if (ret < 0)
+		goto out;
+
+	uint64_t type = DRM_PLANE_TYPE_OVERLAY;
+	if (props_get_value(dev->fd, id, DRM_MODE_OBJECT_PLANE, "type", &type) < 0)
+		dispman_log(DISPMAN_LOG_WARNING, "plane %u has no type property, assuming overlay",
+			id);
+	plane->type = (int)type;
+
+	size_t cap = 0;
+	uint64_t blob_id = 0;
+	if (plane->props.in_formats &&
+	    props_get_value(dev->fd, id, DRM_MODE_OBJECT_PLANE, "IN_FORMATS", &blob_id) == 0 &&
+	    blob_id != 0 && read_in_formats(dev, plane, (uint32_t)blob_id, &cap) == 0) {
+		/* formats and modifiers from the blob */
+	} else {
+		plane->n_formats = 0;
+		for (uint32_t i = 0; i < p->count_formats; i++) {
+			ret = add_format(plane, &cap, p->formats[i], DRM_FORMAT_MOD_LINEAR);
+			if (ret == 0)
+				ret = add_format(plane, &cap, p->formats[i], DRM_FORMAT_MOD_INVALID);
+			if (ret < 0) {
+				dispman_log(DISPMAN_LOG_ERROR, "plane %u: out of memory", id);
+				goto out;
+			}
+		}
+	}
+	ret = 0;
+
+	if (plane->props.zpos)
+		plane->zpos_mutable = !props_is_immutable(dev->fd, plane->props.zpos);
+	if (plane->props.pixel_blend_mode) {
+		static const char *const names[] = { "Pre-multiplied", "Coverage", "None" };
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			plane->has_blend[i] = props_get_enum_value(dev->fd,
+				plane->props.pixel_blend_mode, names[i], &plane->blend_values[i]) == 0;
+	}
+out:
+	drmModeFreePlane(p);
+	if (ret < 0)
+		plane_finish(plane);
+	return ret;
+}
+
+void plane_finish(struct plane *plane)
+{
+	free(plane->formats);
+	plane->formats = NULL;
+	plane->n_formats = 0;
+}
+
+bool plane_has_format(const struct plane *plane, uint32_t format)
+{
+	for (size_t i = 0; i < plane->n_formats; i++)
+		if (plane->formats[i].format == format)
+			return true;
+	return false;
+}
+
+bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint64_t modifier)
+{
+	for (size_t i = 0; i < plane->n_formats; i++) {
+		if (plane->formats[i].format != format)
+			continue;
+		if (modifier == DRM_FORMAT_MOD_INVALID || plane->formats[i].modifier == modifier)
+			return true;
+	}
+	return false;
+}
+
+const char *plane_type_name(int type)
+{
+	switch (type) {
+	case DRM_PLANE_TYPE_PRIMARY:
+		return "primary";
+	case DRM_PLANE_TYPE_OVERLAY:
+		return "overlay";
+	case DRM_PLANE_TYPE_CURSOR:
+		return "cursor";
+	default:
+		return "unknown";
+	}
+}

@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DISPMAN_PRIVATE_H
+#define DISPMAN_PRIVATE_H
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include <dispman/dispman.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- log.c ---- */
+
+#define DISPMAN_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+void log_print(enum dispman_log_level level, const char *fmt, ...) DISPMAN_PRINTF(2, 3);
+bool log_enabled(enum dispman_log_level level);
+
+/* Both keep errno intact. */
+#define dispman_log(level, fmt, ...) \
+	log_print(level, "[%s:%d] " fmt, __FILE__, __LINE__, ##__VA_ARGS__)
+#define dispman_log_errno(level, err, fmt, ...) \
+	log_print(level, "[%s:%d] " fmt ": %s", __FILE__, __LINE__, ##__VA_ARGS__, \
+		strerror(err))
+
+/* ---- list (intrusive, doubly linked) ---- */
+
+struct list {
+	struct list *prev, *next;
+};
+
+static inline void list_init(struct list *l)
+{
+	l->prev = l->next = l;
+}
+
+static inline void list_insert_tail(struct list *head, struct list *elm)
+{
+	elm->next = head;
+	elm->prev = head->prev;
+	head->prev->next = elm;
+	head->prev = elm;
+}
+
+static inline void list_remove(struct list *elm)
+{
+	elm->prev->next = elm->next;
+	elm->next->prev = elm->prev;
+	elm->prev = elm->next = elm;
+}
+
+static inline bool list_empty(const struct list *l)
+{
+	return l->next == l;
+}
+
+#define container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#define list_for_each_safe(pos, tmp, head) \
+	for (pos = (head)->next, tmp = pos->next; pos != (head); pos = tmp, tmp = pos->next)
+
+/* ---- props.c ---- */
+
+struct connector_props {
+	uint32_t crtc_id;
+	uint32_t dpms;
+	uint32_t link_status;
+	uint32_t writeback_fb_id;
+	uint32_t writeback_out_fence_ptr;
+	uint32_t writeback_pixel_formats;
+};
+
+struct crtc_props {
+	uint32_t active;
+	uint32_t mode_id;
+	uint32_t out_fence_ptr;
+	uint32_t vrr_enabled;
+};
+
+struct plane_props {
+	uint32_t alpha;
+	uint32_t crtc_h;
+	uint32_t crtc_id;
+	uint32_t crtc_w;
+	uint32_t crtc_x;
+	uint32_t crtc_y;
+	uint32_t fb_id;
+	uint32_t in_fence_fd;
+	uint32_t in_formats;
+	uint32_t pixel_blend_mode;
+	uint32_t rotation;
+	uint32_t src_h;
+	uint32_t src_w;
+	uint32_t src_x;
+	uint32_t src_y;
+	uint32_t type;
+	uint32_t zpos;
+};
+
+int props_get_connector(int fd, uint32_t id, struct connector_props *props);
+int props_get_crtc(int fd, uint32_t id, struct crtc_props *props);
+int props_get_plane(int fd, uint32_t id, struct plane_props *props);
+/* Current value of a property by name; -ENOENT when the object has none by that name. */
+int props_get_value(int fd, uint32_t obj_id, uint32_t obj_type, const char *name,
+	uint64_t *value);
+/* Value of an enum entry of property prop_id; -ENOENT when absent. */
+int props_get_enum_value(int fd, uint32_t prop_id, const char *name, uint64_t *value);
+/* Whether the property is immutable (read-only); false when unknown. */
+bool props_is_immutable(int fd, uint32_t prop_id);
+
+/* ---- event.c ---- */
+
+/* Returns the number of events handled, or a negative errno. */
+typedef int (*event_source_func)(int fd, uint32_t events, void *data);
+
+struct event_source {
+	struct dispman_device *dev;
+	int fd;
+	uint32_t events;
+	event_source_func func;
+	void *data;
+	struct list link; /* dispman_device.event_sources */
+};
+
+/* fd stays owned by the caller; remove the source before closing it. */
+struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
+	event_source_func func, void *data);
+void event_source_remove(struct event_source *source);
+int event_init(struct dispman_device *dev);
+void event_finish(struct dispman_device *dev);
+/* Handle DRM events only (page flips), waiting up to timeout_ms. */
+int drm_dispatch(struct dispman_device *dev, int timeout_ms);
+/* Wait until no page flip is pending, at most timeout_ms. */
+int device_wait_idle(struct dispman_device *dev, int timeout_ms);
+
+/* ---- plane.c ---- */
+
+struct format_mod {
+	uint32_t format;
+	uint64_t modifier;
+};
+
+struct plane {
+	uint32_t id;
+	int type; /* DRM_PLANE_TYPE_* */
+	uint32_t possible_crtcs;
+	struct plane_props props;
+	struct format_mod *formats;
+	size_t n_formats;
+	bool zpos_mutable;
+	uint64_t blend_values[3]; /* indexed by enum dispman_blend_mode */
+	bool has_blend[3];
+
+	/* committed state */
+	uint32_t cur_crtc_id;
+	uint32_t cur_fb_id;
+	/* state of the request being built */
+	struct dispman_output *pending_output;
+	struct dispman_layer *pending_layer;
+	unsigned pending_zpos;
+};
+
+int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id);
+void plane_finish(struct plane *plane);
+bool plane_has_format(const struct plane *plane, uint32_t format);
+/* modifier DRM_FORMAT_MOD_INVALID matches any modifier of the format. */
+bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint64_t modifier);
+const char *plane_type_name(int type);
+
+/* ---- device.c ---- */
+
+struct crtc {
+	uint32_t id;
+	unsigned index;
+	struct crtc_props props;
+	struct dispman_output *user; /* output using it in the pending state, or NULL */
+	uint32_t cur_mode_blob; /* current MODE_ID blob id when created by us */
+	bool cur_active;
+};
+
+struct writeback {
+	uint32_t connector_id;
+	uint32_t possible_crtcs;
+	struct connector_props props;
+};
+
+struct dispman_device {
+	int fd;
+	int epoll_fd;
+	bool addfb2_modifiers;
+	bool writeback_cap;
+	bool paused;
+	bool commit_queued;
+	bool shape_dirty;
+	bool force_modeset;
+	struct dispman_limits limits;
+	struct dispman_stats stats;
+
+	struct crtc *crtcs;
+	size_t n_crtcs;
+	struct plane *planes;
+	size_t n_planes;
+	struct dispman_output **outputs;
+	size_t n_outputs;
+	struct writeback *writebacks;
+	size_t n_writebacks;
+
+	struct event_source *drm_source;
+	struct list event_sources; /* event_source.link */
+	struct list buffers;       /* dispman_buffer.link */
+	int events_handled;        /* counter used during dispatch */
+
+#if HAVE_GBM
+	struct gbm_device *gbm;
+#endif
+};
+
+struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id);
+
+/* ---- output.c ---- */
+
+struct mode_entry {
+	struct dispman_mode pub;
+	drmModeModeInfo info;
+};
+
+#define MAX_SHOWN 32
+
+struct dispman_output {
+	struct dispman_device *dev;
+	uint32_t connector_id;
+	uint32_t connector_type;
+	char name[64];
+	enum dispman_connection status;
+	uint32_t mm_width, mm_height;
+	struct mode_entry *modes;
+	size_t n_modes;
+	uint32_t possible_crtcs;
+	struct connector_props props;
+	uint32_t initial_crtc_id; /* CRTC driving the connector when we opened it */
+
+	/* pending state */
+	bool enabled;
+	struct mode_entry *mode;
+	struct crtc *crtc;
+	struct list layers;              /* dispman_layer.link, creation order */
+	struct dispman_layer *base_layer;/* for dispman_output_set_buffer() */
+
+	/* committed state */
+	bool active;
+	struct crtc *cur_crtc;
+	drmModeModeInfo cur_mode;
+	uint32_t new_mode_blob;          /* prepared for the request being built */
+
+	/* frames */
+	bool flip_pending;
+	uint32_t flip_crtc_id;            /* CRTC whose flip event completes the frame */
+	struct dispman_buffer *queued[MAX_SHOWN]; /* in the committed frame not yet flipped */
+	size_t n_queued;
+	struct dispman_buffer *shown[MAX_SHOWN];  /* on screen now */
+	size_t n_shown;
+	dispman_frame_callback frame_cb;
+	void *frame_data;
+};
+
+struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);
+void output_destroy(struct dispman_output *out);
+bool output_needs_modeset(struct dispman_output *out);
+/* Page flip completed: frame callback, then release buffers that left the screen. */
+void output_handle_flip(struct dispman_output *out, uint64_t seq, const struct timespec *ts);
+/* Drop every buffer reference the output keeps for the screen. */
+void output_release_all(struct dispman_output *out);
+const char *connector_type_name(uint32_t type);
+
+/* ---- buffer.c ---- */
+
+enum buffer_kind {
+	BUFFER_DUMB,
+	BUFFER_GBM,
+	BUFFER_DMABUF,
+};
+
+struct format_info {
+	uint32_t fourcc;
+	uint8_t n_planes;
+	uint8_t cpp[3];  /* bytes per pixel (per block for packed YUV) in each plane */
+	uint8_t hsub, vsub;
+	bool has_alpha;
+};
+
+const struct format_info *format_info_find(uint32_t fourcc);
+
+struct dispman_buffer {
+	struct dispman_device *dev; /* NULL once the device is destroyed */
+	int refcount;
+	enum buffer_kind kind;
+	uint32_t width, height, format;
+	uint64_t modifier;
+	uint32_t n_planes;
+	uint32_t handles[4];
+	uint32_t pitches[4];
+	uint32_t offsets[4];
+	int fds[4];          /* owned dup'ed fds of an import, -1 otherwise */
+	bool owns_handles;   /* close GEM handles on free (not for GBM) */
+	uint32_t fb_id;
+	void *map;
+	size_t map_size;
+	uint64_t dumb_size;
+#if HAVE_GBM
+	struct gbm_bo *bo;
+#endif
+	dispman_buffer_release_callback release_cb;
+	void *release_data;
+	struct list link; /* dispman_device.buffers */
+};
+
+/* Free kernel resources of all buffers still alive (device teardown). */
+void buffer_orphan_all(struct dispman_device *dev);
+void buffer_release(struct dispman_buffer *buf);
+
+/* ---- layer.c ---- */
+
+struct dispman_layer {
+	struct dispman_output *out;
+	struct dispman_buffer *buf;
+	bool src_set, dst_set;
+	uint32_t src_x, src_y, src_w, src_h; /* 16.16 */
+	int32_t dst_x, dst_y;
+	uint32_t dst_w, dst_h;
+	int z;
+	uint16_t alpha;
+	enum dispman_blend_mode blend;
+	bool visible;
+	unsigned serial; /* creation order */
+	struct dispman_placement placement;
+	struct plane *plane; /* pending plane in the request being built */
+	struct list link;    /* dispman_output.layers */
+};
+
+/* Effective rectangles (defaults applied). */
+void layer_get_src(const struct dispman_layer *layer, uint32_t *x, uint32_t *y, uint32_t *w,
+	uint32_t *h);
+void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, uint32_t *w,
+	uint32_t *h);
+void layer_destroy_internal(struct dispman_layer *layer);
+
+/* ---- commit.c ---- */
+
+struct atomic_req {
+	drmModeAtomicReq *req;
+	int failed; /* sticky: first error, 0 if none */
+};
+
+int req_init(struct atomic_req *r);
+void req_finish(struct atomic_req *r);
+void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value);
+/* Commit with retries on EINTR/EAGAIN; counts stats. Returns 0 or -errno. */
+int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags, void *user_data);
+bool commit_error_is_answer(int err);
+/* Handle EACCES/EPERM: pause and log once. Returns true if err was a master loss. */
+bool device_check_master_lost(struct dispman_device *dev, int err);
+int device_commit_internal(struct dispman_device *dev);
+
+/* ---- alloc.c ---- */
+
+/* Reset placements and assign layers of the device's enabled outputs to planes.
+ * max_overlays limits the number of non-primary planes per output (SIZE_MAX: no limit).
+ * Returns the largest number of non-primary planes used on any output. */
+size_t alloc_assign(struct dispman_device *dev, size_t max_overlays);
+/* Add the plane properties of the current assignment to the request. */
+void alloc_apply(struct dispman_device *dev, struct atomic_req *r);
+
+/* ---- udev.c ---- */
+
+/* Open the first DRM card node with connectors. Returns an fd or -errno. */
+int udev_open_default_card(void);
+
+#endif
