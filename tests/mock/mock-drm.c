@@ -1320,6 +1320,23 @@ int drmHandleEvent(int fd, drmEventContextPtr ctx)
 	return 0;
 }
 
+/*
+ * Not used by libdispman, but libgbm links them from libdrm.so.2: without them nothing that
+ * links GBM could link against the mock. There is no device node behind the mock.
+ */
+int drmGetDevice2(int fd, uint32_t flags, drmDevicePtr *device)
+{
+	if (device)
+		*device = NULL;
+	return fail(ENODEV, "drmGetDevice2: the mock device has no device node");
+}
+
+void drmFreeDevice(drmDevicePtr *device)
+{
+	if (device)
+		*device = NULL;
+}
+
 /* ---- libdrm: buffers -------------------------------------------------------------- */
 
 static int create_dumb(struct drm_mode_create_dumb *a)
