@@ -1356,7 +1356,8 @@ static int create_dumb(struct drm_mode_create_dumb *a)
 	long page = sysconf(_SC_PAGESIZE);
 	size = (size + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
 	if (size > MAX_DUMB_SIZE)
-		return fail(ENOMEM, "CREATE_DUMB: %" PRIu64 " bytes is too large for the mock", size);
+		return fail(ENOMEM, "CREATE_DUMB: %" PRIu64 " bytes is too large for the mock",
+			size);
 
 	int fd = memfd_create("mock-drm-dumb", MFD_CLOEXEC);
 	if (fd < 0)
@@ -1545,7 +1546,8 @@ static int add_fb2(uint32_t width, uint32_t height, uint32_t pixel_format,
 		if (!(flags & DRM_MODE_FB_MODIFIERS))
 			continue;
 		if (bo_handles[i] || pitches[i] || offsets[i])
-			return fail(EINVAL, "ADDFB2: handle, pitch or offset for unused plane %d", i);
+			return fail(EINVAL, "ADDFB2: handle, pitch or offset for unused plane %d",
+				i);
 	}
 	for (int i = 0; i < info->num_planes; i++) {
 		uint32_t w = i ? (width + info->hsub - 1) / info->hsub : width;
@@ -1556,8 +1558,8 @@ static int add_fb2(uint32_t width, uint32_t height, uint32_t pixel_format,
 		uint64_t min_size = (uint64_t)(h - 1) * pitches[i] +
 			(uint64_t)w * info->cpp[i] + offsets[i];
 		if (bos[i]->size < min_size)
-			return fail(EINVAL, "ADDFB2: buffer of %" PRIu64 " bytes for plane %d needs %"
-				PRIu64, bos[i]->size, i, min_size);
+			return fail(EINVAL, "ADDFB2: buffer of %" PRIu64 " bytes for plane %d"
+				" needs %" PRIu64, bos[i]->size, i, min_size);
 	}
 
 	struct fb *fb = calloc(1, sizeof(*fb));
@@ -2334,11 +2336,12 @@ static int stage_items(struct stage *st, const drmModeAtomicReqPtr req)
 			st->plane_in[index] = true;
 		}
 		if (!sp)
-			return fail(ENOENT, "atomic: unknown object 0x%08x or one without properties",
-				it->obj);
+			return fail(ENOENT, "atomic: unknown object 0x%08x or one without "
+				"properties", it->obj);
 		int slot = props_slot(sp, it->prop);
 		if (slot < 0)
-			return fail(ENOENT, "[%s] has no property 0x%08x", obj_name(it->obj), it->prop);
+			return fail(ENOENT, "[%s] has no property 0x%08x", obj_name(it->obj),
+				it->prop);
 		const struct prop *p = prop_get(it->prop);
 		int ret = check_value(it->obj, p, it->value);
 		if (ret)
@@ -2349,10 +2352,11 @@ static int stage_items(struct stage *st, const drmModeAtomicReqPtr req)
 		if (it->prop == g.p.mode_id && it->value) {
 			const struct blob *b = blob_get((uint32_t)it->value);
 			if (b->len != sizeof(struct drm_mode_modeinfo))
-				return fail(EINVAL, "[%s] MODE_ID blob has %u bytes", obj_name(it->obj),
-					b->len);
+				return fail(EINVAL, "[%s] MODE_ID blob has %u bytes",
+					obj_name(it->obj), b->len);
 			if (!mode_valid(b->data))
-				return fail(EINVAL, "[%s] MODE_ID: invalid mode", obj_name(it->obj));
+				return fail(EINVAL, "[%s] MODE_ID: invalid mode",
+					obj_name(it->obj));
 		}
 		if (it->prop == g.p.in_fence_fd && (int64_t)it->value >= 0 &&
 		    fcntl((int)it->value, F_GETFD) < 0)
@@ -2400,10 +2404,9 @@ static int check_plane(const struct stage *st, int i)
 	uint64_t fb_w = (uint64_t)fb->width << 16, fb_h = (uint64_t)fb->height << 16;
 	if (s.src_w > fb_w || s.src_x > fb_w - s.src_w ||
 	    s.src_h > fb_h || s.src_y > fb_h - s.src_h)
-		return fail(ENOSPC, "[%s] invalid source coordinates %u.%04ux%u.%04u+%u.%04u+%u.%04u"
-			" (fb %ux%u)", obj_name(id), s.src_w >> 16, s.src_w & 0xffff,
-			s.src_h >> 16, s.src_h & 0xffff, s.src_x >> 16, s.src_x & 0xffff,
-			s.src_y >> 16, s.src_y & 0xffff, fb->width, fb->height);
+		return fail(ENOSPC, "[%s] invalid source coordinates %ux%u+%u+%u (16.16 integer"
+			" parts) for an fb of %ux%u", obj_name(id), s.src_w >> 16, s.src_h >> 16,
+			s.src_x >> 16, s.src_y >> 16, fb->width, fb->height);
 	return 0;
 }
 
@@ -2591,7 +2594,7 @@ static int validate(struct stage *st, uint32_t flags)
 	}
 	for (int ci = 0; ci < g.num_crtcs; ci++)
 		if (st->crtc_in[ci] && st->modeset[ci] && !(flags & DRM_MODE_ATOMIC_ALLOW_MODESET))
-			return fail(EINVAL, "[%s] needs a full modeset but ALLOW_MODESET is not set",
+			return fail(EINVAL, "[%s] needs a modeset but ALLOW_MODESET is not set",
 				obj_name(mkid(MOCK_DRM_CRTC, ci)));
 	return 0;
 }

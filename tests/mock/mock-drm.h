@@ -154,8 +154,9 @@ int mock_drm_release_flips(void);
  * without side effects. func is a libdrm function name ("drmModeAddFB2",
  * "drmPrimeFDToHandle", "drmModeAtomicCommit", ...), an ioctl name handled by drmIoctl
  * ("DRM_IOCTL_MODE_CREATE_DUMB", "DRM_IOCTL_MODE_MAP_DUMB", "DRM_IOCTL_MODE_DESTROY_DUMB",
- * "DRM_IOCTL_GEM_CLOSE"; "drmIoctl" matches any of them), or "drmModeAtomicCommit/test" and "drmModeAtomicCommit/apply"
- * to count only TEST_ONLY or only non-TEST_ONLY commits. Up to 16 injections at once.
+ * "DRM_IOCTL_GEM_CLOSE"; "drmIoctl" matches any of them), or "drmModeAtomicCommit/test"
+ * and "drmModeAtomicCommit/apply" to count only TEST_ONLY or only non-TEST_ONLY commits.
+ * Up to 16 injections at once.
  */
 void mock_drm_fail_nth(const char *func, int n, int err);
 static inline void mock_drm_fail_next(const char *func, int err)

@@ -178,8 +178,8 @@ struct commit_case {
 
 #define PLANE(p, fb, x, y, w, h, sw, sh)                                                 \
 	{ p, "FB_ID", fb }, { p, "CRTC_ID", V_CRTC }, { p, "CRTC_X", (uint64_t)(x) },       \
-	{ p, "CRTC_Y", (uint64_t)(y) }, { p, "CRTC_W", w }, { p, "CRTC_H", h }, { p, "SRC_W", (sw) << 16 }, \
-	{ p, "SRC_H", (sh) << 16 }
+	{ p, "CRTC_Y", (uint64_t)(y) }, { p, "CRTC_W", w }, { p, "CRTC_H", h },             \
+	{ p, "SRC_W", (sw) << 16 }, { p, "SRC_H", (sh) << 16 }
 
 static const struct commit_case commit_cases[] = {
 	{ .name = "overlay-valid", .expected = 0,
@@ -195,7 +195,8 @@ static const struct commit_case commit_cases[] = {
 	{ .name = "overlay-fb-without-crtc", .expected = -EINVAL,
 	  .items = { { MOCK_VKMS_OVERLAY(1), "FB_ID", V_FB_AR24 } } },
 	{ .name = "primary-must-cover", .expected = -EINVAL,
-	  .items = { { MOCK_VKMS_PRIMARY, "CRTC_W", 512 }, { MOCK_VKMS_PRIMARY, "SRC_W", 512 << 16 } } },
+	  .items = { { MOCK_VKMS_PRIMARY, "CRTC_W", 512 },
+		     { MOCK_VKMS_PRIMARY, "SRC_W", 512 << 16 } } },
 	{ .name = "cursor-too-big", .expected = -EINVAL,
 	  .items = { PLANE(MOCK_VKMS_CURSOR, V_FB_BIG, 0, 0, 600, 600, 600ull, 600ull) } },
 	{ .name = "cursor-valid", .expected = 0,
