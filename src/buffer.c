@@ -580,3 +580,9 @@ void dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 	buf->release_cb = cb;
 	buf->release_data = data;
 }
+
+void buffer_set_shown_callback(struct dispman_buffer *buf, buffer_shown_func cb, void *data)
+{
+	buf->shown_cb = cb;
+	buf->shown_data = data;
+}

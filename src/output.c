@@ -152,22 +152,47 @@ void output_destroy(struct dispman_output *out)
 	free(out);
 }
 
+static bool output_holds(struct dispman_output *out, struct dispman_buffer *buf)
+{
+	for (size_t i = 0; i < out->n_shown; i++)
+		if (out->shown[i] == buf)
+			return true;
+	for (size_t i = 0; i < out->n_queued; i++)
+		if (out->queued[i] == buf)
+			return true;
+	return false;
+}
+
 void output_handle_flip(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
 {
-	out->flip_pending = false;
-	if (out->frame_cb)
-		out->frame_cb(out, seq, ts, out->frame_data);
-	for (size_t i = 0; i < out->n_shown; i++) {
-		bool still = false;
-		for (size_t j = 0; j < out->n_queued; j++)
-			still = still || out->queued[j] == out->shown[i];
-		if (!still)
-			buffer_release(out->shown[i]);
-		dispman_buffer_unref(out->shown[i]);
-	}
+	/* Move the flipped frame on screen first, so that every callback below
+	 * (shown, frame, release) sees the new state, and a commit made from
+	 * one of them fills a fresh queue. */
+	struct dispman_buffer *old[MAX_SHOWN];
+	size_t n_old = out->n_shown;
+	memcpy(old, out->shown, n_old * sizeof(old[0]));
 	memcpy(out->shown, out->queued, out->n_queued * sizeof(out->queued[0]));
 	out->n_shown = out->n_queued;
 	out->n_queued = 0;
+	out->flip_pending = false;
+
+	for (size_t j = 0; j < out->n_shown; j++) {
+		struct dispman_buffer *b = out->shown[j];
+		bool was_shown = false;
+		for (size_t i = 0; i < n_old; i++)
+			was_shown = was_shown || old[i] == b;
+		if (!was_shown && b->shown_cb)
+			b->shown_cb(b, ts, b->shown_data);
+	}
+	if (out->frame_cb)
+		out->frame_cb(out, seq, ts, out->frame_data);
+	/* A buffer left the screen when neither the new frame nor a frame
+	 * committed since (from the callbacks) holds it. */
+	for (size_t i = 0; i < n_old; i++) {
+		if (!output_holds(out, old[i]))
+			buffer_release(old[i]);
+		dispman_buffer_unref(old[i]);
+	}
 }
 
 bool output_needs_modeset(struct dispman_output *out)

@@ -297,6 +297,9 @@ struct format_info {
 
 const struct format_info *format_info_find(uint32_t fourcc);
 
+typedef void (*buffer_shown_func)(struct dispman_buffer *buf, const struct timespec *ts,
+	void *data);
+
 struct dispman_buffer {
 	struct dispman_device *dev; /* NULL once the device is destroyed */
 	int refcount;
@@ -318,12 +321,17 @@ struct dispman_buffer {
 #endif
 	dispman_buffer_release_callback release_cb;
 	void *release_data;
+	/* internal: a page flip put the buffer on screen (camera latency) */
+	buffer_shown_func shown_cb;
+	void *shown_data;
 	struct list link; /* dispman_device.buffers */
 };
 
 /* Free kernel resources of all buffers still alive (device teardown). */
 void buffer_orphan_all(struct dispman_device *dev);
 void buffer_release(struct dispman_buffer *buf);
+/* Internal hook called from the page-flip handler when a flip put buf on screen. */
+void buffer_set_shown_callback(struct dispman_buffer *buf, buffer_shown_func cb, void *data);
 
 /* ---- layer.c ---- */
 

@@ -472,4 +472,7 @@ void dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 }
 #endif
 
+#include <dispman/camera.h>
+#include <dispman/input.h>
+
 #endif
