@@ -369,7 +369,7 @@ int main(int argc, char **argv)
 			(unsigned long long)cs.frames_dropped, (unsigned long long)cs.frames_error,
 			(unsigned long long)cs.bytes_copied,
 			cs.zero_copy ? "zero-copy" : "CPU conversion",
-			cs.frames_shown ? (double)cs.latency_ns_sum / (double)cs.frames_shown / 1e6 : 0.0);
+			cs.latency_samples ? (double)cs.latency_ns_sum / (double)cs.latency_samples / 1e6 : 0.0);
 		struct dispman_placement pl;
 		if (dispman_layer_get_placement(p.pip, &pl) == 0)
 			printf("player: PiP layer %s (plane %u)\n",

@@ -66,6 +66,10 @@ struct dispman_camera {
 	bool in_callback;
 	dispman_camera_error_callback error_cb;
 	void *error_data;
+	dispman_camera_frame_callback frame_cb;
+	void *frame_data;
+	bool have_seq;
+	uint32_t last_seq;
 };
 
 static bool output_uses(struct dispman_output *out, struct dispman_buffer *buf)
@@ -82,6 +86,11 @@ static bool output_uses(struct dispman_output *out, struct dispman_buffer *buf)
 static int queue_buf(struct cam_buf *b)
 {
 	struct dispman_camera *cam = b->cam;
+	if (b->state == CAM_BUF_DRIVER) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera %s: buffer %u is already queued",
+			cam->v4l2.path, b->index);
+		return -EINVAL;
+	}
 	if (cam->failed || !cam->v4l2.streaming) {
 		b->state = CAM_BUF_CPU;
 		return 0;
@@ -129,8 +138,17 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 	b->shown = b->committed = true;
 	s->frames_shown++;
 	uint64_t flip = (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+	if (flip < b->ts_ns) {
+		/* Some drivers (vkms) stamp the flip with the vblank before the
+		 * one that completed it: then the event's arrival is the best
+		 * estimate of when the frame went on screen. */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		flip = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	}
 	if (b->ts_ns && flip >= b->ts_ns) {
 		uint64_t lat = flip - b->ts_ns;
+		s->latency_samples++;
 		s->latency_ns_last = lat;
 		s->latency_ns_sum += lat;
 		if (lat > s->latency_ns_max)
@@ -278,6 +296,19 @@ static int handle_frames(int fd, uint32_t events, void *data)
 			return 0;
 		}
 		struct cam_buf *b = &cam->bufs[index];
+		if (b->state != CAM_BUF_DRIVER) {
+			dispman_log(DISPMAN_LOG_ERROR, "camera %s: the driver returned buffer %u, "
+				"which was not queued", cam->v4l2.path, index);
+			camera_fail(cam, -EIO);
+			return 0;
+		}
+		b->state = CAM_BUF_CPU;
+		if (cam->have_seq && seq > cam->last_seq + 1)
+			cam->stats.sequence_gaps += seq - cam->last_seq - 1;
+		cam->have_seq = true;
+		cam->last_seq = seq;
+		if (cam->frame_cb)
+			cam->frame_cb(cam, index, seq, error, cam->frame_data);
 		if (error) {
 			cam->stats.frames_error++;
 			if (++cam->errors_in_a_row >= MAX_ERRORS_IN_A_ROW) {
@@ -292,8 +323,12 @@ static int handle_frames(int fd, uint32_t events, void *data)
 		}
 		cam->errors_in_a_row = 0;
 		cam->stats.frames_captured++;
-		b->ts_ns = ts;
-		b->state = CAM_BUF_CPU;
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		uint64_t now_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+		/* The driver's capture time when it is a plausible CLOCK_MONOTONIC
+		 * time (vivid's are nominal: start + sequence * period), else now. */
+		b->ts_ns = ts && ts <= now_ns ? ts : now_ns;
 		if (newest) { /* an older frame of this batch: never shown */
 			cam->stats.frames_dropped++;
 			if ((r = queue_buf(newest)) < 0) {
@@ -636,8 +671,10 @@ int dispman_camera_start(struct dispman_camera *cam)
 		}
 	}
 	cam->v4l2.streaming = false;
+	/* A failed STREAMON leaves the queued buffers queued (vb2): a later
+	 * start only has to retry STREAMON. */
 	if ((r = v4l2_stream_on(&cam->v4l2)) < 0)
-		goto fail;
+		return r;
 	cam->source = event_source_add(cam->dev, cam->v4l2.fd, EPOLLIN, handle_frames, cam);
 	if (!cam->source) {
 		r = -errno;
@@ -646,7 +683,7 @@ int dispman_camera_start(struct dispman_camera *cam)
 	}
 	return 0;
 fail:
-	/* STREAMOFF (or a failed STREAMON) took the buffers back from the driver. */
+	/* STREAMOFF took the buffers back from the driver. */
 	for (uint32_t i = 0; i < cam->n_bufs; i++)
 		if (cam->bufs[i].state == CAM_BUF_DRIVER)
 			cam->bufs[i].state = CAM_BUF_CPU;
@@ -719,6 +756,16 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 void dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats)
 {
 	*stats = cam->stats;
+	stats->buffers_queued = 0;
+	for (uint32_t i = 0; i < cam->n_bufs; i++)
+		stats->buffers_queued += cam->bufs[i].state == CAM_BUF_DRIVER;
+}
+
+void dispman_camera_set_frame_callback(struct dispman_camera *cam,
+	dispman_camera_frame_callback cb, void *data)
+{
+	cam->frame_cb = cb;
+	cam->frame_data = data;
 }
 
 void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,

@@ -140,3 +140,13 @@ void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, ui
 		*h = layer->buf ? layer->buf->height : 0;
 	}
 }
+
+int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer **buf)
+{
+	if (!layer || !buf) {
+		dispman_log(DISPMAN_LOG_ERROR, "dispman_layer_get_buffer: NULL argument");
+		return -EINVAL;
+	}
+	*buf = layer->buf ? dispman_buffer_ref(layer->buf) : NULL;
+	return 0;
+}

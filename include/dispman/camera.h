@@ -61,8 +61,15 @@ struct dispman_camera_stats {
 	uint64_t bytes_copied;     /* by the CPU: 0 on the zero-copy path */
 	uint64_t latency_ns_last;  /* capture timestamp to the page flip that showed it */
 	uint64_t latency_ns_max;
-	uint64_t latency_ns_sum;   /* divide by frames_shown for the mean */
+	uint64_t latency_ns_sum;   /* divide by latency_samples for the mean */
+	uint64_t latency_samples;  /* shown frames measured (capture time: the driver's
+				    * timestamp, or the dequeue time when that is in the
+				    * future; flip time: the event's, or its arrival when
+				    * the driver stamps the previous vblank, as vkms does) */
+	uint64_t sequence_gaps;    /* frames the driver skipped (its sequence jumped):
+				    * non-zero when it ran out of queued buffers */
 	uint32_t n_buffers;
+	uint32_t buffers_queued;   /* now in the driver's queue */
 	enum dispman_camera_memory memory; /* the path in use */
 	bool zero_copy;            /* frames go to a plane without a CPU copy */
 };
@@ -112,6 +119,18 @@ void dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_
 /** The negotiated DRM fourcc, width and height. Any pointer may be NULL. */
 void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,
 	uint32_t *height);
+
+/**
+ * Called from dispman_device_dispatch() for every frame dequeued from the
+ * driver, before it is shown: index is the V4L2 buffer index, sequence the
+ * driver's frame counter, error whether the driver flagged the frame broken.
+ */
+typedef void (*dispman_camera_frame_callback)(struct dispman_camera *cam, uint32_t index,
+	uint32_t sequence, bool error, void *data);
+
+/** Set (cb NULL: remove) the frame callback; data is passed back, never owned. */
+void dispman_camera_set_frame_callback(struct dispman_camera *cam,
+	dispman_camera_frame_callback cb, void *data);
 
 /** Set (cb NULL: remove) the error callback; data is passed back, never owned. */
 void dispman_camera_set_error_callback(struct dispman_camera *cam,

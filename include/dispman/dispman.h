@@ -380,6 +380,12 @@ void dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blen
 void dispman_layer_set_visible(struct dispman_layer *layer, bool visible);
 
 /**
+ * The layer's buffer: *buf receives a new reference the caller owns (release it with
+ * dispman_buffer_unref()), or NULL when the layer has none. Returns 0 or -EINVAL.
+ */
+int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer **buf);
+
+/**
  * Where the last commit (or queued commit) put the layer, into caller-owned *placement.
  * Returns 0 or -EINVAL.
  */

@@ -1,0 +1,481 @@
+/*
+ * Camera integration tests on vivid + vkms (run in the test guest).
+ *
+ *   camera CASE [--device /dev/dri/card0] [--video /dev/video0]
+ *
+ * Cases:
+ *   pattern-export  vivid's frames (driver buffers exported to KMS) appear at the
+ *                   layer's position, read back through writeback pixel by pixel
+ *   pattern-import  the same with display buffers queued to the driver (DMABUF)
+ *   cycle-300       300 frames zero-copy: no CPU byte copied, every buffer cycles
+ *                   through the driver, none lost, none queued twice, no driver gap
+ *   copy-fallback   a format no plane takes (YUYV) is converted on the CPU and says so
+ *   buf-error       frames the driver flags broken are counted, the stream goes on
+ *   disconnect      the device vanishes mid-stream: error callback, last frame kept,
+ *                   the display keeps running
+ *   fatal-error     a fatal streaming error: error callback, display keeps running
+ *   streamon-error  STREAMON fails: start() reports it, nothing leaks
+ *   reqbufs-error   REQBUFS fails: create() reports it, nothing leaks
+ *   bad-config      invalid configurations are refused with EINVAL/ENOENT/ENOTSUP
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <drm_fourcc.h>
+#include <linux/videodev2.h>
+#include <dispman/dispman.h>
+
+#define BG 0xff203040u
+#define CAM_X 96
+#define CAM_Y 80
+#define CAM_W 320
+#define CAM_H 180
+
+#define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
+#define CHECK(cond, ...) do { if (!(cond)) FAIL(__VA_ARGS__); } while (0)
+
+static const char *video_path = "/dev/video0";
+
+struct ctx {
+	struct dispman_device *dev;
+	struct dispman_output *out;
+	const struct dispman_mode *mode;
+	struct dispman_buffer *bg;
+	struct dispman_layer *layer;
+	struct dispman_camera *cam;
+	int errors;
+	int last_error;
+	uint32_t frames;
+	uint32_t index_count[32];
+	uint32_t last_seq;
+	bool seq_ok;
+	bool seen_seq;
+};
+
+static void on_error(struct dispman_camera *cam, int err, void *data)
+{
+	struct ctx *c = data;
+	(void)cam;
+	c->errors++;
+	c->last_error = err;
+	printf("error callback: %s\n", strerror(-err));
+}
+
+static void on_frame(struct dispman_camera *cam, uint32_t index, uint32_t seq, bool error,
+	void *data)
+{
+	struct ctx *c = data;
+	(void)cam;
+	(void)error;
+	c->frames++;
+	if (index < 32)
+		c->index_count[index]++;
+	if (c->seen_seq && seq != c->last_seq + 1)
+		c->seq_ok = false;
+	c->seen_seq = true;
+	c->last_seq = seq;
+}
+
+static void setup(struct ctx *c, const char *device)
+{
+	memset(c, 0, sizeof(*c));
+	c->seq_ok = true;
+	c->dev = dispman_device_open(device);
+	CHECK(c->dev, "cannot open the display device: %s", strerror(errno));
+	c->out = dispman_device_get_first_connected_output(c->dev);
+	CHECK(c->out, "no connected output");
+	CHECK(dispman_output_enable(c->out, NULL) == 0, "enable");
+	c->mode = dispman_output_get_preferred_mode(c->out);
+	c->bg = dispman_buffer_create_dumb(c->dev, c->mode->width, c->mode->height,
+		DRM_FORMAT_XRGB8888);
+	CHECK(c->bg, "background buffer: %s", strerror(errno));
+	uint32_t *px, stride;
+	CHECK(dispman_buffer_map(c->bg, (void **)&px, &stride) == 0, "map");
+	for (uint32_t y = 0; y < c->mode->height; y++)
+		for (uint32_t x = 0; x < c->mode->width; x++)
+			px[y * stride / 4 + x] = BG;
+	CHECK(dispman_output_set_buffer(c->out, c->bg) == 0, "set_buffer");
+	c->layer = dispman_layer_create(c->out);
+	CHECK(c->layer, "layer");
+	dispman_layer_set_z(c->layer, 10);
+	dispman_layer_set_destination(c->layer, CAM_X, CAM_Y, CAM_W, CAM_H);
+	CHECK(dispman_device_commit(c->dev) == 0, "first commit");
+}
+
+static void teardown(struct ctx *c)
+{
+	dispman_camera_destroy(c->cam);
+	dispman_buffer_unref(c->bg);
+	dispman_device_destroy(c->dev);
+}
+
+static struct dispman_camera *make_camera(struct ctx *c, enum dispman_camera_memory mem,
+	uint32_t fourcc, uint32_t flags)
+{
+	struct dispman_camera_config cfg = {
+		.path = video_path, .width = CAM_W, .height = CAM_H, .fourcc = fourcc,
+		.n_buffers = 4, .memory = mem, .flags = flags,
+	};
+	struct dispman_camera *cam = dispman_camera_create(c->layer, &cfg);
+	if (cam) {
+		dispman_camera_set_error_callback(cam, on_error, c);
+		dispman_camera_set_frame_callback(cam, on_frame, c);
+	}
+	return cam;
+}
+
+/* Dispatch until `frames` camera frames arrived (or errors), at most timeout_s. */
+static void run_frames(struct ctx *c, uint32_t frames, int timeout_s)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (c->frames < frames && !c->errors) {
+		int r = dispman_device_dispatch(c->dev, 500);
+		CHECK(r >= 0, "dispatch: %s", strerror(-r));
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		CHECK(t.tv_sec - t0.tv_sec < timeout_s, "only %u of %u frames in %d s",
+			c->frames, frames, timeout_s);
+	}
+}
+
+/* Let pending flips land. */
+static void settle(struct ctx *c)
+{
+	for (int i = 0; i < 5; i++)
+		dispman_device_dispatch(c->dev, 50);
+}
+
+static void print_stats(struct dispman_camera *cam)
+{
+	struct dispman_camera_stats s;
+	dispman_camera_get_stats(cam, &s);
+	printf("stats: captured %llu shown %llu dropped %llu broken %llu copied %llu bytes, "
+		"gaps %llu, %u buffers (%u queued), %s, latency mean %.1f ms max %.1f ms (%llu samples)\n",
+		(unsigned long long)s.frames_captured, (unsigned long long)s.frames_shown,
+		(unsigned long long)s.frames_dropped, (unsigned long long)s.frames_error,
+		(unsigned long long)s.bytes_copied, (unsigned long long)s.sequence_gaps,
+		s.n_buffers, s.buffers_queued, s.zero_copy ? "zero-copy" : "CPU copy",
+		s.latency_samples ? (double)s.latency_ns_sum / (double)s.latency_samples / 1e6 : 0.0,
+		(double)s.latency_ns_max / 1e6, (unsigned long long)s.latency_samples);
+}
+
+/*
+ * Read the screen back and compare: inside the camera rectangle it must equal
+ * `frame` (the buffer the layer shows, XRGB8888), everywhere else the
+ * background. Returns the number of differing pixels.
+ */
+static uint64_t compare_screen(struct ctx *c, struct dispman_buffer *frame, uint32_t *distinct)
+{
+	struct dispman_buffer *shot = NULL;
+	int r = dispman_output_capture(c->out, &shot);
+	CHECK(r == 0, "capture: %s", strerror(-r));
+	uint32_t *sp, sstride, *fp = NULL, fstride = 0;
+	CHECK(dispman_buffer_map(shot, (void **)&sp, &sstride) == 0, "map capture");
+	CHECK(dispman_buffer_map(frame, (void **)&fp, &fstride) == 0, "map camera frame");
+	uint64_t bad = 0;
+	uint32_t colours[64], n_colours = 0;
+	for (uint32_t y = 0; y < c->mode->height; y++)
+		for (uint32_t x = 0; x < c->mode->width; x++) {
+			uint32_t got = sp[y * sstride / 4 + x] & 0xffffff, want;
+			bool in = x >= CAM_X && x < CAM_X + CAM_W && y >= CAM_Y && y < CAM_Y + CAM_H;
+			if (in) {
+				want = fp[(y - CAM_Y) * fstride / 4 + (x - CAM_X)] & 0xffffff;
+				bool known = false;
+				for (uint32_t i = 0; i < n_colours; i++)
+					known = known || colours[i] == want;
+				if (!known && n_colours < 64)
+					colours[n_colours++] = want;
+			} else {
+				want = BG & 0xffffff;
+			}
+			if (got != want && bad++ < 3)
+				printf("  differs at %u,%u: got %06x want %06x\n", x, y, got, want);
+		}
+	dispman_buffer_unref(shot);
+	*distinct = n_colours;
+	return bad;
+}
+
+static int case_pattern(const char *device, enum dispman_camera_memory mem)
+{
+	struct ctx c;
+	setup(&c, device);
+	c.cam = make_camera(&c, mem, DRM_FORMAT_XRGB8888, 0);
+	CHECK(c.cam, "camera: %s", strerror(errno));
+	struct dispman_camera_stats s;
+	dispman_camera_get_stats(c.cam, &s);
+	CHECK(s.zero_copy && s.memory == mem, "expected the zero-copy path %d, got %d (%s)",
+		mem, s.memory, s.zero_copy ? "zero-copy" : "copy");
+	CHECK(dispman_camera_start(c.cam) == 0, "start");
+	run_frames(&c, 20, 120);
+	CHECK(dispman_camera_stop(c.cam) == 0, "stop");
+	settle(&c);
+	struct dispman_placement pl;
+	CHECK(dispman_layer_get_placement(c.layer, &pl) == 0 &&
+		pl.state == DISPMAN_PLACEMENT_ON_PLANE, "camera layer not on a plane");
+	printf("camera layer on plane %u\n", pl.plane_id);
+	print_stats(c.cam);
+	dispman_camera_get_stats(c.cam, &s);
+	CHECK(s.bytes_copied == 0, "%llu bytes copied on the zero-copy path",
+		(unsigned long long)s.bytes_copied);
+	CHECK(s.frames_shown >= 1, "no frame reached the screen");
+
+	/* The frame on screen is the layer's buffer: the camera's own memory. */
+	struct dispman_buffer *frame = NULL;
+	CHECK(dispman_layer_get_buffer(c.layer, &frame) == 0 && frame, "layer has no buffer");
+	uint32_t distinct;
+	uint64_t bad = compare_screen(&c, frame, &distinct);
+	dispman_buffer_unref(frame);
+	printf("read back %ux%u camera pixels at %d,%d plus background: %llu differ, "
+		"%u distinct colours in the camera frame\n", CAM_W, CAM_H, CAM_X, CAM_Y,
+		(unsigned long long)bad, distinct);
+	CHECK(bad == 0, "%llu pixels differ", (unsigned long long)bad);
+	/* vivid's default test pattern: colour bars and a text overlay. */
+	CHECK(distinct >= 8, "the camera frame is not vivid's pattern (%u colours)", distinct);
+	CHECK(c.errors == 0, "unexpected error callback");
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+static int case_cycle(const char *device)
+{
+	struct ctx c;
+	setup(&c, device);
+	c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+	CHECK(c.cam, "camera: %s", strerror(errno));
+	CHECK(dispman_camera_start(c.cam) == 0, "start");
+	run_frames(&c, 300, 600);
+	struct dispman_camera_stats s;
+	dispman_camera_get_stats(c.cam, &s);
+	print_stats(c.cam);
+	printf("dequeues per buffer:");
+	for (uint32_t i = 0; i < s.n_buffers; i++)
+		printf(" %u", c.index_count[i]);
+	printf("\n");
+	CHECK(c.errors == 0, "error callback: %s", strerror(-c.last_error));
+	CHECK(s.bytes_copied == 0, "CPU copied %llu bytes", (unsigned long long)s.bytes_copied);
+	CHECK(s.frames_captured >= 300, "captured %llu", (unsigned long long)s.frames_captured);
+	/* none lost: every buffer keeps coming back */
+	for (uint32_t i = 0; i < s.n_buffers; i++)
+		CHECK(c.index_count[i] >= 300 / s.n_buffers / 4, "buffer %u came back only %u times",
+			i, c.index_count[i]);
+	/* the driver's sequence never jumped: it always had a buffer queued */
+	CHECK(c.seq_ok && s.sequence_gaps == 0, "the driver skipped %llu frames",
+		(unsigned long long)s.sequence_gaps);
+	/* every captured frame is accounted for: shown, dropped, or still held */
+	uint64_t held = s.frames_captured - s.frames_shown - s.frames_dropped;
+	CHECK(s.frames_shown + s.frames_dropped <= s.frames_captured && held <= 3,
+		"frames unaccounted for: captured %llu, shown %llu, dropped %llu",
+		(unsigned long long)s.frames_captured, (unsigned long long)s.frames_shown,
+		(unsigned long long)s.frames_dropped);
+	CHECK(s.buffers_queued + held >= s.n_buffers - 1 && s.buffers_queued <= s.n_buffers,
+		"%u of %u buffers queued with %llu held", s.buffers_queued, s.n_buffers,
+		(unsigned long long)held);
+	CHECK(s.frames_shown >= 100, "only %llu frames shown", (unsigned long long)s.frames_shown);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+static int case_copy(const char *device)
+{
+	struct ctx c;
+	setup(&c, device);
+	/* vkms takes no YUV format: without ALLOW_COPY this must be refused. */
+	struct dispman_camera *no = make_camera(&c, DISPMAN_CAMERA_MEMORY_AUTO, DRM_FORMAT_YUYV, 0);
+	CHECK(!no && errno == ENOTSUP, "YUYV without ALLOW_COPY: %p errno %d", (void *)no, errno);
+	c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_AUTO, DRM_FORMAT_YUYV,
+		DISPMAN_CAMERA_ALLOW_COPY);
+	CHECK(c.cam, "camera: %s", strerror(errno));
+	CHECK(dispman_camera_start(c.cam) == 0, "start");
+	run_frames(&c, 10, 120);
+	dispman_camera_stop(c.cam);
+	settle(&c);
+	struct dispman_camera_stats s;
+	dispman_camera_get_stats(c.cam, &s);
+	print_stats(c.cam);
+	CHECK(!s.zero_copy, "the copy path says zero-copy");
+	CHECK(s.bytes_copied >= (uint64_t)CAM_W * CAM_H * 4, "bytes_copied %llu",
+		(unsigned long long)s.bytes_copied);
+	struct dispman_buffer *frame = NULL;
+	CHECK(dispman_layer_get_buffer(c.layer, &frame) == 0 && frame, "layer has no buffer");
+	CHECK(dispman_buffer_get_format(frame) == DRM_FORMAT_XRGB8888, "converted format");
+	uint32_t distinct;
+	uint64_t bad = compare_screen(&c, frame, &distinct);
+	dispman_buffer_unref(frame);
+	printf("converted frame on screen: %llu pixels differ, %u colours\n",
+		(unsigned long long)bad, distinct);
+	CHECK(bad == 0 && distinct >= 8, "converted frame not on screen");
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+static int case_fault(const char *device, const char *what)
+{
+	struct ctx c;
+	setup(&c, device);
+	c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+	CHECK(c.cam, "camera: %s", strerror(errno));
+	CHECK(dispman_camera_start(c.cam) == 0, "start");
+	run_frames(&c, 5, 120);
+	struct dispman_camera_stats before;
+	dispman_camera_get_stats(c.cam, &before);
+
+	if (!strcmp(what, "buf-error")) {
+		for (int i = 0; i < 3; i++) {
+			CHECK(dispman_camera_set_control(c.cam, "inject_v4l2_buf_flag_error", 1) == 0,
+				"inject");
+			run_frames(&c, c.frames + 2, 60);
+		}
+		run_frames(&c, c.frames + 5, 60);
+		struct dispman_camera_stats s;
+		dispman_camera_get_stats(c.cam, &s);
+		print_stats(c.cam);
+		CHECK(s.frames_error >= 1, "no broken frame counted");
+		CHECK(c.errors == 0, "a broken frame stopped the stream");
+		CHECK(s.frames_captured > before.frames_captured, "the stream stopped");
+	} else {
+		const char *ctl = !strcmp(what, "disconnect") ? "disconnect" :
+			"inject_fatal_streaming_error";
+		/* the frame on screen before the fault */
+		CHECK(dispman_camera_set_control(c.cam, ctl, 1) == 0, "inject %s", ctl);
+		struct timespec t0, t;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (!c.errors) {
+			CHECK(dispman_device_dispatch(c.dev, 200) >= 0, "dispatch");
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			CHECK(t.tv_sec - t0.tv_sec < 30, "no error callback after %s", ctl);
+		}
+		printf("error callback after %s: %s\n", ctl, strerror(-c.last_error));
+		print_stats(c.cam);
+		/* the display keeps running: flips still complete, the last frame stays */
+		struct dispman_stats ds0, ds1;
+		dispman_device_get_stats(c.dev, &ds0);
+		for (int i = 0; i < 5; i++) {
+			CHECK(dispman_device_commit(c.dev) == 0, "commit after the fault");
+			settle(&c);
+		}
+		dispman_device_get_stats(c.dev, &ds1);
+		CHECK(ds1.flips > ds0.flips, "the display stopped flipping");
+		struct dispman_buffer *frame = NULL;
+		CHECK(dispman_layer_get_buffer(c.layer, &frame) == 0 && frame,
+			"the layer lost its last frame");
+		uint32_t distinct;
+		uint64_t bad = compare_screen(&c, frame, &distinct);
+		dispman_buffer_unref(frame);
+		printf("last frame still on screen: %llu pixels differ\n", (unsigned long long)bad);
+		CHECK(bad == 0 && distinct >= 8, "the last frame is not on screen");
+		/* starting again must fail cleanly, not crash */
+		CHECK(dispman_camera_start(c.cam) < 0, "restart after a fatal error succeeded");
+	}
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+/* Errors at stream set-up: the driver's injected failure reaches the caller. */
+static int case_setup_error(const char *device, const char *what)
+{
+	struct ctx c;
+	setup(&c, device);
+	if (!strcmp(what, "streamon-error")) {
+		c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+		CHECK(c.cam, "camera: %s", strerror(errno));
+		CHECK(dispman_camera_set_control(c.cam, "inject_vidioc_streamon_error", 1) == 0,
+			"inject");
+		int r = dispman_camera_start(c.cam);
+		printf("start with an injected STREAMON error: %s\n", strerror(-r));
+		CHECK(r < 0, "start succeeded");
+		/* the next start works: the buffers came back */
+		CHECK(dispman_camera_start(c.cam) == 0, "second start");
+		run_frames(&c, 5, 120);
+	} else {
+		/* vivid's REQBUFS error is armed through a control of an open node */
+		int fd = open(video_path, O_RDWR);
+		CHECK(fd >= 0, "open %s", video_path);
+		struct v4l2_queryctrl q = { .id = V4L2_CTRL_FLAG_NEXT_CTRL };
+		uint32_t id = 0;
+		while (!id && ioctl(fd, VIDIOC_QUERYCTRL, &q) == 0) {
+			if (!strcmp((const char *)q.name, "Inject VIDIOC_REQBUFS Error"))
+				id = q.id;
+			q.id |= V4L2_CTRL_FLAG_NEXT_CTRL;
+		}
+		CHECK(id, "vivid has no REQBUFS error control");
+		struct v4l2_control ctl = { .id = id, .value = 1 };
+		CHECK(ioctl(fd, VIDIOC_S_CTRL, &ctl) == 0, "arm REQBUFS error");
+		close(fd);
+		c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+		printf("create with an injected REQBUFS error: %s\n", c.cam ? "ok" : strerror(errno));
+		CHECK(!c.cam, "create succeeded");
+		c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+		CHECK(c.cam, "second create: %s", strerror(errno));
+	}
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+static int case_bad_config(const char *device)
+{
+	struct ctx c;
+	setup(&c, device);
+	struct dispman_camera_config cfg = { .path = video_path };
+	errno = 0;
+	CHECK(!dispman_camera_create(NULL, &cfg) && errno == EINVAL, "NULL layer");
+	CHECK(!dispman_camera_create(c.layer, NULL) && errno == EINVAL, "NULL config");
+	cfg.n_buffers = 1;
+	CHECK(!dispman_camera_create(c.layer, &cfg) && errno == EINVAL, "1 buffer");
+	cfg.n_buffers = 0;
+	cfg.path = "/dev/does-not-exist";
+	CHECK(!dispman_camera_create(c.layer, &cfg) && errno == ENOENT, "missing node");
+	cfg.path = "/dev/null";
+	CHECK(!dispman_camera_create(c.layer, &cfg) && errno == ENOTTY, "not V4L2: %s",
+		strerror(errno));
+	cfg.path = video_path;
+	cfg.fourcc = DRM_FORMAT_ARGB2101010;
+	CHECK(!dispman_camera_create(c.layer, &cfg) && errno == ENOTSUP, "unknown format");
+	cfg.fourcc = 0;
+	cfg.memory = (enum dispman_camera_memory)7;
+	CHECK(!dispman_camera_create(c.layer, &cfg) && errno == EINVAL, "bad memory");
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *device = NULL, *name = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--device") && i + 1 < argc)
+			device = argv[++i];
+		else if (!strcmp(argv[i], "--video") && i + 1 < argc)
+			video_path = argv[++i];
+		else
+			name = argv[i];
+	}
+	if (!name)
+		FAIL("usage: camera CASE [--device PATH] [--video PATH]");
+	if (!strcmp(name, "pattern-export"))
+		return case_pattern(device, DISPMAN_CAMERA_MEMORY_EXPORT);
+	if (!strcmp(name, "pattern-import"))
+		return case_pattern(device, DISPMAN_CAMERA_MEMORY_IMPORT);
+	if (!strcmp(name, "cycle-300"))
+		return case_cycle(device);
+	if (!strcmp(name, "copy-fallback"))
+		return case_copy(device);
+	if (!strcmp(name, "buf-error") || !strcmp(name, "disconnect") ||
+	    !strcmp(name, "fatal-error"))
+		return case_fault(device, name);
+	if (!strcmp(name, "streamon-error") || !strcmp(name, "reqbufs-error"))
+		return case_setup_error(device, name);
+	if (!strcmp(name, "bad-config"))
+		return case_bad_config(device);
+	FAIL("unknown case %s", name);
+}
