@@ -88,7 +88,7 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	return -err;
 }
 
-static void build_request(struct dispman_device *dev, struct atomic_req *r)
+void commit_build_request(struct dispman_device *dev, struct atomic_req *r)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
@@ -167,11 +167,14 @@ static void apply_success(struct dispman_device *dev)
 			list_for_each_safe(pos, tmp, &out->layers) {
 				struct dispman_layer *layer =
 					container_of(pos, struct dispman_layer, link);
-				if (!layer->plane)
+				if (!layer->plane && !layer->composited)
 					continue;
 				if (out->n_queued < MAX_SHOWN)
 					out->queued[out->n_queued++] = dispman_buffer_ref(layer->buf);
 			}
+			struct dispman_layer *comp = out->comp ? compose_get_layer(out) : NULL;
+			if (comp && comp->plane && out->n_queued < MAX_SHOWN)
+				out->queued[out->n_queued++] = dispman_buffer_ref(comp->buf);
 		} else if (out->active) {
 			struct crtc *old = out->cur_crtc;
 			out->active = false;
@@ -221,29 +224,18 @@ int device_commit_internal(struct dispman_device *dev)
 		return ret;
 
 	uint32_t mode_flag = modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0;
-	size_t used = alloc_assign(dev, SIZE_MAX);
 	struct atomic_req r = { 0 };
-	for (;;) {
-		ret = req_init(&r);
-		if (ret < 0)
-			goto out;
-		build_request(dev, &r);
-		if (r.failed) {
-			ret = r.failed;
-			goto out;
-		}
-		if (!dev->shape_dirty)
-			break;
-		ret = req_commit(dev, &r, DRM_MODE_ATOMIC_TEST_ONLY | mode_flag, dev);
-		if (ret == 0)
-			break;
-		if (!commit_error_is_answer(-ret) || used == 0)
-			goto out;
-		/* The kernel said no: drop the topmost overlay of each output and retry. */
-		dispman_log(DISPMAN_LOG_DEBUG, "TEST_ONLY refused with %zu overlays, retrying "
-			"with %zu", used, used - 1);
-		req_finish(&r);
-		used = alloc_assign(dev, used - 1);
+	/* Plane assignment (TEST_ONLY search only for a new shape) and CPU composition. */
+	ret = alloc_prepare(dev, mode_flag);
+	if (ret < 0)
+		goto out;
+	ret = req_init(&r);
+	if (ret < 0)
+		goto out;
+	commit_build_request(dev, &r);
+	if (r.failed) {
+		ret = r.failed;
+		goto out;
 	}
 
 	uint32_t flags = DRM_MODE_PAGE_FLIP_EVENT |
@@ -251,9 +243,11 @@ int device_commit_internal(struct dispman_device *dev)
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
 		apply_success(dev);
+		alloc_done(dev, true);
 	} else if (commit_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
 		dev->shape_dirty = true;
+		alloc_done(dev, false);
 	}
 out:
 	req_finish(&r);

@@ -52,6 +52,7 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	    old->format != buf->format || old->modifier != buf->modifier)
 		layer->out->dev->shape_dirty = true;
 	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
+	layer->content_serial++; /* new content, even with the same buffer: redraw it */
 	dispman_buffer_unref(old);
 	return 0;
 }

@@ -148,6 +148,7 @@ void output_destroy(struct dispman_output *out)
 	list_for_each_safe(pos, tmp, &out->layers)
 		layer_destroy_internal(container_of(pos, struct dispman_layer, link));
 	output_release_all(out);
+	compose_destroy(out);
 	free(out->modes);
 	free(out);
 }

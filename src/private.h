@@ -165,6 +165,9 @@ struct plane {
 	struct dispman_output *pending_output;
 	struct dispman_layer *pending_layer;
 	unsigned pending_zpos;
+	/* alloc.c: zpos range, read on first use */
+	bool zpos_read;
+	uint64_t zpos_min, zpos_max;
 };
 
 int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id);
@@ -202,6 +205,11 @@ struct dispman_device {
 	bool force_modeset;
 	struct dispman_limits limits;
 	struct dispman_stats stats;
+	/* alloc.c: search budget (0: default) and what the kernel taught us */
+	unsigned alloc_max_tests;
+	unsigned alloc_max_usec;
+	size_t alloc_plane_cap;    /* most planes per CRTC accepted after ENOSPC, 0: unknown */
+	bool alloc_no_scaling;     /* a TEST_ONLY commit refused scaled planes */
 
 	struct crtc *crtcs;
 	size_t n_crtcs;
@@ -252,6 +260,7 @@ struct dispman_output {
 	struct crtc *crtc;
 	struct list layers;              /* dispman_layer.link, creation order */
 	struct dispman_layer *base_layer;/* for dispman_output_set_buffer() */
+	struct compositor *comp;         /* compose.c: CPU composition, NULL until needed */
 
 	/* committed state */
 	bool active;
@@ -350,6 +359,12 @@ struct dispman_layer {
 	struct dispman_placement placement;
 	struct plane *plane; /* pending plane in the request being built */
 	struct list link;    /* dispman_output.layers */
+	/* alloc.c / compose.c */
+	unsigned content_serial;  /* bumped by every dispman_layer_set_buffer() */
+	unsigned rate_serial;     /* content_serial seen by the last commit */
+	unsigned update_rate;     /* 0..256: how often the buffer changes per commit (EMA) */
+	unsigned composed_serial; /* content_serial in the composition buffer */
+	bool composited;          /* drawn into the composition buffer */
 };
 
 /* Effective rectangles (defaults applied). */
@@ -375,15 +390,39 @@ bool commit_error_is_answer(int err);
 /* Handle EACCES/EPERM: pause and log once. Returns true if err was a master loss. */
 bool device_check_master_lost(struct dispman_device *dev, int err);
 int device_commit_internal(struct dispman_device *dev);
+/* All outputs' connector/CRTC state and the planes of the current assignment. */
+void commit_build_request(struct dispman_device *dev, struct atomic_req *r);
 
 /* ---- alloc.c ---- */
 
-/* Reset placements and assign layers of the device's enabled outputs to planes.
- * max_overlays limits the number of non-primary planes per output (SIZE_MAX: no limit).
- * Returns the largest number of non-primary planes used on any output. */
-size_t alloc_assign(struct dispman_device *dev, size_t max_overlays);
 /* Add the plane properties of the current assignment to the request. */
 void alloc_apply(struct dispman_device *dev, struct atomic_req *r);
+/*
+ * Plan the frame: when the scene's shape changed, search an assignment of layers to planes
+ * with TEST_ONLY commits (flags: ALLOW_MODESET or 0) within the device's budget, else reuse
+ * the previous one; then compose the layers left for the CPU. Returns 0 or -errno.
+ */
+int alloc_prepare(struct dispman_device *dev, uint32_t flags);
+/* The real commit that followed alloc_prepare() succeeded (true) or was refused. */
+void alloc_done(struct dispman_device *dev, bool ok);
+
+/* ---- compose.c ---- */
+
+/* Whether the CPU compositor can read the buffer (format known to pixman, mappable). */
+bool compose_can_read(struct dispman_buffer *buf);
+/*
+ * The internal layer carrying the output's composition buffer (created on first use, at
+ * the mode's size), or NULL with a log line. Owned by the output.
+ */
+struct dispman_layer *compose_get_layer(struct dispman_output *out);
+/*
+ * Draw the output's composited layers (layer->composited, sorted bottom to top, n of them)
+ * into a free composition buffer, only where something changed since that buffer was
+ * drawn; full says the shape changed. Returns 0 or -errno.
+ */
+int compose_render(struct dispman_output *out, struct dispman_layer **layers, size_t n,
+	bool full);
+void compose_destroy(struct dispman_output *out);
 
 /* ---- udev.c ---- */
 

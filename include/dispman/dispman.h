@@ -150,10 +150,23 @@ struct dispman_stats {
 	uint64_t failed_commits;/* real atomic commits rejected */
 	uint64_t flips;         /* page-flip events handled */
 	uint64_t modesets;      /* real commits with ALLOW_MODESET accepted */
+	uint64_t searches;      /* plane assignments searched (new shapes) */
+	uint64_t compositions;  /* frames drawn on the CPU into a composition buffer */
 };
 
 /** Copy the device's counters into *stats (caller-owned storage). */
 void dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats);
+
+/**
+ * Bound the search for a plane assignment that runs when the scene's shape changed (layers
+ * added, removed, moved, restacked, new buffer sizes or formats): at most max_tests TEST_ONLY
+ * commits and max_usec microseconds of CLOCK_MONOTONIC time per commit. 0 selects the
+ * default (16 tests, 4000 us). When the budget runs out, the layers not yet accepted by the
+ * kernel are composited (reason BUDGET). Frames of an unchanged shape reuse the previous
+ * assignment without any TEST_ONLY commit. Returns 0.
+ */
+int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tests,
+	unsigned max_usec);
 
 struct dispman_limits {
 	uint32_t min_width, max_width;   /* framebuffer size limits from the resources */
@@ -301,7 +314,7 @@ void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame
  * one reference (release it with dispman_buffer_unref()).
  *
  * Pending page flips are waited for first. The capture commit is blocking and waits for
- * the writeback fence for at most one second. Limit: some drivers (vkms in Linux 6.1)
+ * the writeback fence for at most ten seconds. Limit: some drivers (vkms in Linux 6.1)
  * cannot drive the output's connector and the writeback connector from one CRTC at once;
  * then the CRTC is routed to the writeback connector alone for one frame (a modeset: the
  * screen goes blank briefly) and the output is restored with a second modeset.
@@ -324,7 +337,7 @@ enum dispman_blend_mode {
 enum dispman_placement_state {
 	DISPMAN_PLACEMENT_NOT_SHOWN = 0,
 	DISPMAN_PLACEMENT_ON_PLANE = 1,
-	DISPMAN_PLACEMENT_COMPOSITED = 2, /* not produced yet: composition is not implemented */
+	DISPMAN_PLACEMENT_COMPOSITED = 2, /* drawn by the CPU into the composition buffer */
 };
 
 enum dispman_placement_reason {
@@ -334,7 +347,10 @@ enum dispman_placement_reason {
 	DISPMAN_REASON_SCALING,         /* source and destination sizes differ */
 	DISPMAN_REASON_NO_PLANE,        /* no plane left for this output */
 	DISPMAN_REASON_KERNEL_REJECTED, /* the TEST_ONLY commit refused it */
-	DISPMAN_REASON_INVISIBLE,       /* not visible, or no buffer */
+	DISPMAN_REASON_INVISIBLE,       /* not visible, no buffer, or wholly off-screen */
+	DISPMAN_REASON_ALPHA,           /* plane alpha or blend mode no free plane can do */
+	DISPMAN_REASON_STACKING,        /* below a composited layer it overlaps */
+	DISPMAN_REASON_BUDGET,          /* the search ran out of TEST_ONLY commits or time */
 };
 
 struct dispman_placement {
@@ -386,8 +402,14 @@ void dispman_layer_set_visible(struct dispman_layer *layer, bool visible);
 int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer **buf);
 
 /**
- * Where the last commit (or queued commit) put the layer, into caller-owned *placement.
- * Returns 0 or -EINVAL.
+ * Where the last commit (or queued commit) put the layer, into caller-owned *placement:
+ * ON_PLANE with the plane id; COMPOSITED (drawn on the CPU into the output's composition
+ * buffer, which sits on the primary plane below every layer on another plane) with the
+ * reason it got no plane; or NOT_SHOWN with the reason (INVISIBLE, or a buffer the CPU
+ * compositor cannot read: FORMAT, MODIFIER). Returns 0 or -EINVAL.
+ *
+ * A layer whose content changes without a new buffer must be given its buffer again with
+ * dispman_layer_set_buffer(): that is how the compositor learns what to redraw.
  */
 int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_placement *placement);
 

@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Plane assignment and the composition fallback (src/alloc.c, src/compose.c) on the mock
+ * libdrm. Table-driven: every case names a device, a scene (layers bottom to top) and the
+ * placement each layer must get; some cases add steps (frames, mock rules) in a function.
+ * `test-alloc alloc@<case>` runs one case; without arguments all of them run.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <drm_fourcc.h>
+
+#include <dispman/dispman.h>
+#include "mock-drm.h"
+
+#define MAX_LAYERS 24
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define ON DISPMAN_PLACEMENT_ON_PLANE
+#define COMP DISPMAN_PLACEMENT_COMPOSITED
+#define HIDDEN DISPMAN_PLACEMENT_NOT_SHOWN
+#define ANY_PLANE 0xffffffffu
+
+enum dev_kind {
+	DEV_VKMS,
+	DEV_ZPOS_FIXED,   /* primary z0, overlays with immutable zpos 3, 1, 2 */
+	DEV_ZPOS_MUTABLE, /* primary z0, three overlays zpos 1..3 settable, scaling, alpha */
+	DEV_MODIFIERS,    /* primary linear; overlay A linear + X_TILED; overlay B linear */
+	DEV_PRIMARY_REQ,  /* vkms-like planes, required primary plane */
+	DEV_FORMATS,      /* primary XR24, AR24, RG16; two overlays XR24, AR24 */
+};
+
+struct lspec {
+	int32_t x, y;
+	uint32_t w, h;
+	uint32_t fmt;      /* 0: ARGB8888 (XRGB8888 for a full-screen bottom layer) */
+	uint32_t dw, dh;   /* destination size, 0: same as w, h (no scaling) */
+	uint16_t alpha;    /* 0: opaque */
+	int blend;
+	bool hidden, nobuf, tiled, transparent, zero_alpha;
+};
+
+struct want {
+	enum dispman_placement_state state;
+	uint32_t plane;    /* expected plane id for ON, 0: any */
+	enum dispman_placement_reason reason;
+};
+
+struct fx;
+struct test_case {
+	const char *name;
+	enum dev_kind dev;
+	int max_planes;               /* mock bandwidth limit, 0: none */
+	unsigned cursor;              /* DRM_CAP_CURSOR_* size, 0: the device's */
+	size_t n;
+	struct lspec l[MAX_LAYERS];
+	struct want w[MAX_LAYERS];
+	int tests;                    /* TEST_ONLY commits of the first commit, -1: any */
+	void (*before)(struct fx *);  /* after the device is open, before the first commit */
+	void (*after)(struct fx *);   /* after the first commit was checked */
+};
+
+struct fx {
+	const struct test_case *tc;
+	int fd;
+	struct dispman_device *dev;
+	struct dispman_output *out;
+	struct dispman_layer *layers[MAX_LAYERS];
+	struct dispman_buffer *bufs[MAX_LAYERS];
+	struct dispman_buffer *alt[MAX_LAYERS]; /* second buffer of the same shape */
+};
+
+static const uint32_t fmts_rgb[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888 };
+static const uint64_t mods_tiled[] = { DRM_FORMAT_MOD_LINEAR, I915_FORMAT_MOD_X_TILED };
+
+static void setup_device(enum dev_kind kind)
+{
+	mock_drm_setup_vkms_like();
+	if (kind == DEV_VKMS)
+		return;
+	if (kind == DEV_PRIMARY_REQ) {
+		mock_drm_set_require_primary(true);
+		return;
+	}
+	mock_drm_reset();
+	mock_drm_add_crtc();
+	drmModeModeInfo mode = mock_drm_mode(1024, 768, 60, true);
+	mock_drm_add_connector(&(struct mock_drm_connector_info){
+		.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &mode, .num_modes = 1 });
+	struct mock_drm_plane_info primary = {
+		.type = DRM_PLANE_TYPE_PRIMARY, .formats = fmts_rgb, .num_formats = 2,
+	};
+	struct mock_drm_plane_info ovl = {
+		.type = DRM_PLANE_TYPE_OVERLAY, .formats = fmts_rgb, .num_formats = 2,
+	};
+	switch (kind) {
+	case DEV_ZPOS_FIXED:
+		primary.zpos = MOCK_DRM_ZPOS_IMMUTABLE;
+		mock_drm_add_plane(&primary);
+		ovl.zpos = MOCK_DRM_ZPOS_IMMUTABLE;
+		ovl.zpos_default = 3;
+		mock_drm_add_plane(&ovl);
+		ovl.zpos_default = 1;
+		mock_drm_add_plane(&ovl);
+		ovl.zpos_default = 2;
+		mock_drm_add_plane(&ovl);
+		break;
+	case DEV_ZPOS_MUTABLE:
+		primary.zpos = MOCK_DRM_ZPOS_IMMUTABLE;
+		mock_drm_add_plane(&primary);
+		ovl.zpos = MOCK_DRM_ZPOS_MUTABLE;
+		ovl.zpos_min = 1;
+		ovl.zpos_max = 3;
+		ovl.scaling = true;
+		ovl.alpha = true;
+		for (int i = 0; i < 3; i++) {
+			ovl.zpos_default = 3 - (uint64_t)i; /* initial order reversed */
+			mock_drm_add_plane(&ovl);
+		}
+		break;
+	case DEV_FORMATS: {
+		static const uint32_t pf[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888,
+			DRM_FORMAT_RGB565 };
+		primary.formats = pf;
+		primary.num_formats = 3;
+		mock_drm_add_plane(&primary);
+		mock_drm_add_plane(&ovl);
+		mock_drm_add_plane(&ovl);
+		break;
+	}
+	case DEV_MODIFIERS:
+		mock_drm_add_plane(&primary);
+		ovl.modifiers = mods_tiled;
+		ovl.num_modifiers = 2;
+		mock_drm_add_plane(&ovl);
+		ovl.modifiers = NULL;
+		ovl.num_modifiers = 0;
+		mock_drm_add_plane(&ovl);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Plane ids of the custom devices, in creation order (primary first). */
+#define PLANE(i) (0x04000001u + (uint32_t)(i))
+
+static struct dispman_buffer *make_buffer(struct fx *f, const struct lspec *s, bool bottom,
+	uint32_t seed)
+{
+	uint32_t fmt = s->fmt ? s->fmt : bottom && !s->x && !s->y && s->w == 1024 && s->h == 768 ?
+		DRM_FORMAT_XRGB8888 : DRM_FORMAT_ARGB8888;
+	if (s->tiled) {
+		int mfd = memfd_create("tiled", 0);
+		assert_true(mfd >= 0);
+		assert_int_equal(ftruncate(mfd, (off_t)s->w * s->h * 4), 0);
+		struct dispman_dmabuf_desc d = {
+			.width = s->w, .height = s->h, .fourcc = fmt,
+			.modifier = I915_FORMAT_MOD_X_TILED, .n_planes = 1, .fds = { mfd },
+			.pitches = { s->w * 4 },
+		};
+		struct dispman_buffer *b = dispman_buffer_import_dmabuf(f->dev, &d);
+		close(mfd);
+		assert_non_null(b);
+		return b;
+	}
+	struct dispman_buffer *b = dispman_buffer_create_dumb(f->dev, s->w, s->h, fmt);
+	assert_non_null(b);
+	uint32_t *px, stride;
+	assert_int_equal(dispman_buffer_map(b, (void **)&px, &stride), 0);
+	bool wide = fmt == DRM_FORMAT_XRGB8888 || fmt == DRM_FORMAT_ARGB8888;
+	for (uint32_t y = 0; y < s->h; y++) {
+		if (!wide) {
+			memset((char *)px + (size_t)y * stride, (int)seed * 37, stride);
+			continue;
+		}
+		for (uint32_t x = 0; x < s->w; x++)
+			px[y * stride / 4 + x] = s->transparent ? 0 : 0xff000000u | (seed * 0x123457u);
+	}
+	return b;
+}
+
+static void check_placements(struct fx *f)
+{
+	const struct test_case *tc = f->tc;
+	for (size_t i = 0; i < tc->n; i++) {
+		struct dispman_placement p;
+		assert_int_equal(dispman_layer_get_placement(f->layers[i], &p), 0);
+		const struct want *w = &tc->w[i];
+		if (p.state != w->state || (w->plane && w->state == ON && w->plane != ANY_PLANE &&
+		    p.plane_id != w->plane) || (w->state != ON && p.reason != w->reason)) {
+			fail_msg("%s: layer %zu: state %d plane 0x%x reason %d, want state %d "
+				"plane 0x%x reason %d", tc->name, i, p.state, p.plane_id, p.reason,
+				w->state, w->plane, w->reason);
+		}
+	}
+}
+
+static void test_case_run(void **state)
+{
+	const struct test_case *tc = *state;
+	struct fx f = { .tc = tc };
+	setup_device(tc->dev);
+	if (tc->max_planes)
+		mock_drm_set_max_planes(tc->max_planes);
+	if (tc->cursor) {
+		mock_drm_set_cap(DRM_CAP_CURSOR_WIDTH, tc->cursor);
+		mock_drm_set_cap(DRM_CAP_CURSOR_HEIGHT, tc->cursor);
+	}
+	f.fd = mock_drm_open();
+	assert_true(f.fd >= 0);
+	f.dev = dispman_device_create_for_fd(f.fd);
+	assert_non_null(f.dev);
+	f.out = dispman_device_get_first_connected_output(f.dev);
+	assert_non_null(f.out);
+	assert_int_equal(dispman_output_enable(f.out, NULL), 0);
+	for (size_t i = 0; i < tc->n; i++) {
+		const struct lspec *s = &tc->l[i];
+		f.layers[i] = dispman_layer_create(f.out);
+		assert_non_null(f.layers[i]);
+		dispman_layer_set_z(f.layers[i], (int)i);
+		if (!s->nobuf) {
+			f.bufs[i] = make_buffer(&f, s, i == 0, (uint32_t)i + 1);
+			f.alt[i] = make_buffer(&f, s, i == 0, (uint32_t)i + 7);
+			assert_int_equal(dispman_layer_set_buffer(f.layers[i], f.bufs[i]), 0);
+		}
+		dispman_layer_set_destination(f.layers[i], s->x, s->y, s->dw ? s->dw : s->w,
+			s->dh ? s->dh : s->h);
+		if (s->alpha || s->zero_alpha)
+			dispman_layer_set_alpha(f.layers[i], s->alpha);
+		dispman_layer_set_blend_mode(f.layers[i], (enum dispman_blend_mode)s->blend);
+		dispman_layer_set_visible(f.layers[i], !s->hidden);
+	}
+	if (tc->before)
+		tc->before(&f);
+	struct dispman_stats st0, st1;
+	dispman_device_get_stats(f.dev, &st0);
+	assert_int_equal(dispman_device_commit(f.dev), 0);
+	dispman_device_get_stats(f.dev, &st1);
+	assert_int_equal(dispman_device_dispatch(f.dev, 0) >= 0, 1);
+	if (tc->tests >= 0 && st1.test_commits - st0.test_commits != (uint64_t)tc->tests)
+		fail_msg("%s: %llu TEST_ONLY commits, want %d", tc->name,
+			(unsigned long long)(st1.test_commits - st0.test_commits), tc->tests);
+	check_placements(&f);
+	if (tc->after)
+		tc->after(&f);
+
+	for (size_t i = 0; i < tc->n; i++) {
+		dispman_buffer_unref(f.bufs[i]);
+		dispman_buffer_unref(f.alt[i]);
+	}
+	dispman_device_destroy(f.dev);
+	close(f.fd);
+	mock_drm_reset();
+	assert_int_equal(mock_drm_live_objects(), 0);
+}
+
+/* ---- steps of some cases ---- */
+
+static void frame(struct fx *f)
+{
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	while (dispman_device_dispatch(f->dev, 0) > 0)
+		;
+}
+
+/* New buffers of the same shape for 10 frames: no TEST_ONLY commit, no search. */
+static void after_reuse(struct fx *f)
+{
+	struct dispman_stats a, b;
+	struct mock_drm_counters ma, mb;
+	dispman_device_get_stats(f->dev, &a);
+	mock_drm_get_counters(&ma);
+	for (int k = 0; k < 10; k++) {
+		for (size_t i = 0; i < f->tc->n; i++)
+			dispman_layer_set_buffer(f->layers[i], k & 1 ? f->bufs[i] : f->alt[i]);
+		frame(f);
+	}
+	dispman_device_get_stats(f->dev, &b);
+	mock_drm_get_counters(&mb);
+	assert_int_equal(b.test_commits, a.test_commits);
+	assert_int_equal(mb.test_commits, ma.test_commits);
+	assert_int_equal(b.searches, a.searches);
+	assert_int_equal(b.commits, a.commits + 10);
+	check_placements(f);
+	/* a shape change searches again */
+	dispman_layer_set_destination(f->layers[f->tc->n - 1], 10, 10, 0, 0);
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.searches, b.searches + 1);
+	assert_true(a.test_commits > b.test_commits);
+}
+
+/* Composition of unchanged layers is not redone; a changed composited layer is. */
+static void after_compose_reuse(struct fx *f)
+{
+	struct dispman_stats a, b;
+	dispman_device_get_stats(f->dev, &a);
+	dispman_layer_set_buffer(f->layers[f->tc->n - 1], f->alt[f->tc->n - 1]); /* on a plane */
+	frame(f);
+	dispman_device_get_stats(f->dev, &b);
+	assert_int_equal(b.compositions, a.compositions);
+	dispman_layer_set_buffer(f->layers[1], f->alt[1]); /* composited */
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.compositions, b.compositions + 1);
+	assert_int_equal(a.test_commits, b.test_commits);
+}
+
+static void after_offscreen(struct fx *f)
+{
+	uint64_t v;
+	uint32_t p = MOCK_VKMS_OVERLAY(0);
+	assert_true(mock_drm_get_prop(p, "CRTC_X", &v));
+	assert_int_equal(v, 0);
+	assert_true(mock_drm_get_prop(p, "CRTC_W", &v));
+	assert_int_equal(v, 150);
+	assert_true(mock_drm_get_prop(p, "SRC_X", &v));
+	assert_int_equal(v, 50u << 16);
+	assert_true(mock_drm_get_prop(p, "SRC_W", &v));
+	assert_int_equal(v, 150u << 16);
+	p = MOCK_VKMS_OVERLAY(1);
+	assert_true(mock_drm_get_prop(p, "CRTC_X", &v));
+	assert_int_equal(v, 974);
+	assert_true(mock_drm_get_prop(p, "CRTC_W", &v));
+	assert_int_equal(v, 50);
+	assert_true(mock_drm_get_prop(p, "CRTC_H", &v));
+	assert_int_equal(v, 68);
+}
+
+static void after_zpos_mutable(struct fx *f)
+{
+	uint64_t z[3];
+	for (int i = 0; i < 3; i++)
+		assert_true(mock_drm_get_prop(PLANE(1 + i), "zpos", &z[i]));
+	assert_true(z[0] < z[1] && z[1] < z[2]);
+	uint64_t a;
+	assert_true(mock_drm_get_prop(PLANE(2), "alpha", &a));
+	assert_int_equal(a, 0x8000);
+}
+
+static void after_primary_black(struct fx *f)
+{
+	uint64_t fb;
+	assert_true(mock_drm_get_prop(MOCK_VKMS_PRIMARY, "FB_ID", &fb));
+	assert_true(fb != 0);
+	struct mock_drm_fb_info info;
+	assert_true(mock_drm_get_fb((uint32_t)fb, &info));
+	assert_int_equal(info.width, 1024);
+	assert_int_equal(info.format, DRM_FORMAT_XRGB8888);
+}
+
+static void before_reject(struct fx *f)
+{
+	mock_drm_fail_next("drmModeAtomicCommit/test", EINVAL);
+}
+
+static void before_budget(struct fx *f)
+{
+	dispman_device_set_alloc_budget(f->dev, 1, 0);
+}
+
+/* The layer whose buffer changes every frame gets the one overlay at the next search. */
+static void after_priority(struct fx *f)
+{
+	for (int k = 0; k < 12; k++) {
+		dispman_layer_set_buffer(f->layers[1], k & 1 ? f->bufs[1] : f->alt[1]);
+		frame(f);
+	}
+	dispman_layer_set_destination(f->layers[2], 700, 100, 0, 0); /* new shape */
+	frame(f);
+	struct dispman_placement p;
+	dispman_layer_get_placement(f->layers[1], &p);
+	assert_int_equal(p.state, ON);
+	dispman_layer_get_placement(f->layers[2], &p);
+	assert_int_equal(p.state, COMP);
+	assert_int_equal(p.reason, DISPMAN_REASON_NO_PLANE);
+}
+
+#define FULL { .w = 1024, .h = 768 }
+#define SQ(px, py) { .x = (px), .y = (py), .w = 200, .h = 200 }
+#define WON(p) { ON, (p), DISPMAN_REASON_NONE }
+#define WCOMP(r) { COMP, 0, DISPMAN_REASON_##r }
+#define WHID(r) { HIDDEN, 0, DISPMAN_REASON_##r }
+#define OVL(i) MOCK_VKMS_OVERLAY(i)
+
+static const struct test_case cases[] = {
+	{ .name = "one-fullscreen", .n = 1, .l = { FULL }, .w = { WON(MOCK_VKMS_PRIMARY) },
+	  .tests = 1 },
+	{ .name = "overlap-4", .n = 4, .l = { FULL, SQ(100, 100), SQ(200, 200), SQ(300, 150) },
+	  .w = { WON(MOCK_VKMS_PRIMARY), WON(OVL(0)), WON(OVL(1)), WON(OVL(2)) }, .tests = 1 },
+	{ .name = "more-layers-than-planes", .n = 13,
+	  .l = { FULL, SQ(10, 10), SQ(20, 20), SQ(30, 30), SQ(40, 40), SQ(50, 50), SQ(60, 60),
+		 SQ(70, 70), SQ(80, 80), SQ(90, 90), SQ(100, 100), SQ(110, 110), SQ(120, 120) },
+	  .w = { WCOMP(NO_PLANE), WCOMP(NO_PLANE), WCOMP(NO_PLANE), WCOMP(NO_PLANE),
+		 WON(OVL(0)), WON(OVL(1)), WON(OVL(2)), WON(OVL(3)), WON(OVL(4)), WON(OVL(5)),
+		 WON(OVL(6)), WON(OVL(7)), WON(MOCK_VKMS_CURSOR) }, .tests = 1 },
+	{ .name = "format", .dev = DEV_FORMATS, .n = 4,
+	  .l = { FULL, { .x = 10, .y = 10, .w = 100, .h = 100, .fmt = DRM_FORMAT_RGB565 },
+		 { .x = 500, .y = 10, .w = 100, .h = 100, .fmt = DRM_FORMAT_XRGB8888 },
+		 { .x = 700, .y = 10, .w = 100, .h = 100, .fmt = DRM_FORMAT_ARGB8888 } },
+	  .w = { WCOMP(STACKING), WCOMP(FORMAT), WON(PLANE(1)), WON(PLANE(2)) }, .tests = 1 },
+	{ .name = "modifier", .dev = DEV_MODIFIERS, .n = 4,
+	  .l = { FULL, { .x = 10, .y = 10, .w = 64, .h = 64, .tiled = true },
+		 { .x = 300, .y = 10, .w = 64, .h = 64 },
+		 { .x = 600, .y = 10, .w = 64, .h = 64, .tiled = true } },
+	  .w = { WON(PLANE(0)), WON(PLANE(1)), WON(PLANE(2)), WHID(NO_PLANE) }, .tests = 1 },
+	{ .name = "scaling-refused", .n = 2,
+	  .l = { FULL, { .x = 10, .y = 10, .w = 100, .h = 100, .dw = 200, .dh = 200 } },
+	  .w = { WCOMP(STACKING), WCOMP(SCALING) }, .tests = 2 },
+	{ .name = "scaling-allowed", .dev = DEV_ZPOS_MUTABLE, .n = 2,
+	  .l = { FULL, { .x = 10, .y = 10, .w = 100, .h = 100, .dw = 200, .dh = 200 } },
+	  .w = { WON(PLANE(0)), WON(PLANE(1)) }, .tests = 1 },
+	{ .name = "bandwidth", .max_planes = 3, .n = 6,
+	  .l = { FULL, SQ(0, 0), SQ(250, 0), SQ(500, 0), SQ(0, 300), SQ(250, 300) },
+	  .w = { WCOMP(NO_PLANE), WCOMP(NO_PLANE), WCOMP(NO_PLANE), WCOMP(NO_PLANE),
+		 WON(OVL(0)), WON(OVL(1)) }, .tests = 4 },
+	{ .name = "primary-required", .dev = DEV_PRIMARY_REQ, .n = 1, .l = { SQ(10, 10) },
+	  .w = { WON(OVL(0)) }, .tests = 1, .after = after_primary_black },
+	{ .name = "cursor-fits", .n = 10,
+	  .l = { FULL, SQ(0, 0), SQ(210, 0), SQ(420, 0), SQ(630, 0), SQ(0, 210), SQ(210, 210),
+		 SQ(420, 210), SQ(630, 210), { .x = 0, .y = 500, .w = 64, .h = 64 } },
+	  .cursor = 64,
+	  .w = { WON(MOCK_VKMS_PRIMARY), WON(OVL(0)), WON(OVL(1)), WON(OVL(2)), WON(OVL(3)),
+		 WON(OVL(4)), WON(OVL(5)), WON(OVL(6)), WON(OVL(7)), WON(MOCK_VKMS_CURSOR) },
+	  .tests = 1 },
+	{ .name = "cursor-too-big", .n = 10,
+	  .l = { FULL, SQ(0, 0), SQ(210, 0), SQ(420, 0), SQ(630, 0), SQ(0, 210), SQ(210, 210),
+		 SQ(420, 210), SQ(630, 210), { .x = 0, .y = 500, .w = 128, .h = 128 } },
+	  .cursor = 64,
+	  .w = { WCOMP(NO_PLANE), WON(OVL(0)), WON(OVL(1)), WON(OVL(2)), WON(OVL(3)),
+		 WON(OVL(4)), WON(OVL(5)), WON(OVL(6)), WON(OVL(7)), WCOMP(NO_PLANE) }, .tests = 1 },
+	{ .name = "zpos-fixed", .dev = DEV_ZPOS_FIXED, .n = 4,
+	  .l = { FULL, SQ(0, 0), SQ(100, 100), SQ(200, 200) },
+	  .w = { WON(PLANE(0)), WON(PLANE(2)), WON(PLANE(3)), WON(PLANE(1)) }, .tests = 1 },
+	{ .name = "zpos-settable", .dev = DEV_ZPOS_MUTABLE, .n = 4,
+	  .l = { FULL, SQ(0, 0), { .x = 100, .y = 100, .w = 200, .h = 200, .alpha = 0x8000 },
+		 SQ(200, 200) },
+	  .w = { WON(PLANE(0)), WON(PLANE(1)), WON(PLANE(2)), WON(PLANE(3)) }, .tests = 1,
+	  .after = after_zpos_mutable },
+	{ .name = "reuse-zero-tests", .n = 4,
+	  .l = { FULL, SQ(100, 100), SQ(200, 200), { .x = 300, .y = 100, .w = 64, .h = 64,
+		 .alpha = 0x4000 } },
+	  .w = { WCOMP(STACKING), WON(OVL(0)), WON(OVL(1)), WCOMP(ALPHA) }, .tests = 1,
+	  .after = after_reuse },
+	{ .name = "composition-order", .n = 5,
+	  .l = { FULL, SQ(50, 50), { .x = 100, .y = 100, .w = 200, .h = 200, .alpha = 0x8000 },
+		 SQ(150, 150), SQ(600, 50) },
+	  .w = { WCOMP(STACKING), WCOMP(STACKING), WCOMP(ALPHA), WON(OVL(0)), WON(OVL(1)) },
+	  .tests = 1, .after = after_compose_reuse },
+	{ .name = "composition-disjoint", .n = 4,
+	  .l = { FULL, SQ(500, 500), { .x = 100, .y = 100, .w = 200, .h = 200,
+		 .blend = DISPMAN_BLEND_COVERAGE }, SQ(150, 150) },
+	  .w = { WCOMP(STACKING), WON(OVL(0)), WCOMP(ALPHA), WON(OVL(1)) }, .tests = 1 },
+	{ .name = "placement-reasons", .n = 6,
+	  .l = { FULL, { .w = 10, .h = 10, .hidden = true }, { .w = 10, .h = 10, .nobuf = true },
+		 { .x = -300, .y = 10, .w = 100, .h = 100 },
+		 { .x = 10, .y = 10, .w = 100, .h = 100, .zero_alpha = true },
+		 { .x = 10, .y = 10, .w = 100, .h = 100, .blend = DISPMAN_BLEND_NONE } },
+	  .w = { WCOMP(STACKING), WHID(INVISIBLE), WHID(INVISIBLE), WHID(INVISIBLE),
+		 WHID(INVISIBLE), WCOMP(ALPHA) }, .tests = 1 },
+	{ .name = "offscreen", .n = 3,
+	  .l = { FULL, { .x = -50, .y = 0, .w = 200, .h = 200 },
+		 { .x = 974, .y = 700, .w = 200, .h = 200 } },
+	  .w = { WON(MOCK_VKMS_PRIMARY), WON(OVL(0)), WON(OVL(1)) }, .tests = 1,
+	  .after = after_offscreen },
+	{ .name = "kernel-rejected", .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
+	  .w = { WCOMP(STACKING), WCOMP(KERNEL_REJECTED), WON(OVL(0)) }, .tests = 2,
+	  .before = before_reject },
+	{ .name = "budget", .max_planes = 2, .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
+	  .w = { WCOMP(BUDGET), WCOMP(BUDGET), WCOMP(BUDGET) }, .tests = 1,
+	  .before = before_budget },
+	{ .name = "priority", .max_planes = 2, .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
+	  .w = { WCOMP(NO_PLANE), WCOMP(NO_PLANE), WON(OVL(0)) }, .tests = 2,
+	  .after = after_priority },
+};
+
+int main(int argc, char **argv)
+{
+	struct CMUnitTest tests[ARRAY_LEN(cases)];
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char full[96];
+		snprintf(full, sizeof(full), "alloc@%s", cases[i].name);
+		if (argc > 1 && strcmp(argv[1], full) != 0 && strcmp(argv[1], cases[i].name) != 0)
+			continue;
+		tests[n++] = (struct CMUnitTest){
+			.name = cases[i].name,
+			.test_func = test_case_run,
+			.initial_state = (void *)&cases[i],
+		};
+	}
+	if (n == 0) {
+		fprintf(stderr, "no case named %s\n", argv[1]);
+		return 1;
+	}
+	return _cmocka_run_group_tests("alloc", tests, n, NULL, NULL);
+}

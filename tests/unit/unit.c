@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+#include "unit.h"
+
+#include <dirent.h>
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* ---- log capture ---- */
+
+#define MAX_LOG 512
+
+struct log_entry {
+	enum dispman_log_level level;
+	char msg[400];
+};
+
+static struct log_entry log_entries[MAX_LOG];
+static int n_log;
+
+static void log_handler(enum dispman_log_level level, const char *fmt, va_list args, void *data)
+{
+	(void)data;
+	char msg[400];
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	/* Shown by meson test only when the test fails (or with --verbose). */
+	fprintf(stderr, "# log %d: %s\n", (int)level, msg);
+	if (n_log < MAX_LOG) {
+		log_entries[n_log].level = level;
+		snprintf(log_entries[n_log].msg, sizeof(log_entries[n_log].msg), "%s", msg);
+		n_log++;
+	}
+}
+
+void unit_log_clear(void)
+{
+	n_log = 0;
+}
+
+int unit_log_count(enum dispman_log_level level)
+{
+	int n = 0;
+	for (int i = 0; i < n_log; i++)
+		n += log_entries[i].level <= level;
+	return n;
+}
+
+bool unit_log_find(enum dispman_log_level level, const char *needle)
+{
+	for (int i = 0; i < n_log; i++)
+		if (log_entries[i].level <= level && (!needle || strstr(log_entries[i].msg, needle)))
+			return true;
+	return false;
+}
+
+/* ---- fixture ---- */
+
+int unit_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1; /* the directory's own fd */
+}
+
+static struct unit_fixture *fixture_new(void **state)
+{
+	struct unit_fixture *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	f->param = *state; /* the initial state of a table-driven case */
+	dispman_log_set_handler(log_handler, NULL);
+	dispman_log_set_level(DISPMAN_LOG_DEBUG);
+	unit_log_clear();
+	mock_drm_reset();
+	f->fds_before = unit_count_fds();
+	*state = f;
+	return f;
+}
+
+void unit_open_device(struct unit_fixture *f)
+{
+	if (f->mock_fd <= 0) {
+		f->mock_fd = mock_drm_open();
+		assert_true(f->mock_fd >= 0);
+	}
+	f->dev = dispman_device_create_for_fd(f->mock_fd);
+	assert_non_null(f->dev);
+	f->out = dispman_device_get_output_count(f->dev) > 0 ?
+		dispman_device_get_first_connected_output(f->dev) : NULL;
+}
+
+int unit_setup_empty(void **state)
+{
+	struct unit_fixture *f = fixture_new(state);
+	f->mock_fd = mock_drm_open();
+	assert_true(f->mock_fd >= 0);
+	return 0;
+}
+
+int unit_setup_vkms_closed(void **state)
+{
+	struct unit_fixture *f = fixture_new(state);
+	mock_drm_setup_vkms_like();
+	f->mock_fd = mock_drm_open();
+	assert_true(f->mock_fd >= 0);
+	return 0;
+}
+
+int unit_setup_vkms(void **state)
+{
+	unit_setup_vkms_closed(state);
+	struct unit_fixture *f = *state;
+	unit_open_device(f);
+	assert_non_null(f->out);
+	unit_log_clear();
+	return 0;
+}
+
+int unit_teardown(void **state)
+{
+	struct unit_fixture *f = *state;
+	dispman_device_destroy(f->dev);
+	f->dev = NULL;
+	unit_assert_no_live_objects();
+	if (f->mock_fd > 0)
+		close(f->mock_fd);
+	mock_drm_reset();
+	assert_int_equal(unit_count_fds(), f->fds_before);
+	dispman_log_set_handler(NULL, NULL);
+	free(f);
+	return 0;
+}
+
+void unit_build_plain_device(void)
+{
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888 };
+	drmModeModeInfo modes[] = {
+		mock_drm_mode(1024, 768, 60, true),
+		mock_drm_mode(640, 480, 60, false),
+	};
+	mock_drm_reset();
+	mock_drm_add_crtc();
+	mock_drm_add_connector(&(struct mock_drm_connector_info){
+		.type = DRM_MODE_CONNECTOR_HDMIA,
+		.mm_width = 520,
+		.mm_height = 320,
+		.modes = modes,
+		.num_modes = (int)UNIT_ARRAY_LEN(modes),
+	});
+	mock_drm_add_plane(&(struct mock_drm_plane_info){
+		.type = DRM_PLANE_TYPE_PRIMARY,
+		.formats = formats,
+		.num_formats = (int)UNIT_ARRAY_LEN(formats),
+	});
+}
+
+/* ---- mock state ---- */
+
+void unit_assert_no_live_objects(void)
+{
+	struct mock_drm_counters c;
+	mock_drm_get_counters(&c);
+	assert_int_equal(c.live_fbs, 0);
+	assert_int_equal(c.live_blobs, 0);
+	assert_int_equal(c.live_gem_handles, 0);
+	assert_int_equal(c.live_dumb_buffers, 0);
+	assert_int_equal(c.live_buffers, 0);
+	assert_int_equal(mock_drm_live_objects(), 0);
+}
+
+int unit_dispatch(struct dispman_device *dev, int timeout_ms)
+{
+	return dispman_device_dispatch(dev, timeout_ms);
+}
+
+int unit_drain(struct dispman_device *dev)
+{
+	int total = 0;
+	for (;;) {
+		int n = dispman_device_dispatch(dev, 50);
+		assert_true(n >= 0);
+		if (n == 0)
+			return total;
+		total += n;
+	}
+}
+
+int unit_memfd(size_t size)
+{
+	int fd = memfd_create("unit-dmabuf", MFD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	return fd;
+}
+
+struct dispman_buffer *unit_pattern_buffer(struct dispman_device *dev, uint32_t w, uint32_t h,
+	uint32_t fourcc, uint32_t color)
+{
+	struct dispman_buffer *buf = dispman_buffer_create_dumb(dev, w, h, fourcc);
+	assert_non_null(buf);
+	void *data;
+	uint32_t stride;
+	assert_int_equal(dispman_buffer_map(buf, &data, &stride), 0);
+	for (uint32_t y = 0; y < h; y++) {
+		uint32_t *row = (uint32_t *)(void *)((char *)data + (size_t)y * stride);
+		for (uint32_t x = 0; x < w; x++)
+			row[x] = color ^ ((x * 0x10101u + y * 0x100u) & 0x00ffffffu);
+	}
+	return buf;
+}
+
+/* ---- main ---- */
+
+static const struct CMUnitTest *find_test(const struct CMUnitTest *tests, size_t n,
+	const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(tests[i].name, name) == 0)
+			return &tests[i];
+	return NULL;
+}
+
+static int check_registered(const char *group, const struct CMUnitTest *tests, size_t n,
+	int argc, char **argv)
+{
+	int bad = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!find_test(tests, n, argv[i])) {
+			fprintf(stderr, "%s: meson registers %s, which is no case\n", group, argv[i]);
+			bad = 1;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool found = false;
+		for (int j = 0; j < argc && !found; j++)
+			found = strcmp(argv[j], tests[i].name) == 0;
+		if (!found) {
+			fprintf(stderr, "%s: case %s is not registered in meson.build\n", group,
+				tests[i].name);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+int unit_main(const char *group, const struct CMUnitTest *tests, size_t n, int argc,
+	char **argv)
+{
+	if (argc < 2)
+		return _cmocka_run_group_tests(group, tests, n, NULL, NULL);
+	if (strcmp(argv[1], "--list") == 0) {
+		for (size_t i = 0; i < n; i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	if (strcmp(argv[1], "--check-registered") == 0)
+		return check_registered(group, tests, n, argc - 2, argv + 2);
+	const struct CMUnitTest *t = find_test(tests, n, argv[1]);
+	if (!t) {
+		fprintf(stderr, "%s: no case named %s (--list shows them)\n", group, argv[1]);
+		return 1;
+	}
+	return _cmocka_run_group_tests(group, t, 1, NULL, NULL);
+}
