@@ -569,7 +569,8 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 		if (ret < 0)
 			goto out;
 		size_t placed = count_placed(&c);
-		if (*tests >= max_tests || now_usec() > deadline) {
+		/* the first test always runs: the time budget bounds the retries */
+		if (*tests >= max_tests || (*tests > 0 && now_usec() > deadline)) {
 			if (placed == 0 && c.comp)
 				break; /* the fallback: commit it untested */
 			dispman_log(DISPMAN_LOG_DEBUG, "%s: search budget spent after %u tests, "
