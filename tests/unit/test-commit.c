@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Atomic commits on the mock libdrm: ALLOW_MODESET only when a modeset is needed, MODE_ID
+ * blobs prepared then applied or rolled back, a commit while a flip is pending queued rather
+ * than refused, EINTR/EAGAIN retried, DRM master loss, the stats against the mock's own
+ * counters, and frame callbacks.
+ */
+#include "unit.h"
+
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#include "private.h"
+
+static struct mock_drm_counters counters(void)
+{
+	struct mock_drm_counters c;
+	mock_drm_get_counters(&c);
+	return c;
+}
+
+static struct dispman_stats stats(struct dispman_device *dev)
+{
+	struct dispman_stats s;
+	dispman_device_get_stats(dev, &s);
+	return s;
+}
+
+static uint64_t prop(uint32_t obj, const char *name)
+{
+	uint64_t v = 0;
+	assert_true(mock_drm_get_prop(obj, name, &v));
+	return v;
+}
+
+/* Enables the output with its preferred mode, shows a full-screen buffer, commits and waits
+ * for the flip. The caller owns the returned buffer. */
+static struct dispman_buffer *show_first_frame(struct unit_fixture *f, uint32_t color)
+{
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	const struct dispman_mode *m = dispman_output_get_current_mode(f->out);
+	struct dispman_buffer *buf = unit_pattern_buffer(f->dev, m->width, m->height,
+		DRM_FORMAT_XRGB8888, color);
+	assert_int_equal(dispman_output_set_buffer(f->out, buf), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	return buf;
+}
+
+static struct dispman_buffer *next_frame(struct unit_fixture *f, uint32_t color)
+{
+	const struct dispman_mode *m = dispman_output_get_current_mode(f->out);
+	struct dispman_buffer *buf = unit_pattern_buffer(f->dev, m->width, m->height,
+		DRM_FORMAT_XRGB8888, color);
+	assert_int_equal(dispman_output_set_buffer(f->out, buf), 0);
+	return buf;
+}
+
+/* Nothing enabled: nothing to commit, nothing reaches the kernel. */
+static void test_nothing_enabled(void **state)
+{
+	struct unit_fixture *f = *state;
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	assert_int_equal(counters().commits, 0);
+	assert_int_equal(stats(f->dev).commits, 0);
+}
+
+static void test_modeset_only_when_needed(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = show_first_frame(f, 0x000000);
+	assert_int_equal(counters().modesets, 1);
+	assert_int_equal(stats(f->dev).modesets, 1);
+	assert_int_equal(prop(MOCK_VKMS_CRTC, "ACTIVE"), 1);
+	assert_int_equal(prop(MOCK_VKMS_VIRTUAL, "CRTC_ID"), MOCK_VKMS_CRTC);
+	assert_int_equal(dispman_output_get_crtc_id(f->out), MOCK_VKMS_CRTC);
+
+	/* Page flips: no ALLOW_MODESET (the mock counts real modesets, the stats flags). */
+	for (int i = 1; i <= 3; i++) {
+		struct dispman_buffer *b = next_frame(f, (uint32_t)i * 0x111111);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(unit_drain(f->dev), 1);
+		assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
+		dispman_buffer_unref(b);
+	}
+	assert_int_equal(counters().modesets, 1);
+	assert_int_equal(stats(f->dev).modesets, 1);
+	assert_int_equal(stats(f->dev).commits, 4);
+
+	/* Enabling again with the same mode is no modeset either. */
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	struct dispman_buffer *b = next_frame(f, 0x222222);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(counters().modesets, 1);
+	assert_int_equal(stats(f->dev).modesets, 1);
+
+	/* A new mode is. */
+	struct dispman_mode m = { .width = 800, .height = 600 };
+	assert_int_equal(dispman_output_enable(f->out, &m), 0);
+	struct dispman_buffer *c = next_frame(f, 0x333333);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(counters().modesets, 2);
+	assert_int_equal(stats(f->dev).modesets, 2);
+
+	/* So is disabling. */
+	assert_int_equal(dispman_output_disable(f->out), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	assert_int_equal(counters().modesets, 3);
+	assert_int_equal(stats(f->dev).modesets, 3);
+	assert_int_equal(prop(MOCK_VKMS_CRTC, "ACTIVE"), 0);
+	assert_int_equal(prop(MOCK_VKMS_VIRTUAL, "CRTC_ID"), 0);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), 0);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_WARNING), 0);
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+	dispman_buffer_unref(c);
+}
+
+/* MODE_ID: a blob is created for a modeset, the old one destroyed once the new one is
+ * applied, and the last one destroyed with the output's disabling. */
+static void test_mode_blob_applied(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = show_first_frame(f, 0);
+	assert_int_equal(counters().live_blobs, 1);
+	uint64_t blob1 = prop(MOCK_VKMS_CRTC, "MODE_ID");
+	assert_int_not_equal(blob1, 0);
+
+	/* A page flip keeps the blob. */
+	struct dispman_buffer *b = next_frame(f, 1);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	assert_int_equal(counters().live_blobs, 1);
+	assert_int_equal(prop(MOCK_VKMS_CRTC, "MODE_ID"), blob1);
+
+	struct dispman_mode m = { .width = 640, .height = 480 };
+	assert_int_equal(dispman_output_enable(f->out, &m), 0);
+	struct dispman_buffer *c = next_frame(f, 2);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	uint64_t blob2 = prop(MOCK_VKMS_CRTC, "MODE_ID");
+	assert_int_not_equal(blob2, blob1);
+	assert_int_equal(counters().live_blobs, 1); /* the old one was destroyed */
+
+	assert_int_equal(dispman_output_disable(f->out), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	assert_int_equal(counters().live_blobs, 0);
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+	dispman_buffer_unref(c);
+}
+
+/* A refused modeset rolls the new blob back and keeps the old one on screen. */
+struct rollback_case {
+	const char *name;
+	const char *func;
+	int err;
+	const char *log;
+};
+
+static const struct rollback_case rollback_cases[] = {
+	{ "commit@mode-blob-rollback-apply", "drmModeAtomicCommit/apply", EINVAL,
+		"atomic commit" },
+	{ "commit@mode-blob-rollback-nomem", "drmModeAtomicCommit/apply", ENOMEM,
+		"atomic commit" },
+	{ "commit@mode-blob-create-fails", "drmModeCreatePropertyBlob", ENOMEM,
+		"cannot create MODE_ID blob" },
+};
+
+static void test_mode_blob_rollback(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct rollback_case *tc = f->param;
+	struct dispman_buffer *a = show_first_frame(f, 0);
+	uint64_t blob1 = prop(MOCK_VKMS_CRTC, "MODE_ID");
+	unsigned modesets = counters().modesets;
+
+	struct dispman_mode m = { .width = 640, .height = 480 };
+	assert_int_equal(dispman_output_enable(f->out, &m), 0);
+	struct dispman_buffer *b = next_frame(f, 2);
+	unit_log_clear();
+	mock_drm_fail_next(tc->func, tc->err);
+	assert_int_equal(dispman_device_commit(f->dev), -tc->err);
+	assert_true(unit_log_find(DISPMAN_LOG_ERROR, tc->log));
+	assert_int_equal(counters().live_blobs, 1);
+	assert_int_equal(counters().modesets, modesets);
+	assert_int_equal(prop(MOCK_VKMS_CRTC, "MODE_ID"), blob1);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(a));
+	assert_int_equal(unit_dispatch(f->dev, 20), 0);
+
+	/* The next try goes through. */
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(counters().live_blobs, 1);
+	assert_int_not_equal(prop(MOCK_VKMS_CRTC, "MODE_ID"), blob1);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
+/* A page flip the kernel refuses: an error, the frame on screen stays, the next one works. */
+static void test_flip_refused(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *b = next_frame(f, 1);
+	unit_log_clear();
+	mock_drm_fail_next("drmModeAtomicCommit/apply", EINVAL);
+	assert_int_equal(dispman_device_commit(f->dev), -EINVAL);
+	assert_error_logged("atomic commit");
+	assert_int_equal(stats(f->dev).failed_commits, 1);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(a));
+	assert_int_equal(unit_dispatch(f->dev, 20), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
+/* A commit while a flip is pending is queued (0, not -EBUSY) and committed right after the
+ * flip event, from dispatch. */
+struct release_log {
+	struct dispman_buffer *bufs[8];
+	int n;
+};
+
+static void on_release(struct dispman_buffer *buf, void *data)
+{
+	struct release_log *log = data;
+	if (log->n < 8)
+		log->bufs[log->n] = buf;
+	log->n++;
+}
+
+static void test_queued_while_flip_pending(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct release_log rel = { 0 };
+	struct dispman_buffer *a = show_first_frame(f, 0);
+	dispman_buffer_set_release_callback(a, on_release, &rel);
+	mock_drm_set_flip_delay(true);
+
+	struct dispman_buffer *b = next_frame(f, 1);
+	dispman_buffer_set_release_callback(b, on_release, &rel);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(counters().pending_flips, 1);
+	unsigned applied = counters().applied_commits;
+
+	struct dispman_buffer *c = next_frame(f, 2);
+	dispman_buffer_set_release_callback(c, on_release, &rel);
+	assert_int_equal(dispman_device_commit(f->dev), 0);  /* queued, not -EBUSY */
+	assert_int_equal(dispman_device_commit(f->dev), 0);  /* still one queued commit */
+	assert_int_equal(counters().applied_commits, applied);
+	assert_int_equal(counters().failed_commits, 0);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
+	assert_int_equal(unit_dispatch(f->dev, 20), 0);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_WARNING), 0);
+
+	/* B's flip completes: A is released, the queued commit puts C up. */
+	assert_int_equal(mock_drm_release_flips(), 1);
+	assert_int_equal(unit_dispatch(f->dev, 1000), 1);
+	assert_int_equal(rel.n, 1);
+	assert_ptr_equal(rel.bufs[0], a);
+	assert_int_equal(counters().applied_commits, applied + 1);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(c));
+	assert_int_equal(counters().pending_flips, 1);
+
+	assert_int_equal(mock_drm_release_flips(), 1);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(rel.n, 2);
+	assert_ptr_equal(rel.bufs[1], b);
+	assert_int_equal(counters().applied_commits, applied + 1);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_WARNING), 0);
+	dispman_buffer_set_release_callback(c, NULL, NULL);
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+	dispman_buffer_unref(c);
+}
+
+/* EINTR and EAGAIN from the kernel are retried, for TEST_ONLY and real commits. */
+struct retry_case {
+	const char *name;
+	const char *func;
+	int err;
+	int times;
+};
+
+static const struct retry_case retry_cases[] = {
+	{ "commit@retry-eintr", "drmModeAtomicCommit/apply", EINTR, 1 },
+	{ "commit@retry-eagain", "drmModeAtomicCommit/apply", EAGAIN, 1 },
+	{ "commit@retry-eintr-eagain", "drmModeAtomicCommit/apply", 0, 2 },
+	{ "commit@retry-test-eintr", "drmModeAtomicCommit/test", EINTR, 1 },
+	{ "commit@retry-test-eagain", "drmModeAtomicCommit/test", EAGAIN, 1 },
+};
+
+static void test_retry(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct retry_case *tc = f->param;
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	struct dispman_buffer *a = next_frame(f, 0);
+	if (tc->err) {
+		mock_drm_fail_next(tc->func, tc->err);
+	} else {
+		/* Two injections of n = 1 fire on consecutive calls (the mock stops counting
+		 * down the others when one fires). */
+		mock_drm_fail_next(tc->func, EINTR);
+		mock_drm_fail_next(tc->func, EAGAIN);
+	}
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(counters().failed_commits, (unsigned)tc->times);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(a));
+	assert_int_equal(stats(f->dev).commits, 1);
+	assert_int_equal(stats(f->dev).failed_commits, 0);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	dispman_buffer_unref(a);
+}
+
+/* DRM master lost: commits pause (-EACCES), logged once, not per frame; resume after master
+ * came back makes the next commit a full modeset. */
+static void test_master_lost(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_stats s0 = stats(f->dev);
+	mock_drm_set_master(false);
+	unit_log_clear();
+	struct dispman_buffer *bufs[5];
+	for (int i = 0; i < 5; i++) {
+		bufs[i] = next_frame(f, (uint32_t)i);
+		assert_int_equal(dispman_device_commit(f->dev), -EACCES);
+		assert_true(dispman_device_is_paused(f->dev));
+		assert_int_equal(unit_dispatch(f->dev, 0), 0);
+	}
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 1);
+	assert_error_logged("master");
+	/* Only the first commit reached the kernel. */
+	struct dispman_stats s = stats(f->dev);
+	assert_int_equal(s.failed_commits - s0.failed_commits + s.test_commits - s0.test_commits,
+		1);
+	assert_int_equal(s.commits, s0.commits);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(a));
+
+	/* Capture is refused while paused. */
+	struct dispman_buffer *frame = NULL;
+	assert_int_equal(dispman_output_capture(f->out, &frame), -EACCES);
+	assert_null(frame);
+	assert_error_logged("cannot capture, DRM master lost");
+	unit_log_clear();
+
+	mock_drm_set_master(true);
+	assert_int_equal(dispman_device_commit(f->dev), -EACCES); /* still paused */
+	assert_int_equal(dispman_device_resume(f->dev), 0);
+	assert_false(dispman_device_is_paused(f->dev));
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(stats(f->dev).modesets, 2);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(bufs[4]));
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	dispman_buffer_unref(a);
+	for (int i = 0; i < 5; i++)
+		dispman_buffer_unref(bufs[i]);
+}
+
+/* The stats count what the kernel (mock) saw: TEST_ONLY only for new scene shapes. */
+static void test_stats(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_stats s = stats(f->dev);
+	struct mock_drm_counters c = counters();
+	assert_int_equal(s.commits, 1);
+	assert_int_equal(s.flips, 1);
+	assert_int_equal(s.test_commits, c.test_commits);
+	unsigned tests_after_first = c.test_commits;
+
+	/* Same shape, new buffers: no TEST_ONLY. */
+	for (int i = 0; i < 4; i++) {
+		struct dispman_buffer *b = next_frame(f, (uint32_t)i);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(unit_drain(f->dev), 1);
+		dispman_buffer_unref(b);
+	}
+	c = counters();
+	s = stats(f->dev);
+	assert_int_equal(c.test_commits, tests_after_first);
+
+	/* A new layer changes the shape: tested again. */
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	assert_non_null(layer);
+	struct dispman_buffer *small = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_ARGB8888, 1);
+	assert_int_equal(dispman_layer_set_buffer(layer, small), 0);
+	dispman_layer_set_destination(layer, 10, 10, 0, 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	c = counters();
+	s = stats(f->dev);
+	assert_true(c.test_commits > tests_after_first);
+
+	assert_int_equal(s.test_commits, c.test_commits);
+	assert_int_equal(s.commits, c.applied_commits);
+	assert_int_equal(s.commits, 6);
+	assert_int_equal(s.failed_commits, 0);
+	assert_int_equal(c.failed_commits, 0);
+	assert_int_equal(s.modesets, c.modesets);
+	assert_int_equal(s.flips, c.events_delivered);
+	assert_int_equal(s.flips, 6);
+	dispman_buffer_unref(small);
+	dispman_buffer_unref(a);
+}
+
+/* Frame callbacks: one per flip, sequence and timestamp increasing. */
+struct frames {
+	struct dispman_output *out;
+	uint64_t seq[16];
+	struct timespec ts[16];
+	int n;
+};
+
+static void on_frame(struct dispman_output *out, uint64_t sequence, const struct timespec *time,
+	void *data)
+{
+	struct frames *fr = data;
+	assert_ptr_equal(out, fr->out);
+	if (fr->n < 16) {
+		fr->seq[fr->n] = sequence;
+		fr->ts[fr->n] = *time;
+	}
+	fr->n++;
+}
+
+static void test_frame_callback(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct frames fr = { .out = f->out };
+	dispman_output_set_frame_callback(f->out, on_frame, &fr);
+	struct dispman_buffer *a = show_first_frame(f, 0);
+	for (int i = 1; i < 8; i++) {
+		struct dispman_buffer *b = next_frame(f, (uint32_t)i);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(unit_drain(f->dev), 1);
+		dispman_buffer_unref(b);
+	}
+	assert_int_equal(fr.n, 8);
+	for (int i = 1; i < fr.n; i++) {
+		assert_true(fr.seq[i] > fr.seq[i - 1]);
+		int64_t prev = (int64_t)fr.ts[i - 1].tv_sec * 1000000000 + fr.ts[i - 1].tv_nsec;
+		int64_t now = (int64_t)fr.ts[i].tv_sec * 1000000000 + fr.ts[i].tv_nsec;
+		assert_true(now > prev);
+		/* about one frame of 60 Hz apart */
+		assert_in_range(now - prev, 16000000, 17000000);
+	}
+	/* Removed: no more calls. */
+	dispman_output_set_frame_callback(f->out, NULL, NULL);
+	struct dispman_buffer *b = next_frame(f, 9);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(fr.n, 8);
+	dispman_buffer_unref(b);
+	dispman_buffer_unref(a);
+}
+
+/* A commit from inside the frame callback (the usual render loop) works. */
+struct loop {
+	struct unit_fixture *f;
+	int frames;
+	struct dispman_buffer *bufs[2];
+};
+
+static void on_frame_commit(struct dispman_output *out, uint64_t sequence,
+	const struct timespec *time, void *data)
+{
+	struct loop *l = data;
+	if (++l->frames >= 5)
+		return;
+	assert_int_equal(dispman_output_set_buffer(out, l->bufs[l->frames % 2]), 0);
+	assert_int_equal(dispman_output_commit(out), 0);
+}
+
+static void test_commit_from_callback(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct loop l = { .f = f };
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	for (int i = 0; i < 2; i++)
+		l.bufs[i] = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888,
+			(uint32_t)i);
+	dispman_output_set_frame_callback(f->out, on_frame_commit, &l);
+	assert_int_equal(dispman_output_set_buffer(f->out, l.bufs[0]), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	assert_int_equal(l.frames, 5);
+	assert_int_equal(stats(f->dev).commits, 5);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_WARNING), 0);
+	dispman_output_set_frame_callback(f->out, NULL, NULL);
+	dispman_buffer_unref(l.bufs[0]);
+	dispman_buffer_unref(l.bufs[1]);
+}
+
+/* The epoll fd becomes readable with a flip to handle. */
+static void test_pollable_fd(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *b = next_frame(f, 1);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	struct pollfd pfd = { .fd = dispman_device_get_fd(f->dev), .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 1000), 1);
+	assert_int_equal(unit_dispatch(f->dev, 0), 1);
+	assert_int_equal(poll(&pfd, 1, 0), 0);
+	assert_int_equal(unit_dispatch(f->dev, 0), 0);
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct CMUnitTest fixed[] = {
+		{ "commit@nothing-enabled", test_nothing_enabled, unit_setup_vkms, unit_teardown,
+			NULL },
+		{ "commit@modeset-only-when-needed", test_modeset_only_when_needed,
+			unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@mode-blob-applied", test_mode_blob_applied, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "commit@flip-refused", test_flip_refused, unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@queued-while-flip-pending", test_queued_while_flip_pending,
+			unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@master-lost", test_master_lost, unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@stats", test_stats, unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@frame-callback", test_frame_callback, unit_setup_vkms, unit_teardown,
+			NULL },
+		{ "commit@commit-from-callback", test_commit_from_callback, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "commit@pollable-fd", test_pollable_fd, unit_setup_vkms, unit_teardown, NULL },
+	};
+	enum {
+		N_ROLLBACK = UNIT_ARRAY_LEN(rollback_cases),
+		N_RETRY = UNIT_ARRAY_LEN(retry_cases),
+		N = UNIT_ARRAY_LEN(fixed) + N_ROLLBACK + N_RETRY,
+	};
+	struct CMUnitTest tests[N];
+	size_t n = 0;
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(fixed); i++)
+		tests[n++] = fixed[i];
+	for (size_t i = 0; i < N_ROLLBACK; i++)
+		tests[n++] = (struct CMUnitTest){ rollback_cases[i].name, test_mode_blob_rollback,
+			unit_setup_vkms, unit_teardown, (void *)&rollback_cases[i] };
+	for (size_t i = 0; i < N_RETRY; i++)
+		tests[n++] = (struct CMUnitTest){ retry_cases[i].name, test_retry,
+			unit_setup_vkms, unit_teardown, (void *)&retry_cases[i] };
+	return unit_main("commit", tests, n, argc, argv);
+}
