@@ -419,6 +419,38 @@ static int choose_format(struct dispman_camera *cam, const struct dispman_camera
 	return -ENOTSUP;
 }
 
+int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
+	struct dispman_camera_format *formats, size_t max)
+{
+	struct v4l2_dev v;
+	uint32_t fmts[128], sizes[32][2];
+	size_t n = 0;
+
+	if (!dev || !path || (!formats && max)) {
+		dispman_log(DISPMAN_LOG_ERROR, "dispman_camera_query_formats: NULL argument");
+		return -EINVAL;
+	}
+	int r = v4l2_open(&v, path);
+	if (r < 0)
+		return r;
+	int nf = v4l2_list_formats(&v, fmts, 128);
+	for (int i = 0; i < nf && n < max; i++) {
+		int ns = v4l2_list_sizes(&v, fmts[i], sizes, 32);
+		uint32_t drm = v4l2_to_drm_fourcc(fmts[i]);
+		for (int k = 0; k < ns && n < max; k++) {
+			formats[n] = (struct dispman_camera_format){
+				.v4l2_fourcc = fmts[i], .drm_fourcc = drm,
+				.width = sizes[k][0], .height = sizes[k][1],
+				.scanout = drm && device_takes(dev, drm),
+				.convertible = convertible(fmts[i]),
+			};
+			n++;
+		}
+	}
+	v4l2_close(&v);
+	return nf < 0 ? nf : (int)n;
+}
+
 static void free_buffers(struct dispman_camera *cam)
 {
 	for (uint32_t i = 0; i < cam->n_bufs; i++) {

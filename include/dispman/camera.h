@@ -84,6 +84,24 @@ struct dispman_camera_stats {
  */
 typedef void (*dispman_camera_error_callback)(struct dispman_camera *cam, int err, void *data);
 
+/** One pixel format and frame size a capture node offers. */
+struct dispman_camera_format {
+	uint32_t v4l2_fourcc;  /* V4L2_PIX_FMT_* */
+	uint32_t drm_fourcc;   /* the DRM format with the same memory layout, 0 if none */
+	uint32_t width, height; /* a discrete size, or the largest of a range */
+	bool scanout;          /* a plane of the device takes it (linear): zero-copy */
+	bool convertible;      /* DISPMAN_CAMERA_ALLOW_COPY can convert it */
+};
+
+/**
+ * List what the capture node at path offers: every pixel format with each of
+ * its frame sizes, in the driver's order, into formats (at most max entries,
+ * caller-owned). dev decides `scanout`. Returns the number of entries written
+ * or a negative errno (-EINVAL for NULL arguments, or the node's errno).
+ */
+int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
+	struct dispman_camera_format *formats, size_t max);
+
 /**
  * Open a V4L2 capture node and prepare it to show frames on layer (of a device
  * that outlives the camera). The layer stays owned by the caller and must

@@ -16,6 +16,7 @@
  *   fatal-error     a fatal streaming error: error callback, display keeps running
  *   streamon-error  STREAMON fails: start() reports it, nothing leaks
  *   reqbufs-error   REQBUFS fails: create() reports it, nothing leaks
+ *   formats         the node's formats and sizes, and which a plane scans out
  *   bad-config      invalid configurations are refused with EINVAL/ENOENT/ENOTSUP
  */
 #include <errno.h>
@@ -430,6 +431,38 @@ static int case_setup_error(const char *device, const char *what)
 	return 0;
 }
 
+static int case_formats(const char *device)
+{
+	struct ctx c;
+	setup(&c, device);
+	struct dispman_camera_format f[512];
+	int n = dispman_camera_query_formats(c.dev, video_path, f, 512);
+	CHECK(n > 0, "query: %s", strerror(-n));
+	int xr24 = -1, yuyv = -1, scanout = 0;
+	for (int i = 0; i < n; i++) {
+		scanout += f[i].scanout;
+		if (f[i].v4l2_fourcc == V4L2_PIX_FMT_XBGR32 && xr24 < 0)
+			xr24 = i;
+		if (f[i].v4l2_fourcc == V4L2_PIX_FMT_YUYV && yuyv < 0)
+			yuyv = i;
+	}
+	printf("%d format/size entries, %d a vkms plane scans out\n", n, scanout);
+	for (int i = 0; i < n && i < 6; i++)
+		printf("  %.4s -> %.4s %ux%u%s%s\n", (const char *)&f[i].v4l2_fourcc,
+			f[i].drm_fourcc ? (const char *)&f[i].drm_fourcc : "none", f[i].width,
+			f[i].height, f[i].scanout ? " scanout" : "",
+			f[i].convertible ? " convertible" : "");
+	CHECK(xr24 >= 0 && f[xr24].drm_fourcc == DRM_FORMAT_XRGB8888 && f[xr24].scanout,
+		"vivid's XBGR32 is not listed as scanout XRGB8888");
+	CHECK(yuyv >= 0 && f[yuyv].drm_fourcc == DRM_FORMAT_YUYV && !f[yuyv].scanout &&
+		f[yuyv].convertible, "vivid's YUYV: vkms cannot scan it out, the CPU can convert");
+	CHECK(f[xr24].width > 0 && f[xr24].height > 0, "no size");
+	CHECK(dispman_camera_query_formats(c.dev, "/dev/null", f, 512) == -ENOTTY, "/dev/null");
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
 static int case_bad_config(const char *device)
 {
 	struct ctx c;
@@ -483,6 +516,8 @@ int main(int argc, char **argv)
 		return case_fault(device, name);
 	if (!strcmp(name, "streamon-error") || !strcmp(name, "reqbufs-error"))
 		return case_setup_error(device, name);
+	if (!strcmp(name, "formats"))
+		return case_formats(device);
 	if (!strcmp(name, "bad-config"))
 		return case_bad_config(device);
 	FAIL("unknown case %s", name);
