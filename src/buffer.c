@@ -123,6 +123,24 @@ static struct dispman_buffer *buffer_alloc(struct dispman_device *dev, enum buff
 	return buf;
 }
 
+/*
+ * Whether another buffer of the device uses a GEM handle. The kernel keeps one handle per
+ * object and DRM file, without a count: a dma-buf exported by this device and imported
+ * again gets back the handle its source already has. The handle is closed by the last
+ * buffer that uses it only.
+ */
+static bool handle_shared(struct dispman_buffer *buf, uint32_t handle)
+{
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &buf->dev->buffers) {
+		struct dispman_buffer *o = container_of(pos, struct dispman_buffer, link);
+		for (uint32_t i = 0; o != buf && i < o->n_planes; i++)
+			if (o->handles[i] == handle)
+				return true;
+	}
+	return false;
+}
+
 /* Free everything the kernel holds for buf; leaves buf->dev NULL. */
 static void buffer_free_kernel(struct dispman_buffer *buf)
 {
@@ -137,13 +155,14 @@ static void buffer_free_kernel(struct dispman_buffer *buf)
 	buf->fb_id = 0;
 	if (buf->kind == BUFFER_DUMB && buf->handles[0]) {
 		struct drm_mode_destroy_dumb d = { .handle = buf->handles[0] };
-		drmIoctl(dev->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+		if (!handle_shared(buf, buf->handles[0]))
+			drmIoctl(dev->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
 	} else if (buf->owns_handles) {
 		for (uint32_t i = 0; i < buf->n_planes; i++) {
 			bool dup = false;
 			for (uint32_t j = 0; j < i; j++)
 				dup = dup || buf->handles[j] == buf->handles[i];
-			if (buf->handles[i] && !dup)
+			if (buf->handles[i] && !dup && !handle_shared(buf, buf->handles[i]))
 				drmCloseBufferHandle(dev->fd, buf->handles[i]);
 		}
 	}

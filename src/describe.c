@@ -235,6 +235,9 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 	if (em->json)
 		fputc('{', em->f);
 
+	drmVersion *ver = drmGetVersion(dev->fd);
+	em_str(em, "driver", ver && ver->name ? ver->name : "");
+	drmFreeVersion(ver);
 	em_open(em, "connectors", true);
 	for (int i = 0; i < res->count_connectors; i++) {
 		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
@@ -349,12 +352,25 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 {
 	char name[128];
+	drmVersion *ver = drmGetVersion(dev->fd);
 	fputs("digraph kms {\n\trankdir=LR\n\tnode [shape=record]\n", f);
+	fprintf(f, "\tlabel=\"%s\"\n", ver && ver->name ? ver->name : "");
+	drmFreeVersion(ver);
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		const struct plane *p = &dev->planes[i];
-		fprintf(f, "\tplane_%u [label=\"{plane %u|%s|%zu format/modifier pairs}\", "
-			"style=filled, fillcolor=%s]\n", p->id, p->id, plane_type_name(p->type),
-			p->n_formats, p->cur_fb_id ? "lightgreen" : "white");
+		fprintf(f, "\tplane_%u [label=\"{plane %u|%s|", p->id, p->id,
+			plane_type_name(p->type));
+		for (size_t fi = 0; fi < p->n_formats; fi++) {
+			bool seen = false;
+			for (size_t g = 0; g < fi && !seen; g++)
+				seen = p->formats[g].format == p->formats[fi].format;
+			if (!seen) {
+				format_name(p->formats[fi].format, name);
+				fprintf(f, "%s%s", fi ? " " : "", name);
+			}
+		}
+		fprintf(f, "}\", style=filled, fillcolor=%s]\n",
+			p->cur_fb_id ? "lightgreen" : "white");
 		for (size_t c = 0; c < dev->n_crtcs; c++) {
 			if (!(p->possible_crtcs & (1u << dev->crtcs[c].index)))
 				continue;
