@@ -73,11 +73,17 @@ static void em_key(struct em *em, const char *key)
 
 static void em_open(struct em *em, const char *key, bool array)
 {
-	em_key(em, key);
-	if (em->json)
+	if (em->json) {
+		em_key(em, key);
 		fputc(array ? '[' : '{', em->f);
-	else
-		fputc('\n', em->f);
+	} else {
+		/* "key:" or "-" alone on its line: no trailing whitespace */
+		em_indent(em);
+		if (em->in_array[em->depth])
+			fputs("-\n", em->f);
+		else
+			fprintf(em->f, "%s:\n", key);
+	}
 	if (em->depth < (int)ARRAY_SIZE(em->first) - 1)
 		em->depth++;
 	em->first[em->depth] = true;
