@@ -267,8 +267,6 @@ static void test_import_nv12_one_fd(void **state)
 		.formats = formats,
 		.num_formats = 2,
 	});
-	close(f->mock_fd);
-	f->mock_fd = mock_drm_open();
 	unit_open_device(f);
 	int mem = unit_memfd((size_t)W * H * 3 / 2);
 	struct dispman_dmabuf_desc desc = {

@@ -148,7 +148,6 @@ void unit_build_plain_device(void)
 		mock_drm_mode(1024, 768, 60, true),
 		mock_drm_mode(640, 480, 60, false),
 	};
-	mock_drm_reset();
 	mock_drm_add_crtc();
 	mock_drm_add_connector(&(struct mock_drm_connector_info){
 		.type = DRM_MODE_CONNECTOR_HDMIA,

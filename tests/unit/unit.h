@@ -44,7 +44,7 @@ int unit_teardown(void **state);
 /* Opens f->mock_fd as a dispman_device; asserts success. */
 void unit_open_device(struct unit_fixture *f);
 
-/* A small device without writeback: one CRTC, one connected HDMI connector (1024x768
+/* Builds on the (empty) mock device a small device without writeback: one CRTC, one connected HDMI connector (1024x768
  * preferred, 640x480), one primary plane (XR24, AR24). */
 void unit_build_plain_device(void);
 
