@@ -240,6 +240,11 @@ static void test_import_fd_not_taken(void **state)
 	assert_non_null(b);
 	assert_int_equal(a->handles[0], b->handles[0]);
 	dispman_buffer_unref(b);
+	/* The handle stays open for A. */
+	struct mock_drm_counters c;
+	mock_drm_get_counters(&c);
+	assert_int_equal(c.live_gem_handles, 1);
+	assert_int_equal(c.live_fbs, 1);
 	assert_true(fcntl(mem, F_GETFD) >= 0);
 
 	/* Written through the caller's fd, read through the buffer after closing it. */
@@ -413,6 +418,13 @@ static void test_export(void **state)
 	assert_int_equal(a.st_ino, b.st_ino);
 	close(fd);
 
+	/* The copy got the dumb buffer's own handle back (one handle per object): freeing the
+	 * copy must not close it under the dumb buffer. */
+	assert_int_equal(copy->handles[0], dumb->handles[0]);
+	struct dispman_buffer *copy2 = dispman_buffer_import_dmabuf(f->dev, &desc);
+	assert_null(copy2); /* desc.fds[0] was closed above */
+	assert_int_equal(errno, EBADF);
+
 	assert_int_equal(dispman_buffer_export_dmabuf(copy, NULL), -EINVAL);
 	assert_int_equal(dispman_buffer_export_dmabuf(NULL, &fd), -EINVAL);
 
@@ -423,6 +435,12 @@ static void test_export(void **state)
 	assert_error_logged("PRIME export failed");
 
 	dispman_buffer_unref(copy);
+	struct mock_drm_counters c;
+	mock_drm_get_counters(&c);
+	assert_int_equal(c.live_gem_handles, 1);
+	assert_int_equal(c.live_dumb_buffers, 1);
+	assert_int_equal(dispman_buffer_export_dmabuf(dumb, &fd), 0); /* still works */
+	close(fd);
 	dispman_buffer_unref(dumb);
 }
 

@@ -225,6 +225,29 @@ static void test_flip_refused(void **state)
 	dispman_buffer_unref(b);
 }
 
+/* Even the smallest configuration refused by the kernel (vkms' primary must cover the CRTC):
+ * the commit fails with the kernel's errno and says so in the log. */
+static void test_kernel_refuses(void **state)
+{
+	struct unit_fixture *f = *state;
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	mock_drm_set_require_primary(true);
+	struct dispman_buffer *small = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_XRGB8888, 0);
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	assert_int_equal(dispman_layer_set_buffer(layer, small), 0);
+	int ret = dispman_device_commit(f->dev);
+	if (ret < 0) {
+		assert_int_equal(ret, -EINVAL);
+		assert_error_logged(NULL);
+		assert_int_equal(counters().applied_commits, 0);
+	} else {
+		/* composition put it on a full-screen primary */
+		assert_int_equal(unit_drain(f->dev), 1);
+		assert_int_equal(counters().applied_commits, 1);
+	}
+	dispman_buffer_unref(small);
+}
+
 /* A commit while a flip is pending is queued (0, not -EBUSY) and committed right after the
  * flip event, from dispatch. */
 struct release_log {
@@ -532,6 +555,8 @@ int main(int argc, char **argv)
 			unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@mode-blob-applied", test_mode_blob_applied, unit_setup_vkms,
 			unit_teardown, NULL },
+		{ "commit@kernel-refuses", test_kernel_refuses, unit_setup_vkms, unit_teardown,
+			NULL },
 		{ "commit@flip-refused", test_flip_refused, unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@queued-while-flip-pending", test_queued_while_flip_pending,
 			unit_setup_vkms, unit_teardown, NULL },
