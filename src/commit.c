@@ -48,9 +48,12 @@ bool device_check_master_lost(struct dispman_device *dev, int err)
 {
 	if (err != EACCES && err != EPERM)
 		return false;
-	if (!dev->paused)
+	if (!dev->paused) {
 		dispman_log(DISPMAN_LOG_ERROR, "DRM master lost (%s): commits are paused until "
-			"dispman_device_resume()", strerror(err));
+			"master comes back", strerror(err));
+		dev->master_try_ms = monotonic_ms();
+		master_timer_set(dev, true);
+	}
 	dev->paused = true;
 	return true;
 }
@@ -202,7 +205,7 @@ static void apply_success(struct dispman_device *dev)
 
 int device_commit_internal(struct dispman_device *dev)
 {
-	if (dev->paused) {
+	if (dev->paused && !device_try_regain_master(dev, false)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
 		return -EACCES;
 	}
@@ -244,6 +247,9 @@ int device_commit_internal(struct dispman_device *dev)
 	if (ret == 0) {
 		apply_success(dev);
 		alloc_done(dev, true);
+		for (size_t i = 0; i < dev->n_outputs; i++)
+			if (dev->outputs[i]->enabled)
+				output_frame_committed(dev->outputs[i], modeset);
 	} else if (commit_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
 		dev->shape_dirty = true;

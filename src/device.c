@@ -144,6 +144,8 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	dev->epoll_fd = -1;
 	list_init(&dev->event_sources);
 	list_init(&dev->buffers);
+	list_init(&dev->listeners);
+	dev->master_timer_fd = -1;
 	dev->shape_dirty = true;
 	dev->fd = fcntl(drm_fd, F_DUPFD_CLOEXEC, 0);
 	if (dev->fd < 0) {
@@ -181,6 +183,9 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	if (ret < 0)
 		goto err;
 	ret = event_init(dev);
+	if (ret < 0)
+		goto err;
+	ret = hotplug_init(dev);
 	if (ret < 0)
 		goto err;
 
@@ -227,6 +232,16 @@ void dispman_device_destroy(struct dispman_device *dev)
 {
 	if (!dev)
 		return;
+	/* Listeners forget the device before anything goes (they may remove sources). */
+	struct list *pos, *tmp;
+	if (dev->listeners.next) {
+		list_for_each_safe(pos, tmp, &dev->listeners) {
+			struct device_listener *l = container_of(pos, struct device_listener, link);
+			list_remove(&l->link);
+			l->destroyed(l);
+		}
+	}
+	hotplug_finish(dev);
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		output_destroy(dev->outputs[i]);
 	free(dev->outputs);
@@ -264,14 +279,209 @@ bool dispman_device_is_paused(struct dispman_device *dev)
 	return dev->paused;
 }
 
-int dispman_device_resume(struct dispman_device *dev)
+int64_t monotonic_ms(void)
 {
-	if (dev->paused)
-		dispman_log(DISPMAN_LOG_INFO, "resuming commits, next commit is a full modeset");
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Another master may have changed the planes: learn what they show now, so that the
+ * restoring commit turns off every plane of ours it does not use. */
+static void refresh_plane_state(struct dispman_device *dev)
+{
+	for (size_t i = 0; i < dev->n_planes; i++) {
+		struct plane *p = &dev->planes[i];
+		drmModePlane *kp = drmModeGetPlane(dev->fd, p->id);
+		if (!kp) {
+			/* unknown: make the next commit set it explicitly */
+			p->cur_fb_id = p->cur_crtc_id = UINT32_MAX;
+			continue;
+		}
+		p->cur_fb_id = kp->fb_id;
+		p->cur_crtc_id = kp->crtc_id;
+		drmModeFreePlane(kp);
+	}
+}
+
+bool device_try_regain_master(struct dispman_device *dev, bool force)
+{
+	if (!dev->paused)
+		return true;
+	int64_t now = monotonic_ms();
+	if (!force && now - dev->master_try_ms < 500)
+		return false;
+	dev->master_try_ms = now;
+	if (drmSetMaster(dev->fd) != 0) {
+		dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "DRM master still unavailable");
+		return false;
+	}
+	dispman_log(DISPMAN_LOG_INFO, "DRM master regained: restoring the state with one "
+		"modeset commit");
 	dev->paused = false;
 	dev->force_modeset = true;
 	dev->shape_dirty = true;
+	master_timer_set(dev, false);
+	refresh_plane_state(dev);
+	return true;
+}
+
+int dispman_device_resume(struct dispman_device *dev)
+{
+	if (dev->paused && !device_try_regain_master(dev, true)) {
+		/* Whoever manages the VT may have given us master in a way our fd cannot
+		 * check (drmSetMaster refused): believe the caller, the commit will tell. */
+		dispman_log(DISPMAN_LOG_INFO, "resuming commits, next commit is a full modeset");
+		dev->paused = false;
+		master_timer_set(dev, false);
+		refresh_plane_state(dev);
+	}
+	dev->force_modeset = true;
+	dev->shape_dirty = true;
 	return 0;
+}
+
+void dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
+	void *data)
+{
+	dev->output_cb = cb;
+	dev->output_data = data;
+}
+
+static struct dispman_output *find_output(struct dispman_device *dev, uint32_t connector_id)
+{
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (dev->outputs[i]->connector_id == connector_id)
+			return dev->outputs[i];
+	return NULL;
+}
+
+int dispman_device_probe(struct dispman_device *dev)
+{
+	drmModeRes *res = drmModeGetResources(dev->fd);
+	if (!res) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "hotplug: cannot get KMS resources");
+		return -err;
+	}
+	/* Outputs are never freed before the device: a new connector is appended, a
+	 * vanished one stays as DISCONNECTED. */
+	size_t cap = dev->n_outputs + (size_t)res->count_connectors + 1;
+	struct probe_state {
+		int event;
+		bool seen, was_enabled;
+	} *st = calloc(cap, sizeof(*st));
+	if (!st) {
+		drmModeFreeResources(res);
+		dispman_log(DISPMAN_LOG_ERROR, "hotplug: out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		st[i].was_enabled = dev->outputs[i]->enabled;
+
+	for (int c = 0; c < res->count_connectors; c++) {
+		drmModeConnector *conn = drmModeGetConnector(dev->fd, res->connectors[c]);
+		if (!conn) {
+			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "hotplug: cannot probe "
+				"connector %u", res->connectors[c]);
+			struct dispman_output *out = find_output(dev, res->connectors[c]);
+			for (size_t i = 0; out && i < dev->n_outputs; i++)
+				st[i].seen = st[i].seen || dev->outputs[i] == out;
+			continue;
+		}
+		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
+			drmModeFreeConnector(conn);
+			continue;
+		}
+		struct dispman_output *out = find_output(dev, conn->connector_id);
+		if (out) {
+			size_t i = 0;
+			while (dev->outputs[i] != out)
+				i++;
+			st[i].seen = true;
+			int ev = output_update(out, conn);
+			if (ev > 0)
+				st[i].event = ev;
+		} else {
+			struct dispman_output **outs = realloc(dev->outputs,
+				(dev->n_outputs + 1) * sizeof(*outs));
+			out = outs ? output_create(dev, conn) : NULL;
+			if (outs)
+				dev->outputs = outs;
+			if (!out) {
+				dispman_log(DISPMAN_LOG_ERROR, "hotplug: cannot add connector %u",
+					conn->connector_id);
+			} else {
+				st[dev->n_outputs].seen = true;
+				if (out->status == DISPMAN_CONNECTED)
+					st[dev->n_outputs].event = DISPMAN_OUTPUT_CONNECTED;
+				dev->outputs[dev->n_outputs++] = out;
+				dispman_log(DISPMAN_LOG_INFO, "hotplug: new connector %s", out->name);
+			}
+		}
+		drmModeFreeConnector(conn);
+	}
+	drmModeFreeResources(res);
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		if (st[i].seen || dev->outputs[i]->status == DISPMAN_DISCONNECTED)
+			continue;
+		/* The connector vanished (an MST branch): same as unplugged. */
+		drmModeConnector gone = {
+			.connector_id = dev->outputs[i]->connector_id,
+			.connection = DRM_MODE_DISCONNECTED,
+			.mmWidth = dev->outputs[i]->mm_width,
+			.mmHeight = dev->outputs[i]->mm_height,
+		};
+		int ev = output_update(dev->outputs[i], &gone);
+		if (ev > 0)
+			st[i].event = ev;
+	}
+
+	int changed = 0;
+	bool need_commit = false;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		int ev = st[i].event;
+		if (!ev)
+			continue;
+		changed++;
+		static const char *const names[] = { "", "connected", "disconnected", "changed" };
+		dispman_log(DISPMAN_LOG_INFO, "hotplug: %s %s%s", out->name, names[ev],
+			st[i].was_enabled != out->enabled ? (out->enabled ? ", enabled again" :
+			", disabled") : "");
+		need_commit = need_commit || st[i].was_enabled != out->enabled ||
+			(out->enabled && ev == DISPMAN_OUTPUT_CHANGED);
+		if (dev->output_cb)
+			dev->output_cb(dev, out, (enum dispman_output_event)ev, dev->output_data);
+	}
+	free(st);
+	if (need_commit && !dev->paused) {
+		int ret = device_commit_internal(dev);
+		if (ret < 0 && ret != -EACCES)
+			dispman_log(DISPMAN_LOG_ERROR, "hotplug: commit of the new output state "
+				"failed: %s", strerror(-ret));
+	}
+	return changed;
+}
+
+void device_add_listener(struct dispman_device *dev, struct device_listener *l)
+{
+	list_insert_tail(&dev->listeners, &l->link);
+}
+
+void device_remove_listener(struct device_listener *l)
+{
+	list_remove(&l->link);
+}
+
+void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_layer *layer)
+{
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &dev->listeners) {
+		struct device_listener *l = container_of(pos, struct device_listener, link);
+		if (l->layer_destroyed)
+			l->layer_destroyed(l, layer);
+	}
 }
 
 void dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats)

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
@@ -65,7 +66,7 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
 	if (idle && dev->commit_queued) {
 		dev->commit_queued = false;
 		int ret = device_commit_internal(dev);
-		if (ret < 0)
+		if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */
 			dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
 	}
 }
@@ -106,6 +107,54 @@ int event_init(struct dispman_device *dev)
 	return 0;
 }
 
+/* While paused: every 500 ms try to take DRM master back and restore the screen. */
+static int handle_master_timer(int fd, uint32_t events, void *data)
+{
+	struct dispman_device *dev = data;
+	uint64_t expirations;
+	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
+		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "master timer read failed");
+	if (!dev->paused) {
+		master_timer_set(dev, false);
+		return 0;
+	}
+	if (!device_try_regain_master(dev, true))
+		return 0;
+	int ret = device_commit_internal(dev);
+	if (ret < 0 && ret != -EACCES)
+		dispman_log(DISPMAN_LOG_ERROR, "restoring commit after regaining DRM master "
+			"failed: %s", strerror(-ret));
+	return 1;
+}
+
+void master_timer_set(struct dispman_device *dev, bool on)
+{
+	if (dev->master_timer_fd < 0) {
+		if (!on)
+			return;
+		dev->master_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (dev->master_timer_fd < 0) {
+			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "timerfd_create failed: DRM "
+				"master is retried on commits only");
+			return;
+		}
+		dev->master_timer_source = event_source_add(dev, dev->master_timer_fd, EPOLLIN,
+			handle_master_timer, dev);
+		if (!dev->master_timer_source) {
+			close(dev->master_timer_fd);
+			dev->master_timer_fd = -1;
+			return;
+		}
+	}
+	struct itimerspec its = { 0 };
+	if (on) {
+		its.it_value.tv_nsec = 500 * 1000000L;
+		its.it_interval.tv_nsec = 500 * 1000000L;
+	}
+	if (timerfd_settime(dev->master_timer_fd, 0, &its, NULL) < 0)
+		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "timerfd_settime failed");
+}
+
 void event_finish(struct dispman_device *dev)
 {
 	struct list *pos, *tmp;
@@ -114,6 +163,10 @@ void event_finish(struct dispman_device *dev)
 			event_source_remove(container_of(pos, struct event_source, link));
 	}
 	dev->drm_source = NULL;
+	dev->master_timer_source = NULL;
+	if (dev->master_timer_fd >= 0)
+		close(dev->master_timer_fd);
+	dev->master_timer_fd = -1;
 	if (dev->epoll_fd >= 0)
 		close(dev->epoll_fd);
 	dev->epoll_fd = -1;

@@ -113,7 +113,8 @@ enum dispman_input_event_type input_event_type_from_libinput(int type)
 #define MAX_TOUCH_SLOTS 16
 
 struct dispman_input {
-	struct dispman_device *dev;
+	struct dispman_device *dev;   /* NULL once the device was destroyed */
+	struct device_listener listener;
 	struct udev *udev;
 	struct libinput *li;
 	bool path_backend;
@@ -192,6 +193,8 @@ static uint64_t now_usec(void)
 /* The output positions refer to, and the pointer area resized to its mode. */
 static struct dispman_output *target_output(struct dispman_input *input)
 {
+	if (!input->dev)
+		return NULL;
 	struct dispman_output *out = input->output;
 	size_t n = dispman_device_get_output_count(input->dev);
 	for (size_t i = 0; !out && i < n; i++) {
@@ -207,10 +210,11 @@ static struct dispman_output *target_output(struct dispman_input *input)
 	const struct dispman_mode *mode = NULL;
 	if (out) {
 		mode = dispman_output_get_current_mode(out);
-		if (!mode)
+		if (!mode && dispman_output_get_mode_count(out) > 0)
 			mode = dispman_output_get_preferred_mode(out);
 	}
-	if (pointer_area_resize(&input->pointer, mode ? mode->width : 0, mode ? mode->height : 0))
+	/* An output unplugged by hotplug has no modes: keep the last area until it returns. */
+	if (mode && pointer_area_resize(&input->pointer, mode->width, mode->height))
 		input->cursor_dirty = input->cursor != NULL;
 	return out;
 }
@@ -459,8 +463,33 @@ static void init_xkb(struct dispman_input *input)
 #endif
 }
 
+/* The device goes first: unregister from it, keep libinput until dispman_input_destroy(). */
+static void device_destroyed(struct device_listener *l)
+{
+	struct dispman_input *input = container_of(l, struct dispman_input, listener);
+	dispman_log(DISPMAN_LOG_DEBUG, "input: its device was destroyed first; the input is "
+		"inert until dispman_input_destroy()");
+	event_source_remove(input->li_source);
+	event_source_remove(input->wake_source);
+	input->li_source = input->wake_source = NULL;
+	input->dev = NULL;
+	input->output = NULL;
+	input->cursor = NULL;
+}
+
+static void layer_destroyed(struct device_listener *l, struct dispman_layer *layer)
+{
+	struct dispman_input *input = container_of(l, struct dispman_input, listener);
+	if (input->cursor == layer) {
+		input->cursor = NULL;
+		input->cursor_dirty = false;
+	}
+}
+
 static void destroy_input(struct dispman_input *input)
 {
+	if (input->dev)
+		device_remove_listener(&input->listener);
 	event_source_remove(input->li_source);
 	event_source_remove(input->wake_source);
 	if (input->li)
@@ -494,6 +523,9 @@ static struct dispman_input *create_input(struct dispman_device *dev, bool path_
 	input->dev = dev;
 	input->path_backend = path_backend;
 	input->wake_fd = -1;
+	input->listener.destroyed = device_destroyed;
+	input->listener.layer_destroyed = layer_destroyed;
+	device_add_listener(dev, &input->listener);
 	int err;
 
 	input->udev = udev_new();

@@ -25,6 +25,7 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 
 void layer_destroy_internal(struct dispman_layer *layer)
 {
+	device_notify_layer_destroyed(layer->out->dev, layer);
 	list_remove(&layer->link);
 	if (layer->out->base_layer == layer)
 		layer->out->base_layer = NULL;

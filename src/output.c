@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "private.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,40 @@ static uint32_t mode_refresh_mhz(const drmModeModeInfo *m)
 	return (uint32_t)r;
 }
 
+static enum dispman_connection connection_status(drmModeConnection c)
+{
+	switch (c) {
+	case DRM_MODE_CONNECTED:
+		return DISPMAN_CONNECTED;
+	case DRM_MODE_DISCONNECTED:
+		return DISPMAN_DISCONNECTED;
+	default:
+		return DISPMAN_CONNECTION_UNKNOWN;
+	}
+}
+
+/* The connector's modes as our entries; NULL with *n 0 for none (or out of memory). */
+static struct mode_entry *read_modes(drmModeConnector *conn, size_t *n)
+{
+	*n = 0;
+	if (conn->count_modes <= 0)
+		return NULL;
+	struct mode_entry *modes = calloc((size_t)conn->count_modes, sizeof(*modes));
+	if (!modes)
+		return NULL;
+	for (int i = 0; i < conn->count_modes; i++) {
+		struct mode_entry *m = &modes[(*n)++];
+		m->info = conn->modes[i];
+		m->pub.width = m->info.hdisplay;
+		m->pub.height = m->info.vdisplay;
+		m->pub.refresh_mhz = mode_refresh_mhz(&m->info);
+		m->pub.flags = (m->info.type & DRM_MODE_TYPE_PREFERRED) ? DISPMAN_MODE_PREFERRED : 0;
+		snprintf(m->pub.name, sizeof(m->pub.name), "%.*s",
+			(int)sizeof(m->info.name), m->info.name);
+	}
+	return modes;
+}
+
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn)
 {
 	struct dispman_output *out = calloc(1, sizeof(*out));
@@ -64,38 +99,16 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 	out->connector_type = conn->connector_type;
 	snprintf(out->name, sizeof(out->name), "%s-%u", connector_type_name(conn->connector_type),
 		conn->connector_type_id);
-	switch (conn->connection) {
-	case DRM_MODE_CONNECTED:
-		out->status = DISPMAN_CONNECTED;
-		break;
-	case DRM_MODE_DISCONNECTED:
-		out->status = DISPMAN_DISCONNECTED;
-		break;
-	default:
-		out->status = DISPMAN_CONNECTION_UNKNOWN;
-		break;
-	}
+	out->status = connection_status(conn->connection);
 	out->mm_width = conn->mmWidth;
 	out->mm_height = conn->mmHeight;
 
-	if (conn->count_modes > 0) {
-		out->modes = calloc((size_t)conn->count_modes, sizeof(*out->modes));
-		if (!out->modes) {
-			dispman_log(DISPMAN_LOG_ERROR, "out of memory reading modes of %s", out->name);
-			free(out);
-			errno = ENOMEM;
-			return NULL;
-		}
-	}
-	for (int i = 0; i < conn->count_modes; i++) {
-		struct mode_entry *m = &out->modes[out->n_modes++];
-		m->info = conn->modes[i];
-		m->pub.width = m->info.hdisplay;
-		m->pub.height = m->info.vdisplay;
-		m->pub.refresh_mhz = mode_refresh_mhz(&m->info);
-		m->pub.flags = (m->info.type & DRM_MODE_TYPE_PREFERRED) ? DISPMAN_MODE_PREFERRED : 0;
-		snprintf(m->pub.name, sizeof(m->pub.name), "%.*s",
-			(int)sizeof(m->info.name), m->info.name);
+	out->modes = read_modes(conn, &out->n_modes);
+	if (conn->count_modes > 0 && !out->modes) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory reading modes of %s", out->name);
+		free(out);
+		errno = ENOMEM;
+		return NULL;
 	}
 
 	for (int e = 0; e < conn->count_encoders; e++) {
@@ -164,8 +177,61 @@ static bool output_holds(struct dispman_output *out, struct dispman_buffer *buf)
 	return false;
 }
 
+static int64_t ts_ns(const struct timespec *ts)
+{
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+/* Refresh period of a mode in ns, 0 when unknown. */
+static int64_t mode_period_ns(const drmModeModeInfo *m)
+{
+	if (!m->clock || !m->htotal || !m->vtotal)
+		return 0;
+	return (int64_t)m->htotal * m->vtotal * 1000000 / m->clock;
+}
+
+void output_frame_committed(struct dispman_output *out, bool modeset)
+{
+	clock_gettime(CLOCK_MONOTONIC, &out->commit_time);
+	if (modeset)
+		out->pacing_run = false;
+}
+
+static void count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
+{
+	struct dispman_output_stats *ps = &out->pacing;
+	if (out->pacing_run && seq > ps->last_sequence) {
+		uint64_t gap = seq - ps->last_sequence - 1;
+		int64_t period = mode_period_ns(&out->cur_mode);
+		/* In time: committed before the vblank that followed the previous flip. */
+		bool in_time = period == 0 ||
+			ts_ns(&out->commit_time) < ts_ns(&ps->last_time) + period;
+		if (in_time) {
+			ps->missed_vblanks += gap;
+			if (gap)
+				dispman_log(DISPMAN_LOG_DEBUG, "%s: frame committed in time missed "
+					"%" PRIu64 " vblank(s) (sequence %" PRIu64 " -> %" PRIu64 ")",
+					out->name, gap, ps->last_sequence, seq);
+		} else {
+			ps->late_frames++;
+			ps->skipped_vblanks += gap;
+		}
+	}
+	ps->frames++;
+	ps->last_sequence = seq;
+	ps->last_time = *ts;
+	out->pacing_run = out->active;
+}
+
+void dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats)
+{
+	*stats = out->pacing;
+	stats->refresh_mhz = out->active ? mode_refresh_mhz(&out->cur_mode) : 0;
+}
+
 void output_handle_flip(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
 {
+	count_pacing(out, seq, ts);
 	/* Move the flipped frame on screen first, so that every callback below
 	 * (shown, frame, release) sees the new state, and a commit made from
 	 * one of them fills a fresh queue. */
@@ -341,6 +407,7 @@ int dispman_output_enable(struct dispman_output *out, const struct dispman_mode 
 	out->crtc = crtc;
 	out->mode = m;
 	out->enabled = true;
+	out->restore_enabled = false;
 	out->dev->shape_dirty = true;
 	return 0;
 }
@@ -351,8 +418,87 @@ int dispman_output_disable(struct dispman_output *out)
 		out->crtc->user = NULL;
 	out->crtc = NULL;
 	out->enabled = false;
+	out->restore_enabled = false;
 	out->dev->shape_dirty = true;
 	return 0;
+}
+
+/* The entry for a mode seen before: the same timings, else the same size and refresh,
+ * else the preferred mode. NULL when the output has no modes. */
+static struct mode_entry *match_mode(struct dispman_output *out, const drmModeModeInfo *info)
+{
+	for (size_t i = 0; i < out->n_modes; i++)
+		if (memcmp(&out->modes[i].info, info, sizeof(*info)) == 0)
+			return &out->modes[i];
+	for (size_t i = 0; i < out->n_modes; i++) {
+		const drmModeModeInfo *m = &out->modes[i].info;
+		if (m->hdisplay == info->hdisplay && m->vdisplay == info->vdisplay &&
+		    m->vrefresh == info->vrefresh)
+			return &out->modes[i];
+	}
+	return preferred_mode(out);
+}
+
+static bool modes_equal(const struct dispman_output *out, const drmModeConnector *conn)
+{
+	if (out->n_modes != (size_t)(conn->count_modes > 0 ? conn->count_modes : 0))
+		return false;
+	for (size_t i = 0; i < out->n_modes; i++)
+		if (memcmp(&out->modes[i].info, &conn->modes[i], sizeof(conn->modes[i])) != 0)
+			return false;
+	return true;
+}
+
+int output_update(struct dispman_output *out, drmModeConnector *conn)
+{
+	enum dispman_connection status = connection_status(conn->connection);
+	bool same_modes = modes_equal(out, conn);
+	if (status == out->status && same_modes && out->mm_width == conn->mmWidth &&
+	    out->mm_height == conn->mmHeight)
+		return 0;
+	if (!same_modes) {
+		size_t n;
+		struct mode_entry *modes = read_modes(conn, &n);
+		if (conn->count_modes > 0 && !modes) {
+			dispman_log(DISPMAN_LOG_ERROR, "%s: out of memory re-reading modes",
+				out->name);
+			return -ENOMEM;
+		}
+		drmModeModeInfo cur;
+		bool had_mode = out->mode != NULL;
+		if (had_mode)
+			cur = out->mode->info;
+		free(out->modes);
+		out->modes = modes;
+		out->n_modes = n;
+		out->mode = had_mode ? match_mode(out, &cur) : NULL;
+		if (had_mode && !out->enabled)
+			out->mode = NULL;
+		if (had_mode && out->enabled)
+			out->restore_mode = cur;
+	} else if (out->mode && out->enabled) {
+		out->restore_mode = out->mode->info;
+	}
+	out->mm_width = conn->mmWidth;
+	out->mm_height = conn->mmHeight;
+	enum dispman_connection old = out->status;
+	out->status = status;
+	int ev = DISPMAN_OUTPUT_CHANGED;
+	if (status == DISPMAN_DISCONNECTED && old != DISPMAN_DISCONNECTED)
+		ev = DISPMAN_OUTPUT_DISCONNECTED;
+	else if (status != DISPMAN_DISCONNECTED && old == DISPMAN_DISCONNECTED)
+		ev = DISPMAN_OUTPUT_CONNECTED;
+
+	if (out->enabled && (ev == DISPMAN_OUTPUT_DISCONNECTED || !out->mode)) {
+		/* Stop scanning out to a screen that is gone; remember to come back. */
+		dispman_output_disable(out);
+		out->restore_enabled = true;
+	} else if (!out->enabled && out->restore_enabled && status != DISPMAN_DISCONNECTED) {
+		struct mode_entry *m = match_mode(out, &out->restore_mode);
+		if (m && dispman_output_enable(out, &m->pub) < 0)
+			out->restore_enabled = true; /* no CRTC free now: try at the next probe */
+	}
+	return ev;
 }
 
 bool dispman_output_is_enabled(struct dispman_output *out)

@@ -140,6 +140,9 @@ int drm_dispatch(struct dispman_device *dev, int timeout_ms);
 /* Wait until no page flip is pending, at most timeout_ms. */
 int device_wait_idle(struct dispman_device *dev, int timeout_ms);
 
+/* Arm (true) or disarm the timer that retries DRM master every 500 ms while paused. */
+void master_timer_set(struct dispman_device *dev, bool on);
+
 /* ---- plane.c ---- */
 
 struct format_mod {
@@ -210,6 +213,7 @@ struct dispman_device {
 	unsigned alloc_max_usec;
 	size_t alloc_plane_cap;    /* most planes per CRTC accepted after ENOSPC, 0: unknown */
 	bool alloc_no_scaling;     /* a TEST_ONLY commit refused scaled planes */
+	bool alloc_reused;         /* this frame reuses the committed assignment: FB_IDs only */
 
 	struct crtc *crtcs;
 	size_t n_crtcs;
@@ -222,6 +226,14 @@ struct dispman_device {
 
 	struct event_source *drm_source;
 	struct list event_sources; /* event_source.link */
+	struct list listeners;     /* device_listener.link */
+	/* hotplug (udev.c) and DRM master (device.c, event.c) */
+	struct hotplug *hotplug;   /* NULL without a udev monitor */
+	dispman_output_callback output_cb;
+	void *output_data;
+	int master_timer_fd;
+	struct event_source *master_timer_source;
+	int64_t master_try_ms;     /* CLOCK_MONOTONIC ms of the last drmSetMaster() while paused */
 	struct list buffers;       /* dispman_buffer.link */
 	int events_handled;        /* counter used during dispatch */
 
@@ -231,6 +243,28 @@ struct dispman_device {
 };
 
 struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id);
+
+/*
+ * Modules that keep pointers into a device (input.c) hear about its teardown here: the
+ * device calls destroyed() first thing in dispman_device_destroy(), before anything is
+ * freed (the listener must forget the device: remove its event sources, drop layer
+ * pointers), and layer_destroyed() (may be NULL) before a layer is freed.
+ */
+struct device_listener {
+	void (*destroyed)(struct device_listener *l);
+	void (*layer_destroyed)(struct device_listener *l, struct dispman_layer *layer);
+	struct list link; /* dispman_device.listeners */
+};
+
+void device_add_listener(struct dispman_device *dev, struct device_listener *l);
+void device_remove_listener(struct device_listener *l);
+void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_layer *layer);
+/*
+ * While paused: try drmSetMaster() (at most every 500 ms unless force); on success leave
+ * the paused state with a full modeset due. Returns true when no longer paused.
+ */
+bool device_try_regain_master(struct dispman_device *dev, bool force);
+int64_t monotonic_ms(void);
 
 /* ---- output.c ---- */
 
@@ -277,6 +311,14 @@ struct dispman_output {
 	size_t n_shown;
 	dispman_frame_callback frame_cb;
 	void *frame_data;
+
+	/* hotplug: the output was enabled when its connector went away */
+	bool restore_enabled;
+	drmModeModeInfo restore_mode;
+	/* pacing */
+	struct dispman_output_stats pacing;
+	struct timespec commit_time;     /* when the frame in flight was committed */
+	bool pacing_run;                 /* pacing.last_* describe the previous flip */
 };
 
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);
@@ -286,6 +328,13 @@ bool output_needs_modeset(struct dispman_output *out);
 void output_handle_flip(struct dispman_output *out, uint64_t seq, const struct timespec *ts);
 /* Drop every buffer reference the output keeps for the screen. */
 void output_release_all(struct dispman_output *out);
+/*
+ * Take a re-probed connector's status, modes and size. Returns the event to report
+ * (DISPMAN_OUTPUT_*) or 0 when nothing changed; -ENOMEM leaves the output as it was.
+ */
+int output_update(struct dispman_output *out, drmModeConnector *conn);
+/* A frame was committed (apply_success): note its time for pacing. */
+void output_frame_committed(struct dispman_output *out, bool modeset);
 const char *connector_type_name(uint32_t type);
 
 /* ---- buffer.c ---- */
@@ -428,5 +477,13 @@ void compose_destroy(struct dispman_output *out);
 
 /* Open the first DRM card node with connectors. Returns an fd or -errno. */
 int udev_open_default_card(void);
+/*
+ * Follow DRM hotplug uevents of the device's card (udevd's monitor when udevd runs, else
+ * the kernel's netlink group) and call dispman_device_probe() on them. A device whose fd is
+ * not a character device (the unit tests' mock) gets no monitor. Returns 0 or -errno;
+ * failing to listen is logged and not fatal.
+ */
+int hotplug_init(struct dispman_device *dev);
+void hotplug_finish(struct dispman_device *dev);
 
 #endif

@@ -3,7 +3,10 @@
 
 #include <fcntl.h>
 #include <libudev.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool card_has_connectors(int fd)
@@ -65,4 +68,104 @@ out:
 	udev_enumerate_unref(en);
 	udev_unref(udev);
 	return fd;
+}
+
+/* ---- hotplug ---- */
+
+struct hotplug {
+	struct udev *udev;
+	struct udev_monitor *mon;
+	struct event_source *source;
+	dev_t devnum;
+};
+
+/* Whether the uevent is a change of our card (HOTPLUG=1, or a synthetic event). */
+static bool is_our_hotplug(struct hotplug *hp, struct udev_device *d)
+{
+	if (udev_device_get_devnum(d) != hp->devnum)
+		return false;
+	const char *action = udev_device_get_action(d);
+	if (!action || strcmp(action, "change") != 0)
+		return false;
+	/* Real hotplug interrupts carry HOTPLUG=1; "echo change > .../uevent" carries
+	 * SYNTH_UUID and SYNTH_ARG_* (Linux 4.13+). Both mean: probe again. */
+	const char *v = udev_device_get_property_value(d, "HOTPLUG");
+	const char *synth = udev_device_get_property_value(d, "SYNTH_UUID");
+	return (v && strcmp(v, "1") == 0) || synth != NULL;
+}
+
+static int handle_uevent(int fd, uint32_t events, void *data)
+{
+	struct dispman_device *dev = data;
+	struct hotplug *hp = dev->hotplug;
+	bool probe = false;
+	struct udev_device *d;
+	/* Drain everything queued: one probe covers a burst of events. */
+	while ((d = udev_monitor_receive_device(hp->mon))) {
+		if (is_our_hotplug(hp, d)) {
+			probe = true;
+			dispman_log(DISPMAN_LOG_DEBUG, "hotplug uevent on %s",
+				udev_device_get_sysname(d));
+		}
+		udev_device_unref(d);
+	}
+	if (!probe)
+		return 0;
+	int ret = dispman_device_probe(dev);
+	return ret < 0 ? 0 : 1; /* a failed probe is logged; the device goes on */
+}
+
+int hotplug_init(struct dispman_device *dev)
+{
+	struct stat st;
+	if (fstat(dev->fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+		dispman_log(DISPMAN_LOG_DEBUG, "DRM fd is not a device node: no hotplug monitor");
+		return 0;
+	}
+	struct hotplug *hp = calloc(1, sizeof(*hp));
+	if (!hp) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory for the hotplug monitor");
+		return -ENOMEM;
+	}
+	hp->devnum = st.st_rdev;
+	dev->hotplug = hp;
+	hp->udev = udev_new();
+	if (!hp->udev)
+		goto fail;
+	/* udevd re-broadcasts uevents once its rules ran; without udevd (containers, the
+	 * test guest) only the kernel's own group carries them. Never both: each event
+	 * would come twice. */
+	const char *source = access("/run/udev/control", F_OK) == 0 ? "udev" : "kernel";
+	hp->mon = udev_monitor_new_from_netlink(hp->udev, source);
+	if (!hp->mon)
+		goto fail;
+	if (udev_monitor_filter_add_match_subsystem_devtype(hp->mon, "drm", "drm_minor") < 0 ||
+	    udev_monitor_enable_receiving(hp->mon) < 0)
+		goto fail;
+	int fd = udev_monitor_get_fd(hp->mon);
+	/* libudev's fd is nonblocking; keep it so the handler can drain it. */
+	hp->source = event_source_add(dev, fd, EPOLLIN, handle_uevent, dev);
+	if (!hp->source)
+		goto fail;
+	dispman_log(DISPMAN_LOG_DEBUG, "listening to %s uevents for DRM hotplug", source);
+	return 0;
+fail:
+	dispman_log(DISPMAN_LOG_WARNING, "no udev monitor: connector hotplug is not followed "
+		"(dispman_device_probe() still works)");
+	hotplug_finish(dev);
+	return 0;
+}
+
+void hotplug_finish(struct dispman_device *dev)
+{
+	struct hotplug *hp = dev->hotplug;
+	if (!hp)
+		return;
+	event_source_remove(hp->source);
+	if (hp->mon)
+		udev_monitor_unref(hp->mon);
+	if (hp->udev)
+		udev_unref(hp->udev);
+	free(hp);
+	dev->hotplug = NULL;
 }

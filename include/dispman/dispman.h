@@ -138,11 +138,55 @@ int dispman_device_commit(struct dispman_device *dev);
 bool dispman_device_is_paused(struct dispman_device *dev);
 
 /**
- * Leave the paused state after DRM master was regained (by whoever manages the VT). The
- * next commit is a full modeset. Restoring the state automatically is not implemented
- * yet. Returns 0.
+ * Leave the paused state after DRM master was given back (by whoever manages the VT, e.g.
+ * logind's ResumeDevice): the device tries drmSetMaster() on its fd and leaves the paused
+ * state; the next commit restores the whole state (every enabled output with its mode and
+ * layers, every other plane of the device turned off) as one modeset commit. If master is
+ * in fact still held by someone else, that commit pauses again. Returns 0.
+ *
+ * While paused, the device also tries to regain master by itself, at most every 500 ms: on
+ * a timer inside dispman_device_dispatch() (which then commits the restoring modeset at
+ * once, even if the application is idle) and on each dispman_device_commit(). This
+ * succeeds when no other process is master and the device's fd was master before (or the
+ * process has CAP_SYS_ADMIN). Frames committed while paused are not shown: their buffers
+ * get no release callback until a later frame replaced them on screen.
  */
 int dispman_device_resume(struct dispman_device *dev);
+
+enum dispman_output_event {
+	DISPMAN_OUTPUT_CONNECTED = 1,    /* the connector became connected (or appeared) */
+	DISPMAN_OUTPUT_DISCONNECTED = 2, /* the connector was unplugged (or disappeared) */
+	DISPMAN_OUTPUT_CHANGED = 3,      /* still connected; modes or physical size changed */
+};
+
+/**
+ * Called from dispman_device_dispatch() (or dispman_device_probe()) after a hotplug
+ * re-probe changed an output. out is owned by the device and stays valid until the device
+ * is destroyed: outputs are never freed by hotplug, a vanished connector just stays
+ * DISCONNECTED. Mode pointers of out obtained before the callback may be stale (the mode
+ * list is replaced when it changed): get them again.
+ *
+ * Before the callback runs, the library has already acted: an output that was enabled is
+ * disabled when it is DISCONNECTED (its layers stay, with their buffers, but are not
+ * committed; the buffers it had on screen are released after the disabling commit), and
+ * enabled again when it is CONNECTED again, with the same mode (or the preferred one if
+ * that mode is gone). A commit with that state follows the callback, so the callback may
+ * adjust the scene (new buffers for a new mode size, dispman_output_disable(), ...).
+ */
+typedef void (*dispman_output_callback)(struct dispman_device *dev, struct dispman_output *out,
+	enum dispman_output_event event, void *data);
+
+/** Set (cb NULL: remove) the output callback; data is passed back, never owned. */
+void dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
+	void *data);
+
+/**
+ * Re-probe every connector now (drmModeGetConnector, which may take a while on real
+ * hardware) and handle changes as a hotplug event does. The library calls it itself on
+ * DRM hotplug uevents: from udevd's monitor when udevd runs, else from the kernel's uevent
+ * netlink group. Returns the number of outputs that changed, or a negative errno.
+ */
+int dispman_device_probe(struct dispman_device *dev);
 
 struct dispman_stats {
 	uint64_t commits;       /* real (non TEST_ONLY) atomic commits accepted */
@@ -248,8 +292,9 @@ void dispman_output_get_physical_size(struct dispman_output *out, uint32_t *widt
 size_t dispman_output_get_mode_count(struct dispman_output *out);
 
 /**
- * Mode number i, owned by the output and valid for its lifetime, or NULL (errno EINVAL)
- * when out of range.
+ * Mode number i, owned by the output, or NULL (errno EINVAL) when out of range. Valid
+ * until a hotplug re-probe replaces the output's mode list (see dispman_output_callback)
+ * or the device is destroyed.
  */
 const struct dispman_mode *dispman_output_get_mode(struct dispman_output *out, size_t i);
 
@@ -305,6 +350,28 @@ typedef void (*dispman_frame_callback)(struct dispman_output *out, uint64_t sequ
 /** Set (cb NULL: remove) the frame callback; data is passed back, never owned. */
 void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
 	void *data);
+
+/**
+ * Frame pacing of one output. A frame is "in time" when it was committed before the vblank
+ * that followed the previous flip (previous flip's time + one refresh period); such a frame
+ * should reach the screen at the very next vblank. missed_vblanks counts the vblanks it
+ * came later than that (sequence - previous sequence - 1, summed). Frames committed late
+ * (the application was slow, or idle) are counted in late_frames and their gap in
+ * skipped_vblanks, not as misses. The first flip after a modeset starts a new run and counts
+ * neither.
+ */
+struct dispman_output_stats {
+	uint64_t frames;          /* page flips completed on the output */
+	uint64_t missed_vblanks;  /* vblanks lost by frames committed in time */
+	uint64_t late_frames;     /* frames committed after the vblank they could have made */
+	uint64_t skipped_vblanks; /* vblanks without a new frame because of late frames */
+	uint64_t last_sequence;   /* CRTC vblank counter of the last flip */
+	struct timespec last_time;/* CLOCK_MONOTONIC time of the last flip */
+	uint32_t refresh_mhz;     /* refresh of the committed mode, 0 when inactive */
+};
+
+/** Copy the output's pacing counters into *stats (caller-owned storage). */
+void dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats);
 
 /**
  * Capture the composed frame of an enabled, committed output through the device's

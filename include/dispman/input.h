@@ -123,8 +123,9 @@ typedef void (*dispman_input_callback)(struct dispman_input *input,
  * udev database and its monitor).
  *
  * The input registers its fds with dev; events are delivered from
- * dispman_device_dispatch(dev). The device stays owned by the caller and must outlive the
- * input: destroy the input first.
+ * dispman_device_dispatch(dev). The device stays owned by the caller. Destroy the input
+ * first; if the device is destroyed first, the input unregisters from it, delivers nothing
+ * more, and may only be destroyed.
  *
  * Returns an input the caller owns (free with dispman_input_destroy()) or NULL with errno:
  * ENOTSUP (built without libinput), EINVAL, ENOMEM, or the errno of libinput or udev.
@@ -176,7 +177,9 @@ void dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
  * Let the pointer drive a cursor layer: after each batch of pointer motion the layer's
  * destination is moved to (pointer - hot spot), keeping its size, and
  * dispman_device_commit() is called. The layer stays owned by its output; it must be on the
- * input's target output and must stay alive while set (set NULL before destroying it). The
+ * input's target output. Destroying the layer unsets it. When the target output is
+ * unplugged (hotplug), the pointer keeps its position and the cursor layer its place; both
+ * follow the output's mode again when it comes back. The
  * layer is placed at the current pointer position at once, to be shown by the next commit.
  * layer NULL stops it. Returns 0 or -EINVAL (a layer of another device).
  */
