@@ -10,6 +10,8 @@
  *     --frames N           stop after N displayed frames (default: run until q/Esc)
  *     --screenshot FILE    on exit, read the screen back through writeback (PNG)
  *     --loop               restart the video at its end
+ *     --input PATH         read keys from this evdev node (repeatable; default: the
+ *                          udev seat, which needs udevd)
  *
  * Keys (through libinput, where the build and the machine have it): arrows move
  * the PiP, +/- change the camera size, p toggles the PiP, q or Esc quits.
@@ -166,6 +168,16 @@ static int start_camera(struct player *p)
 	return dispman_camera_start(p->cam);
 }
 
+static void print_pip(struct player *p)
+{
+	uint32_t w = 0, h = 0;
+	if (p->cam)
+		dispman_camera_get_format(p->cam, NULL, &w, &h);
+	printf("player: pip %d,%d %ux%u %s\n", p->pip_x, p->pip_y, w, h,
+		p->pip_visible ? "visible" : "hidden");
+	fflush(stdout);
+}
+
 #if PLAYER_KEYS
 static void move_pip(struct player *p, int dx, int dy)
 {
@@ -185,6 +197,7 @@ static void move_pip(struct player *p, int dx, int dy)
 	p->pip_pos_set = true;
 	dispman_layer_set_destination(p->pip, p->pip_x, p->pip_y, w, h);
 	dispman_device_commit(p->dev);
+	print_pip(p);
 }
 
 static void on_input(struct dispman_input *input, const struct dispman_input_event *ev,
@@ -203,18 +216,21 @@ static void on_input(struct dispman_input *input, const struct dispman_input_eve
 		if (p->cam_size + 1 < sizeof(cam_sizes) / sizeof(cam_sizes[0])) {
 			p->cam_size++;
 			start_camera(p);
+			move_pip(p, 0, 0); /* keep it on screen */
 		}
 		break;
 	case KEY_KPMINUS: case KEY_MINUS:
 		if (p->cam_size > 0) {
 			p->cam_size--;
 			start_camera(p);
+			move_pip(p, 0, 0);
 		}
 		break;
 	case KEY_P:
 		p->pip_visible = !p->pip_visible;
 		dispman_layer_set_visible(p->pip, p->pip_visible);
 		dispman_device_commit(p->dev);
+		print_pip(p);
 		break;
 	case KEY_Q: case KEY_ESC:
 		p->quit = true;
@@ -237,6 +253,8 @@ int main(int argc, char **argv)
 	const char *device = NULL, *shot = NULL, *file = NULL;
 	uint64_t max_frames = 0;
 	bool loop = false;
+	const char *inputs[8];
+	size_t n_inputs = 0;
 	int rc = 1;
 
 	for (int i = 1; i < argc; i++) {
@@ -269,6 +287,8 @@ int main(int argc, char **argv)
 			max_frames = strtoull(v, NULL, 10), i++;
 		} else if (!strcmp(a, "--screenshot") && v) {
 			shot = v, i++;
+		} else if (!strcmp(a, "--input") && v && n_inputs < 8) {
+			inputs[n_inputs++] = v, i++;
 		} else if (!strcmp(a, "--loop")) {
 			loop = true;
 		} else if (a[0] != '-' && !file) {
@@ -325,12 +345,17 @@ int main(int argc, char **argv)
 	start_camera(&p);
 
 #if PLAYER_KEYS
-	struct dispman_input *input = dispman_input_create_udev(p.dev, NULL);
+	struct dispman_input *input = n_inputs ?
+		dispman_input_create_path(p.dev, inputs, n_inputs) :
+		dispman_input_create_udev(p.dev, NULL);
 	if (input)
 		dispman_input_set_callback(input, on_input, &p);
 	else
 		printf("player: no keyboard (libinput: %s); running without keys\n",
 			strerror(errno));
+#else
+	if (n_inputs)
+		fprintf(stderr, "player: built without libinput: --input ignored\n");
 #endif
 
 	struct timespec now;
@@ -341,6 +366,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "player: cannot show the first frame\n");
 		goto out_input;
 	}
+	print_pip(&p);
+	printf("player: ready\n");
+	fflush(stdout);
 	while (!p.quit && !interrupted && (!max_frames || p.flips < max_frames)) {
 		int r = dispman_device_dispatch(p.dev, 1000);
 		if (r < 0) {
