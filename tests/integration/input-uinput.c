@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uinput-dev.h"
+
 #define FAIL(...) \
 	do { \
 		fprintf(stderr, "FAIL: " __VA_ARGS__); \
@@ -58,13 +60,6 @@
 
 /* ---- uinput devices ---- */
 
-struct udevice {
-	int fd;
-	char sysname[64];   /* inputN */
-	char event[256];    /* eventM */
-	char devnode[300];  /* /dev/input/eventM */
-};
-
 static void set_bit(int fd, unsigned long req, int bit)
 {
 	if (ioctl(fd, req, bit) < 0)
@@ -82,80 +77,24 @@ static void abs_setup(int fd, int code, int max, int resolution)
 		FAIL("UI_ABS_SETUP %d: %s", code, strerror(errno));
 }
 
-/* Find the event node of inputN and make sure libinput will take it. */
-static void find_node(struct udevice *u, const char *udev_props)
+static void create_device(struct uinput_dev *u, const char *name, const char *udev_props)
 {
-	char path[256];
-	snprintf(path, sizeof(path), "/sys/devices/virtual/input/%s", u->sysname);
-	DIR *dir = opendir(path);
-	if (!dir)
-		FAIL("%s: %s", path, strerror(errno));
-	struct dirent *de;
-	while ((de = readdir(dir)))
-		if (strncmp(de->d_name, "event", 5) == 0)
-			snprintf(u->event, sizeof(u->event), "%s", de->d_name);
-	closedir(dir);
-	if (!u->event[0])
-		FAIL("%s has no event node", path);
-	snprintf(u->devnode, sizeof(u->devnode), "/dev/input/%s", u->event);
-
-	/* devtmpfs creates the node; give it a moment. */
-	struct stat st;
-	for (int i = 0; i < 200 && stat(u->devnode, &st) < 0; i++)
-		usleep(10000);
-	if (stat(u->devnode, &st) < 0)
-		FAIL("%s did not appear: %s", u->devnode, strerror(errno));
-
-	if (access("/run/udev/control", F_OK) == 0)
-		return; /* udevd runs: it tags the device itself */
-	mkdir("/run/udev", 0755);
-	mkdir("/run/udev/data", 0755);
-	snprintf(path, sizeof(path), "/run/udev/data/c%u:%u", major(st.st_rdev),
-		minor(st.st_rdev));
-	FILE *f = fopen(path, "w");
-	if (!f)
-		FAIL("cannot write the udev database entry %s: %s", path, strerror(errno));
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	fprintf(f, "I:%llu\nE:ID_INPUT=1\n%s",
-		(unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000,
-		udev_props);
-	fclose(f);
-}
-
-static void create_device(struct udevice *u, const char *name, const char *udev_props)
-{
-	struct uinput_setup setup = { .id = { .bustype = BUS_VIRTUAL, .vendor = 0x1d6b,
-		.product = 0x0104, .version = 1 } };
-	snprintf(setup.name, sizeof(setup.name), "%s", name);
-	if (ioctl(u->fd, UI_DEV_SETUP, &setup) < 0 || ioctl(u->fd, UI_DEV_CREATE) < 0)
-		FAIL("creating uinput device %s: %s", name, strerror(errno));
-	if (ioctl(u->fd, UI_GET_SYSNAME(sizeof(u->sysname)), u->sysname) < 0)
-		FAIL("UI_GET_SYSNAME: %s", strerror(errno));
-	find_node(u, udev_props);
+	uinput_create(u, name, udev_props);
 	printf("uinput: %-22s %s %s\n", name, u->sysname, u->devnode);
 }
 
-static int open_uinput(void)
+static void make_keyboard(struct uinput_dev *u)
 {
-	int fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		FAIL("open /dev/uinput: %s", strerror(errno));
-	return fd;
-}
-
-static void make_keyboard(struct udevice *u)
-{
-	u->fd = open_uinput();
+	u->fd = uinput_open();
 	set_bit(u->fd, UI_SET_EVBIT, EV_KEY);
 	for (int k = KEY_ESC; k <= KEY_KPDOT; k++)
 		set_bit(u->fd, UI_SET_KEYBIT, k);
 	create_device(u, "dispman-test keyboard", "E:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n");
 }
 
-static void make_mouse(struct udevice *u)
+static void make_mouse(struct uinput_dev *u)
 {
-	u->fd = open_uinput();
+	u->fd = uinput_open();
 	set_bit(u->fd, UI_SET_EVBIT, EV_KEY);
 	set_bit(u->fd, UI_SET_EVBIT, EV_REL);
 	set_bit(u->fd, UI_SET_KEYBIT, BTN_LEFT);
@@ -167,9 +106,9 @@ static void make_mouse(struct udevice *u)
 	create_device(u, "dispman-test mouse", "E:ID_INPUT_MOUSE=1\n");
 }
 
-static void make_touchscreen(struct udevice *u)
+static void make_touchscreen(struct uinput_dev *u)
 {
-	u->fd = open_uinput();
+	u->fd = uinput_open();
 	set_bit(u->fd, UI_SET_EVBIT, EV_KEY);
 	set_bit(u->fd, UI_SET_EVBIT, EV_ABS);
 	set_bit(u->fd, UI_SET_KEYBIT, BTN_TOUCH);
@@ -183,15 +122,12 @@ static void make_touchscreen(struct udevice *u)
 	create_device(u, "dispman-test touchscreen", "E:ID_INPUT_TOUCHSCREEN=1\n");
 }
 
-static void emit(struct udevice *u, int type, int code, int value)
+static void emit(struct uinput_dev *u, int type, int code, int value)
 {
-	struct input_event ev = { .type = (unsigned short)type, .code = (unsigned short)code,
-		.value = value };
-	if (write(u->fd, &ev, sizeof(ev)) != (ssize_t)sizeof(ev))
-		FAIL("uinput write: %s", strerror(errno));
+	uinput_emit(u->fd, (unsigned)type, (unsigned)code, value);
 }
 
-static void syn(struct udevice *u)
+static void syn(struct uinput_dev *u)
 {
 	emit(u, EV_SYN, SYN_REPORT, 0);
 }
@@ -323,7 +259,7 @@ int main(int argc, char **argv)
 	CHECK(dispman_output_commit(out) == 0, "first commit failed");
 	printf("output %s %ux%u\n", dispman_output_get_name(out), w, h);
 
-	struct udevice kbd = { 0 }, mouse = { 0 }, touch = { 0 };
+	struct uinput_dev kbd = { 0 }, mouse = { 0 }, touch = { 0 };
 	make_keyboard(&kbd);
 	make_mouse(&mouse);
 	make_touchscreen(&touch);

@@ -41,8 +41,10 @@ static void find_node(struct uinput_dev *u, const char *udev_props)
 		DIR *d = opendir(dir);
 		struct dirent *e;
 		while (d && (e = readdir(d)))
-			if (strncmp(e->d_name, "event", 5) == 0)
-				snprintf(u->devnode, sizeof(u->devnode), "/dev/input/%.40s", e->d_name);
+			if (strncmp(e->d_name, "event", 5) == 0) {
+				snprintf(u->event, sizeof(u->event), "%.20s", e->d_name);
+				snprintf(u->devnode, sizeof(u->devnode), "/dev/input/%s", u->event);
+			}
 		if (d)
 			closedir(d);
 		if (!u->devnode[0])

@@ -6,6 +6,7 @@
 struct uinput_dev {
 	int fd;
 	char sysname[64];   /* inputN */
+	char event[32];     /* eventM */
 	char devnode[64];   /* /dev/input/eventM */
 };
 
