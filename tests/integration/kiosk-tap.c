@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * examples/kiosk driven by uinput: a touchscreen taps button 2, a keyboard presses "3";
+ * the kiosk must report both presses, then quits and captures the screen through
+ * writeback. In that screenshot buttons 2 and 3 must show the "on" colour, button 1 the
+ * "off" colour, and the hardware cursor must be where the pointer is (the centre).
+ *
+ * Usage: kiosk-tap PATH-TO-KIOSK. Needs root, /dev/uinput and vkms with writeback. The PNG
+ * goes to $DISPMAN_VM_OUT/kiosk.png when that is set (it comes back to the host).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/input-event-codes.h>
+#include <linux/uinput.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FAIL(...) \
+	do { \
+		fprintf(stderr, "FAIL: " __VA_ARGS__); \
+		fputc('\n', stderr); \
+		exit(1); \
+	} while (0)
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) \
+			FAIL(__VA_ARGS__); \
+	} while (0)
+
+#define ABS_MAX_VALUE 4095
+#define COLOR_OFF 0x404858u
+#define COLOR_ON 0x20c060u
+
+struct udevice {
+	int fd;
+	char devnode[300];
+};
+
+static void ctl(int fd, unsigned long req, long arg)
+{
+	if (ioctl(fd, req, arg) < 0)
+		FAIL("uinput ioctl %#lx: %s", req, strerror(errno));
+}
+
+/* Create the device; tag it for libinput in the udev database when no udevd runs. */
+static void create(struct udevice *u, const char *name, const char *props)
+{
+	struct uinput_setup setup = { .id = { .bustype = BUS_VIRTUAL, .vendor = 0x1d6b,
+		.product = 0x0105, .version = 1 } };
+	snprintf(setup.name, sizeof(setup.name), "%s", name);
+	if (ioctl(u->fd, UI_DEV_SETUP, &setup) < 0 || ioctl(u->fd, UI_DEV_CREATE) < 0)
+		FAIL("creating %s: %s", name, strerror(errno));
+	char sysname[64], path[400];
+	CHECK(ioctl(u->fd, UI_GET_SYSNAME(sizeof(sysname)), sysname) >= 0, "UI_GET_SYSNAME");
+	snprintf(path, sizeof(path), "/sys/devices/virtual/input/%s", sysname);
+	DIR *dir = opendir(path);
+	CHECK(dir, "%s: %s", path, strerror(errno));
+	for (struct dirent *de; (de = readdir(dir));)
+		if (strncmp(de->d_name, "event", 5) == 0)
+			snprintf(u->devnode, sizeof(u->devnode), "/dev/input/%s", de->d_name);
+	closedir(dir);
+	struct stat st;
+	for (int i = 0; i < 200 && stat(u->devnode, &st) < 0; i++)
+		usleep(10000);
+	CHECK(stat(u->devnode, &st) == 0, "%s: %s", u->devnode, strerror(errno));
+	if (access("/run/udev/control", F_OK) != 0) {
+		mkdir("/run/udev", 0755);
+		mkdir("/run/udev/data", 0755);
+		snprintf(path, sizeof(path), "/run/udev/data/c%u:%u", major(st.st_rdev),
+			minor(st.st_rdev));
+		FILE *f = fopen(path, "w");
+		CHECK(f, "%s: %s", path, strerror(errno));
+		fprintf(f, "I:1\nE:ID_INPUT=1\n%s", props);
+		fclose(f);
+	}
+	printf("uinput: %s is %s\n", name, u->devnode);
+}
+
+static void emit(struct udevice *u, int type, int code, int value)
+{
+	struct input_event ev = { .type = (unsigned short)type, .code = (unsigned short)code,
+		.value = value };
+	CHECK(write(u->fd, &ev, sizeof(ev)) == (ssize_t)sizeof(ev), "uinput write: %s",
+		strerror(errno));
+}
+
+static void make_touch(struct udevice *u)
+{
+	u->fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
+	CHECK(u->fd >= 0, "/dev/uinput: %s", strerror(errno));
+	ctl(u->fd, UI_SET_EVBIT, EV_KEY);
+	ctl(u->fd, UI_SET_EVBIT, EV_ABS);
+	ctl(u->fd, UI_SET_KEYBIT, BTN_TOUCH);
+	ctl(u->fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT);
+	static const int codes[] = { ABS_X, ABS_Y, ABS_MT_SLOT, ABS_MT_TRACKING_ID,
+		ABS_MT_POSITION_X, ABS_MT_POSITION_Y };
+	static const int max[] = { ABS_MAX_VALUE, ABS_MAX_VALUE, 9, 65535, ABS_MAX_VALUE,
+		ABS_MAX_VALUE };
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		struct uinput_abs_setup a = { .code = (unsigned short)codes[i] };
+		a.absinfo.maximum = max[i];
+		a.absinfo.resolution = codes[i] == ABS_MT_SLOT || codes[i] == ABS_MT_TRACKING_ID ?
+			0 : 10;
+		ctl(u->fd, UI_SET_ABSBIT, codes[i]);
+		CHECK(ioctl(u->fd, UI_ABS_SETUP, &a) == 0, "UI_ABS_SETUP");
+	}
+	create(u, "kiosk-test touchscreen", "E:ID_INPUT_TOUCHSCREEN=1\n");
+}
+
+static void make_keyboard(struct udevice *u)
+{
+	u->fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
+	CHECK(u->fd >= 0, "/dev/uinput: %s", strerror(errno));
+	ctl(u->fd, UI_SET_EVBIT, EV_KEY);
+	for (int key = KEY_ESC; key <= KEY_KPDOT; key++)
+		ctl(u->fd, UI_SET_KEYBIT, key);
+	create(u, "kiosk-test keyboard", "E:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n");
+}
+
+static void make_mouse(struct udevice *u)
+{
+	u->fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
+	CHECK(u->fd >= 0, "/dev/uinput: %s", strerror(errno));
+	ctl(u->fd, UI_SET_EVBIT, EV_KEY);
+	ctl(u->fd, UI_SET_EVBIT, EV_REL);
+	ctl(u->fd, UI_SET_KEYBIT, BTN_LEFT);
+	ctl(u->fd, UI_SET_RELBIT, REL_X);
+	ctl(u->fd, UI_SET_RELBIT, REL_Y);
+	create(u, "kiosk-test mouse", "E:ID_INPUT_MOUSE=1\n");
+}
+
+static FILE *kiosk_out;
+static pid_t kiosk_pid;
+
+static void kill_kiosk(void)
+{
+	if (kiosk_pid > 0)
+		kill(kiosk_pid, SIGKILL);
+}
+
+/* Read kiosk lines until one starts with prefix (copied into line); fail at EOF. */
+static void expect_line(const char *prefix, char *line, size_t size)
+{
+	while (fgets(line, (int)size, kiosk_out)) {
+		printf("  | %s", line);
+		if (strncmp(line, prefix, strlen(prefix)) == 0)
+			return;
+	}
+	FAIL("kiosk ended before printing \"%s\"", prefix);
+}
+
+/* A binary PPM (P6, maxval 255) as 0xRRGGBB pixels. */
+static uint32_t *read_ppm(const char *path, unsigned *w, unsigned *h)
+{
+	FILE *f = fopen(path, "rb");
+	CHECK(f, "%s: %s", path, strerror(errno));
+	unsigned maxval;
+	CHECK(fscanf(f, "P6 %u %u %u", w, h, &maxval) == 3 && maxval == 255, "%s: not a PPM",
+		path);
+	fgetc(f);
+	size_t n = (size_t)*w * *h;
+	uint32_t *px = malloc(n * sizeof(*px));
+	unsigned char *rgb = malloc(n * 3);
+	CHECK(px && rgb, "out of memory");
+	CHECK(fread(rgb, 3, n, f) == n, "%s: short", path);
+	for (size_t i = 0; i < n; i++)
+		px[i] = (uint32_t)rgb[3 * i] << 16 | (uint32_t)rgb[3 * i + 1] << 8 | rgb[3 * i + 2];
+	free(rgb);
+	fclose(f);
+	return px;
+}
+
+int main(int argc, char **argv)
+{
+	CHECK(argc == 2, "usage: kiosk-tap PATH-TO-KIOSK");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	struct udevice touch, kbd, mouse;
+	make_touch(&touch);
+	make_keyboard(&kbd);
+	make_mouse(&mouse);
+
+	const char *ppm = "/tmp/kiosk-tap.ppm";
+	char png[512];
+	const char *out_dir = getenv("DISPMAN_VM_OUT");
+	snprintf(png, sizeof(png), "%s/kiosk.png", out_dir ? out_dir : "/tmp");
+	int pipefd[2];
+	CHECK(pipe(pipefd) == 0, "pipe");
+	kiosk_pid = fork();
+	CHECK(kiosk_pid >= 0, "fork");
+	if (kiosk_pid == 0) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		execl(argv[1], argv[1], "--input", touch.devnode, "--input", kbd.devnode,
+			"--input", mouse.devnode, "--quit-after-press", "2", "--frames", "100000",
+			"--screenshot", ppm, "--screenshot", png, (char *)NULL);
+		_exit(127);
+	}
+	atexit(kill_kiosk);
+	close(pipefd[1]);
+	kiosk_out = fdopen(pipefd[0], "r");
+	CHECK(kiosk_out, "fdopen");
+
+	char line[512];
+	expect_line("kiosk: ready", line, sizeof(line));
+	unsigned w, h;
+	int bx[3], by[3], bw[3], bh[3];
+	CHECK(sscanf(line, "kiosk: ready %ux%u button1=%d,%d,%d,%d button2=%d,%d,%d,%d "
+		"button3=%d,%d,%d,%d", &w, &h, &bx[0], &by[0], &bw[0], &bh[0], &bx[1], &by[1],
+		&bw[1], &bh[1], &bx[2], &by[2], &bw[2], &bh[2]) == 14, "bad ready line");
+	for (int i = 0; i < 3; i++)
+		expect_line("kiosk: input device", line, sizeof(line));
+	usleep(300000); /* a few frames of the idle UI */
+
+	/* Tap the centre of button 2. */
+	int cx = bx[1] + bw[1] / 2, cy = by[1] + bh[1] / 2;
+	int ax = (int)((long)cx * (ABS_MAX_VALUE + 1) / (long)w);
+	int ay = (int)((long)cy * (ABS_MAX_VALUE + 1) / (long)h);
+	printf("tap at %d,%d (abs %d,%d)\n", cx, cy, ax, ay);
+	emit(&touch, EV_ABS, ABS_MT_SLOT, 0);
+	emit(&touch, EV_ABS, ABS_MT_TRACKING_ID, 1);
+	emit(&touch, EV_ABS, ABS_MT_POSITION_X, ax);
+	emit(&touch, EV_ABS, ABS_MT_POSITION_Y, ay);
+	emit(&touch, EV_KEY, BTN_TOUCH, 1);
+	emit(&touch, EV_ABS, ABS_X, ax);
+	emit(&touch, EV_ABS, ABS_Y, ay);
+	emit(&touch, EV_SYN, SYN_REPORT, 0);
+	emit(&touch, EV_ABS, ABS_MT_TRACKING_ID, -1);
+	emit(&touch, EV_KEY, BTN_TOUCH, 0);
+	emit(&touch, EV_SYN, SYN_REPORT, 0);
+	expect_line("kiosk: button", line, sizeof(line));
+	CHECK(strcmp(line, "kiosk: button 2 pressed (touch)\n") == 0, "tap gave: %s", line);
+	expect_line("kiosk: button", line, sizeof(line));
+	CHECK(strcmp(line, "kiosk: button 2 on\n") == 0, "state: %s", line);
+
+	/* The keyboard's "3". */
+	emit(&kbd, EV_KEY, KEY_3, 1);
+	emit(&kbd, EV_SYN, SYN_REPORT, 0);
+	emit(&kbd, EV_KEY, KEY_3, 0);
+	emit(&kbd, EV_SYN, SYN_REPORT, 0);
+	expect_line("kiosk: button", line, sizeof(line));
+	CHECK(strcmp(line, "kiosk: button 3 pressed (key)\n") == 0, "key gave: %s", line);
+
+	expect_line("kiosk: screenshot", line, sizeof(line));
+	expect_line("kiosk: screenshot", line, sizeof(line));
+	while (fgets(line, sizeof(line), kiosk_out))
+		printf("  | %s", line);
+	int status;
+	CHECK(waitpid(kiosk_pid, &status, 0) == kiosk_pid, "waitpid");
+	kiosk_pid = 0;
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "kiosk exit status %#x", status);
+
+	/* The screenshot: buttons by their lower halves (the marks are at the top). */
+	unsigned pw, ph;
+	uint32_t *px = read_ppm(ppm, &pw, &ph);
+	CHECK(pw == w && ph == h, "screenshot %ux%u, screen %ux%u", pw, ph, w, h);
+	static const uint32_t want[3] = { COLOR_OFF, COLOR_ON, COLOR_ON };
+	size_t wrong = 0, checked = 0;
+	for (int i = 0; i < 3; i++)
+		for (int y = by[i] + bh[i] / 2; y < by[i] + bh[i]; y += 2)
+			for (int x = bx[i]; x < bx[i] + bw[i]; x += 2) {
+				checked++;
+				if (px[(size_t)y * w + (size_t)x] != want[i] && wrong++ < 5)
+					fprintf(stderr, "button %d pixel %d,%d = %06x, expected %06x\n",
+						i + 1, x, y, px[(size_t)y * w + (size_t)x], want[i]);
+			}
+	/* The cursor (pointer at the centre, hot spot 0,0): white inside its arrow. */
+	uint32_t cursor_px = px[(size_t)(h / 2 + 16) * w + w / 2 + 4];
+	printf("screenshot: %zu button pixels checked, %zu wrong; cursor pixel %06x\n", checked,
+		wrong, cursor_px);
+	CHECK(wrong == 0, "buttons on screen do not show the taps");
+	CHECK(cursor_px == 0xffffffu, "no cursor at the pointer position");
+	free(px);
+	printf("PASS kiosk-tap (screenshot %s)\n", png);
+	return 0;
+}
