@@ -25,7 +25,7 @@
 #include <time.h>
 
 #define DEFAULT_MAX_TESTS 16
-#define DEFAULT_MAX_USEC 4000
+#define DEFAULT_MAX_USEC 16000
 #define MAX_PLANES 64
 
 struct rect {
@@ -664,6 +664,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags)
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		update_rates(dev->outputs[i]);
 	bool search = dev->shape_dirty;
+	dev->alloc_reused = false;
 	if (search) {
 		dev->stats.searches++;
 		for (size_t i = 0; i < dev->n_planes; i++) {
@@ -693,13 +694,16 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags)
 		if (ret < 0)
 			return ret;
 	}
+	/* Same shape as the last accepted commit: only the framebuffers change (the kernel
+	 * keeps the rest), unless a modeset is part of this commit. */
+	dev->alloc_reused = !search && !(flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
 	return 0;
 }
 
 void alloc_done(struct dispman_device *dev, bool ok)
 {
-	(void)dev;
-	(void)ok;
+	(void)ok; /* a refused commit left shape_dirty set: the next one searches again */
+	dev->alloc_reused = false;
 }
 
 /* Clip the destination to the screen and the source with it (16.16, same ratio). */
@@ -743,6 +747,11 @@ void alloc_apply(struct dispman_device *dev, struct atomic_req *r)
 			continue;
 		}
 		struct dispman_output *out = p->pending_output;
+		if (dev->alloc_reused) {
+			if (p->cur_fb_id != layer->buf->fb_id)
+				req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
+			continue;
+		}
 		uint32_t sx, sy, sw, sh, dw, dh;
 		int32_t dx, dy;
 		layer_get_src(layer, &sx, &sy, &sw, &sh);

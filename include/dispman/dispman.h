@@ -204,10 +204,11 @@ void dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *
 /**
  * Bound the search for a plane assignment that runs when the scene's shape changed (layers
  * added, removed, moved, restacked, new buffer sizes or formats): at most max_tests TEST_ONLY
- * commits and max_usec microseconds of CLOCK_MONOTONIC time per commit. 0 selects the
- * default (16 tests, 4000 us). When the budget runs out, the layers not yet accepted by the
- * kernel are composited (reason BUDGET). Frames of an unchanged shape reuse the previous
- * assignment without any TEST_ONLY commit. Returns 0.
+ * commits and max_usec microseconds of CLOCK_MONOTONIC time per commit (the first test
+ * always runs; time bounds the retries). 0 selects the default: 16 tests, 16000 us (a frame
+ * at 60 Hz). When the budget runs out, every layer is composited (reason BUDGET). Frames
+ * of an unchanged shape reuse the previous assignment without any TEST_ONLY commit.
+ * Returns 0.
  */
 int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tests,
 	unsigned max_usec);
