@@ -1760,7 +1760,7 @@ drmModeConnectorPtr drmModeGetConnector(int fd, uint32_t connector_id)
 		return NULL;
 	}
 	/* Like the kernel, a disconnected connector reports no modes. */
-	if (c->status != DRM_MODE_DISCONNECTED) {
+	if (c->status != DRM_MODE_DISCONNECTED && c->num_modes > 0) {
 		memcpy(r->modes, c->modes, sizeof(*r->modes) * (size_t)c->num_modes);
 		r->count_modes = c->num_modes;
 	}
