@@ -145,6 +145,7 @@ static struct {
 	int num_caps;
 	bool atomic, universal, writeback;
 	bool master, hold, require_primary, cursor_check;
+	bool other_master; /* another client holds master: drmSetMaster fails */
 	int max_planes;
 	uint32_t dumb_align;
 	uint32_t min_width, max_width, min_height, max_height;
@@ -714,6 +715,7 @@ void mock_drm_set_master(bool master)
 {
 	ensure_init();
 	g.master = master;
+	g.other_master = !master;
 }
 
 drmModeModeInfo mock_drm_mode(uint16_t w, uint16_t h, uint32_t refresh, bool preferred)
@@ -1265,6 +1267,8 @@ void drmFreeVersion(drmVersionPtr v)
 int drmSetMaster(int fd)
 {
 	CHECK_FD_M1(fd, "drmSetMaster");
+	if (g.other_master)
+		return fail(EBUSY, "drmSetMaster: another client is master"), -1;
 	g.master = true;
 	return 0;
 }

@@ -133,8 +133,10 @@ void mock_drm_set_require_primary(bool on);
 void mock_drm_set_cursor_size_check(bool on);
 
 /*
- * Whether this client is DRM master (default true). Without master, atomic commits
- * fail with EACCES. drmSetMaster()/drmDropMaster() change it too.
+ * Whether this client is DRM master (default true). false models another client
+ * taking master: atomic commits fail with EACCES and drmSetMaster() fails with EBUSY
+ * (as the kernel answers while another master exists) until mock_drm_set_master(true)
+ * gives it back. drmDropMaster() drops it without another client taking it.
  */
 void mock_drm_set_master(bool master);
 

@@ -789,14 +789,18 @@ static void test_failure_injection(void **state)
 	assert_int_equal(drmModeAtomicCommit(f->fd, req, 0, NULL), -EIO);
 	assert_int_equal(drmModeAtomicCommit(f->fd, req, 0, NULL), 0);
 
-	/* Not master: EACCES; drmSetMaster gives it back. */
+	/* Another client took master: EACCES, and drmSetMaster is refused (EBUSY) until
+	 * it gives master back. */
 	mock_drm_set_master(false);
 	assert_int_equal(drmModeAtomicCommit(f->fd, req, DRM_MODE_ATOMIC_TEST_ONLY, NULL), -EACCES);
-	assert_int_equal(drmSetMaster(f->fd), 0);
+	assert_int_equal(drmSetMaster(f->fd), -1);
+	assert_int_equal(errno, EBUSY);
+	mock_drm_set_master(true);
 	assert_int_equal(drmModeAtomicCommit(f->fd, req, 0, NULL), 0);
 	assert_int_equal(drmDropMaster(f->fd), 0);
 	assert_int_equal(drmModeAtomicCommit(f->fd, req, 0, NULL), -EACCES);
-	mock_drm_set_master(true);
+	assert_int_equal(drmSetMaster(f->fd), 0); /* nobody else took it */
+	assert_int_equal(drmModeAtomicCommit(f->fd, req, 0, NULL), 0);
 
 	/* Cursor: libdrm's empty-request shortcut, truncation. */
 	assert_int_equal(drmModeAtomicGetCursor(req), 1);

@@ -348,9 +348,9 @@ static void test_retry(void **state)
 	dispman_buffer_unref(a);
 }
 
-/* DRM master lost: commits pause (-EACCES), logged once, not per frame (the commits below
- * come within the library's 500 ms between attempts to regain master); after master came
- * back, resume makes a full modeset. */
+/* DRM master lost to another client: commits pause (-EACCES), logged once, not per frame,
+ * and attempts to regain master fail (EBUSY) while the other client holds it; after master
+ * came back, resume makes a full modeset. */
 static void test_master_lost(void **state)
 {
 	struct unit_fixture *f = *state;
