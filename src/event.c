@@ -41,9 +41,26 @@ void event_source_remove(struct event_source *source)
 {
 	if (!source)
 		return;
-	epoll_ctl(source->dev->epoll_fd, EPOLL_CTL_DEL, source->fd, NULL);
+	struct dispman_device *dev = source->dev;
+	epoll_ctl(dev->epoll_fd, EPOLL_CTL_DEL, source->fd, NULL);
 	list_remove(&source->link);
+	if (dev->dispatch_depth > 0) {
+		/* The epoll events being dispatched may still point at it: keep the
+		 * memory until dispatch is done, and never call it again. */
+		source->func = NULL;
+		list_insert_tail(&dev->dead_sources, &source->link);
+		return;
+	}
 	free(source);
+}
+
+static void free_dead_sources(struct dispman_device *dev)
+{
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &dev->dead_sources) {
+		list_remove(pos);
+		free(container_of(pos, struct event_source, link));
+	}
 }
 
 static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec,
@@ -162,6 +179,8 @@ void event_finish(struct dispman_device *dev)
 		list_for_each_safe(pos, tmp, &dev->event_sources)
 			event_source_remove(container_of(pos, struct event_source, link));
 	}
+	if (dev->dead_sources.next)
+		free_dead_sources(dev);
 	dev->drm_source = NULL;
 	dev->master_timer_source = NULL;
 	if (dev->master_timer_fd >= 0)
@@ -183,15 +202,19 @@ int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "epoll_wait failed");
 		return -err;
 	}
-	int handled = 0;
-	for (int i = 0; i < n; i++) {
+	int handled = 0, ret = 0;
+	dev->dispatch_depth++;
+	for (int i = 0; i < n && ret >= 0; i++) {
 		struct event_source *source = evs[i].data.ptr;
-		int ret = source->func(source->fd, evs[i].events, source->data);
-		if (ret < 0)
-			return ret;
-		handled += ret;
+		if (!source->func)
+			continue; /* removed by an earlier callback of this dispatch */
+		ret = source->func(source->fd, evs[i].events, source->data);
+		if (ret > 0)
+			handled += ret;
 	}
-	return handled;
+	if (--dev->dispatch_depth == 0)
+		free_dead_sources(dev);
+	return ret < 0 ? ret : handled;
 }
 
 int drm_dispatch(struct dispman_device *dev, int timeout_ms)

@@ -226,6 +226,8 @@ struct dispman_device {
 
 	struct event_source *drm_source;
 	struct list event_sources; /* event_source.link */
+	struct list dead_sources;  /* event_source.link: removed during dispatch, freed after */
+	int dispatch_depth;
 	struct list listeners;     /* device_listener.link */
 	/* hotplug (udev.c) and DRM master (device.c, event.c) */
 	struct hotplug *hotplug;   /* NULL without a udev monitor */
