@@ -37,8 +37,7 @@
 #define CAM_W 320
 #define CAM_H 180
 
-#define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
-#define CHECK(cond, ...) do { if (!(cond)) FAIL(__VA_ARGS__); } while (0)
+#include "check.h"
 
 static const char *video_path = "/dev/video0";
 

@@ -48,17 +48,7 @@ const char *__ubsan_default_options(void)
 	return "halt_on_error=1:print_stacktrace=1";
 }
 
-#define FAIL(...) \
-	do { \
-		fprintf(stderr, "FAIL: " __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} while (0)
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-			FAIL(__VA_ARGS__); \
-	} while (0)
+#include "check.h"
 
 #define FRAME_TIMEOUT_MS 10000
 

@@ -39,17 +39,7 @@
 
 #include "uinput-dev.h"
 
-#define FAIL(...) \
-	do { \
-		fprintf(stderr, "FAIL: " __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} while (0)
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-			FAIL(__VA_ARGS__); \
-	} while (0)
+#include "check.h"
 
 #define ABS_MAX_VALUE 4095
 #define BACKGROUND 0x00203040u

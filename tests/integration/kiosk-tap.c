@@ -26,26 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FAIL(...) \
-	do { \
-		fprintf(stderr, "FAIL: " __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} while (0)
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-			FAIL(__VA_ARGS__); \
-	} while (0)
+#include "check.h"
+#include "uinput-dev.h"
 
 #define ABS_MAX_VALUE 4095
 #define COLOR_OFF 0x404858u
 #define COLOR_ON 0x20c060u
-
-struct udevice {
-	int fd;
-	char devnode[300];
-};
 
 static void ctl(int fd, unsigned long req, long arg)
 {
@@ -53,52 +39,20 @@ static void ctl(int fd, unsigned long req, long arg)
 		FAIL("uinput ioctl %#lx: %s", req, strerror(errno));
 }
 
-/* Create the device; tag it for libinput in the udev database when no udevd runs. */
-static void create(struct udevice *u, const char *name, const char *props)
+static void create(struct uinput_dev *u, const char *name, const char *props)
 {
-	struct uinput_setup setup = { .id = { .bustype = BUS_VIRTUAL, .vendor = 0x1d6b,
-		.product = 0x0105, .version = 1 } };
-	snprintf(setup.name, sizeof(setup.name), "%s", name);
-	if (ioctl(u->fd, UI_DEV_SETUP, &setup) < 0 || ioctl(u->fd, UI_DEV_CREATE) < 0)
-		FAIL("creating %s: %s", name, strerror(errno));
-	char sysname[64], path[400];
-	CHECK(ioctl(u->fd, UI_GET_SYSNAME(sizeof(sysname)), sysname) >= 0, "UI_GET_SYSNAME");
-	snprintf(path, sizeof(path), "/sys/devices/virtual/input/%s", sysname);
-	DIR *dir = opendir(path);
-	CHECK(dir, "%s: %s", path, strerror(errno));
-	for (struct dirent *de; (de = readdir(dir));)
-		if (strncmp(de->d_name, "event", 5) == 0)
-			snprintf(u->devnode, sizeof(u->devnode), "/dev/input/%s", de->d_name);
-	closedir(dir);
-	struct stat st;
-	for (int i = 0; i < 200 && stat(u->devnode, &st) < 0; i++)
-		usleep(10000);
-	CHECK(stat(u->devnode, &st) == 0, "%s: %s", u->devnode, strerror(errno));
-	if (access("/run/udev/control", F_OK) != 0) {
-		mkdir("/run/udev", 0755);
-		mkdir("/run/udev/data", 0755);
-		snprintf(path, sizeof(path), "/run/udev/data/c%u:%u", major(st.st_rdev),
-			minor(st.st_rdev));
-		FILE *f = fopen(path, "w");
-		CHECK(f, "%s: %s", path, strerror(errno));
-		fprintf(f, "I:1\nE:ID_INPUT=1\n%s", props);
-		fclose(f);
-	}
+	uinput_create(u, name, props);
 	printf("uinput: %s is %s\n", name, u->devnode);
 }
 
-static void emit(struct udevice *u, int type, int code, int value)
+static void emit(struct uinput_dev *u, int type, int code, int value)
 {
-	struct input_event ev = { .type = (unsigned short)type, .code = (unsigned short)code,
-		.value = value };
-	CHECK(write(u->fd, &ev, sizeof(ev)) == (ssize_t)sizeof(ev), "uinput write: %s",
-		strerror(errno));
+	uinput_emit(u->fd, (unsigned)type, (unsigned)code, value);
 }
 
-static void make_touch(struct udevice *u)
+static void make_touch(struct uinput_dev *u)
 {
-	u->fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
-	CHECK(u->fd >= 0, "/dev/uinput: %s", strerror(errno));
+	u->fd = uinput_open();
 	ctl(u->fd, UI_SET_EVBIT, EV_KEY);
 	ctl(u->fd, UI_SET_EVBIT, EV_ABS);
 	ctl(u->fd, UI_SET_KEYBIT, BTN_TOUCH);
@@ -118,20 +72,18 @@ static void make_touch(struct udevice *u)
 	create(u, "kiosk-test touchscreen", "E:ID_INPUT_TOUCHSCREEN=1\n");
 }
 
-static void make_keyboard(struct udevice *u)
+static void make_keyboard(struct uinput_dev *u)
 {
-	u->fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
-	CHECK(u->fd >= 0, "/dev/uinput: %s", strerror(errno));
+	u->fd = uinput_open();
 	ctl(u->fd, UI_SET_EVBIT, EV_KEY);
 	for (int key = KEY_ESC; key <= KEY_KPDOT; key++)
 		ctl(u->fd, UI_SET_KEYBIT, key);
 	create(u, "kiosk-test keyboard", "E:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n");
 }
 
-static void make_mouse(struct udevice *u)
+static void make_mouse(struct uinput_dev *u)
 {
-	u->fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
-	CHECK(u->fd >= 0, "/dev/uinput: %s", strerror(errno));
+	u->fd = uinput_open();
 	ctl(u->fd, UI_SET_EVBIT, EV_KEY);
 	ctl(u->fd, UI_SET_EVBIT, EV_REL);
 	ctl(u->fd, UI_SET_KEYBIT, BTN_LEFT);
@@ -185,7 +137,7 @@ int main(int argc, char **argv)
 {
 	CHECK(argc == 2, "usage: kiosk-tap PATH-TO-KIOSK");
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	struct udevice touch, kbd, mouse;
+	struct uinput_dev touch, kbd, mouse;
 	make_touch(&touch);
 	make_keyboard(&kbd);
 	make_mouse(&mouse);

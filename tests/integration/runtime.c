@@ -51,17 +51,7 @@ const char *__ubsan_default_options(void)
 	return "halt_on_error=1:print_stacktrace=1";
 }
 
-#define FAIL(...) \
-	do { \
-		fprintf(stderr, "FAIL: " __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} while (0)
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-			FAIL(__VA_ARGS__); \
-	} while (0)
+#include "check.h"
 
 #define BG_COLOR 0x00306090u
 #define BOX_COLOR 0x00f0c020u

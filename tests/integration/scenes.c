@@ -23,8 +23,7 @@
 #include <drm_fourcc.h>
 #include <dispman/dispman.h>
 
-#define FAIL(...) \
-	do { fprintf(stderr, "FAIL: " __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
+#include "check.h"
 #define MAX_LAYERS 24
 
 struct spec {

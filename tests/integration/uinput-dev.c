@@ -14,7 +14,7 @@
 
 #include "uinput-dev.h"
 
-#define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
+#include "check.h"
 
 int uinput_open(void)
 {

@@ -23,7 +23,7 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
+#include "check.h"
 
 struct dumb {
 	uint32_t handle, pitch, fb;
