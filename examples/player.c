@@ -129,9 +129,9 @@ static int show_video_frame(struct player *p)
 	r = video_next(p->video, data, stride, p->mode->width, p->mode->height);
 	if (r < 0)
 		return -EIO;
-	if (r == 0) {
+	if (r == 0) { /* the clip ended: keep the last frame and the vblank clock */
 		p->video_ended = true;
-		return 0;
+		return dispman_device_commit(p->dev);
 	}
 	p->vbuf_busy[i] = true;
 	p->vbuf_cur = i;
