@@ -235,6 +235,21 @@ static int buffer_add_fb(struct dispman_buffer *buf)
 	return 0;
 }
 
+/* Map size bytes of a dma-buf fd as the buffer's CPU view; closes fd. */
+static int map_dmabuf_fd(struct dispman_buffer *buf, int fd, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	int err = errno;
+	close(fd);
+	if (p == MAP_FAILED) {
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "map: mmap of the dma-buf failed");
+		return -err;
+	}
+	buf->map = p;
+	buf->map_size = size;
+	return 0;
+}
+
 static int map_dumb(struct dispman_buffer *buf)
 {
 	struct dispman_device *dev = buf->dev;
@@ -257,16 +272,7 @@ static int map_dumb(struct dispman_buffer *buf)
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot map dumb buffer");
 		return -err;
 	}
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	int err = errno;
-	close(fd);
-	if (p == MAP_FAILED) {
-		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot map dumb buffer's dma-buf");
-		return -err;
-	}
-	buf->map = p;
-	buf->map_size = size;
-	return 0;
+	return map_dmabuf_fd(buf, fd, size);
 }
 
 struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, uint32_t width,
@@ -551,15 +557,9 @@ int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride
 		if (ret < 0)
 			return ret;
 		size_t size = (size_t)buf->offsets[0] + (size_t)buf->pitches[0] * buf->height;
-		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		int err = errno;
-		close(fd);
-		if (p == MAP_FAILED) {
-			dispman_log_errno(DISPMAN_LOG_ERROR, err, "map: mmap of the dma-buf failed");
-			return -err;
-		}
-		buf->map = p;
-		buf->map_size = size;
+		ret = map_dmabuf_fd(buf, fd, size);
+		if (ret < 0)
+			return ret;
 	}
 	if (data)
 		*data = (char *)buf->map + buf->offsets[0];
