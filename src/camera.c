@@ -669,6 +669,7 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 		goto fail;
 	cam->stats.n_buffers = cam->n_bufs;
 	cam->stats.zero_copy = !cam->copy;
+	layer->cpu_converted = cam->copy;
 	dispman_log(DISPMAN_LOG_INFO, "camera %s (%s): %.4s %ux%u, %u buffers, %s", cfg->path,
 		cam->v4l2.card, (const char *)&cam->v4l2.fmt.v4l2_fourcc, cam->v4l2.fmt.width,
 		cam->v4l2.fmt.height, cam->n_bufs,
@@ -782,6 +783,7 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	/* Buffers the display still holds keep their own references: unhook. */
 	free_buffers(cam);
 	v4l2_close(&cam->v4l2);
+	cam->layer->cpu_converted = false;
 	free(cam);
 }
 

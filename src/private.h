@@ -416,6 +416,7 @@ struct dispman_layer {
 	unsigned update_rate;     /* 0..256: how often the buffer changes per commit (EMA) */
 	unsigned composed_serial; /* content_serial in the composition buffer */
 	bool composited;          /* drawn into the composition buffer */
+	bool cpu_converted;       /* its buffer holds a CPU conversion (camera copy path) */
 };
 
 /* Effective rectangles (defaults applied). */

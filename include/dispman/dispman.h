@@ -474,7 +474,9 @@ int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer 
  * ON_PLANE with the plane id; COMPOSITED (drawn on the CPU into the output's composition
  * buffer, which sits on the primary plane below every layer on another plane) with the
  * reason it got no plane; or NOT_SHOWN with the reason (INVISIBLE, or a buffer the CPU
- * compositor cannot read: FORMAT, MODIFIER). Returns 0 or -EINVAL.
+ * compositor cannot read: FORMAT, MODIFIER). A camera layer whose frames a plane cannot
+ * take in their own format and are converted on the CPU (DISPMAN_CAMERA_ALLOW_COPY)
+ * reports ON_PLANE with the reason FORMAT. Returns 0 or -EINVAL.
  *
  * A layer whose content changes without a new buffer must be given its buffer again with
  * dispman_layer_set_buffer(): that is how the compositor learns what to redraw.

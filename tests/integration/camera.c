@@ -219,7 +219,8 @@ static int case_pattern(const char *device, enum dispman_camera_memory mem)
 	settle(&c);
 	struct dispman_placement pl;
 	CHECK(dispman_layer_get_placement(c.layer, &pl) == 0 &&
-		pl.state == DISPMAN_PLACEMENT_ON_PLANE, "camera layer not on a plane");
+		pl.state == DISPMAN_PLACEMENT_ON_PLANE && pl.reason == DISPMAN_REASON_NONE,
+		"camera layer not on a plane as it is");
 	printf("camera layer on plane %u\n", pl.plane_id);
 	print_stats(c.cam);
 	dispman_camera_get_stats(c.cam, &s);
@@ -309,6 +310,11 @@ static int case_copy(const char *device)
 	dispman_camera_get_stats(c.cam, &s);
 	print_stats(c.cam);
 	CHECK(!s.zero_copy, "the copy path says zero-copy");
+	struct dispman_placement pl;
+	CHECK(dispman_layer_get_placement(c.layer, &pl) == 0 &&
+		pl.state == DISPMAN_PLACEMENT_ON_PLANE && pl.reason == DISPMAN_REASON_FORMAT,
+		"the converted layer's placement does not say so (state %d reason %d)", pl.state,
+		pl.reason);
 	CHECK(s.bytes_copied >= (uint64_t)CAM_W * CAM_H * 4, "bytes_copied %llu",
 		(unsigned long long)s.bytes_copied);
 	struct dispman_buffer *frame = NULL;
