@@ -239,6 +239,12 @@ static int buffer_add_fb(struct dispman_buffer *buf)
 static int map_dmabuf_fd(struct dispman_buffer *buf, int fd, size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED && errno == EACCES) {
+		/* An exporter may hand out read-only dma-bufs (GBM does): reading is
+		 * all the compositor needs. */
+		dispman_log(DISPMAN_LOG_DEBUG, "map: the dma-buf is read-only, mapping it so");
+		p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	}
 	int err = errno;
 	close(fd);
 	if (p == MAP_FAILED) {

@@ -545,7 +545,8 @@ void dispman_buffer_unref(struct dispman_buffer *buf);
  * CPU access: *data receives the mapping of plane 0, owned by the buffer and valid until
  * it is freed; *stride its pitch in bytes. Either pointer may be NULL. Dumb buffers are
  * mapped at creation; other buffers are mapped on first use through their dma-buf (only
- * single-plane linear layouts). Returns 0, -ENOTSUP or the errno of mmap.
+ * single-plane linear layouts; read-only when the driver allows only reading, as for some
+ * GBM buffers: do not write to those). Returns 0, -ENOTSUP or the errno of mmap.
  */
 int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride);
 
