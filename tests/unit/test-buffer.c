@@ -465,19 +465,6 @@ static void test_orphaned(void **state)
 
 /* ---- references and release ---- */
 
-struct release_log {
-	struct dispman_buffer *bufs[8];
-	int n;
-};
-
-static void on_release(struct dispman_buffer *buf, void *data)
-{
-	struct release_log *log = data;
-	if (log->n < 8)
-		log->bufs[log->n] = buf;
-	log->n++;
-}
-
 static void test_ref_unref(void **state)
 {
 	struct unit_fixture *f = *state;
@@ -498,14 +485,14 @@ static void test_ref_unref(void **state)
 static void test_release_after_flip(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct release_log rel = { 0 };
+	struct unit_release_log rel = { 0 };
 	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
 	struct dispman_buffer *a = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888,
 		0xff0000);
 	struct dispman_buffer *b = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888,
 		0x00ff00);
-	dispman_buffer_set_release_callback(a, on_release, &rel);
-	dispman_buffer_set_release_callback(b, on_release, &rel);
+	dispman_buffer_set_release_callback(a, unit_record_release, &rel);
+	dispman_buffer_set_release_callback(b, unit_record_release, &rel);
 	uint32_t fb_a = dispman_buffer_get_fb_id(a), fb_b = dispman_buffer_get_fb_id(b);
 
 	mock_drm_set_flip_delay(true);
@@ -551,10 +538,10 @@ static void test_release_after_flip(void **state)
 static void test_same_buffer_not_released(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct release_log rel = { 0 };
+	struct unit_release_log rel = { 0 };
 	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
 	struct dispman_buffer *a = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 0);
-	dispman_buffer_set_release_callback(a, on_release, &rel);
+	dispman_buffer_set_release_callback(a, unit_record_release, &rel);
 	assert_int_equal(dispman_output_set_buffer(f->out, a), 0);
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(dispman_device_commit(f->dev), 0);

@@ -250,35 +250,22 @@ static void test_kernel_refuses(void **state)
 
 /* A commit while a flip is pending is queued (0, not -EBUSY) and committed right after the
  * flip event, from dispatch. */
-struct release_log {
-	struct dispman_buffer *bufs[8];
-	int n;
-};
-
-static void on_release(struct dispman_buffer *buf, void *data)
-{
-	struct release_log *log = data;
-	if (log->n < 8)
-		log->bufs[log->n] = buf;
-	log->n++;
-}
-
 static void test_queued_while_flip_pending(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct release_log rel = { 0 };
+	struct unit_release_log rel = { 0 };
 	struct dispman_buffer *a = show_first_frame(f, 0);
-	dispman_buffer_set_release_callback(a, on_release, &rel);
+	dispman_buffer_set_release_callback(a, unit_record_release, &rel);
 	mock_drm_set_flip_delay(true);
 
 	struct dispman_buffer *b = next_frame(f, 1);
-	dispman_buffer_set_release_callback(b, on_release, &rel);
+	dispman_buffer_set_release_callback(b, unit_record_release, &rel);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	assert_int_equal(counters().pending_flips, 1);
 	unsigned applied = counters().applied_commits;
 
 	struct dispman_buffer *c = next_frame(f, 2);
-	dispman_buffer_set_release_callback(c, on_release, &rel);
+	dispman_buffer_set_release_callback(c, unit_record_release, &rel);
 	assert_int_equal(dispman_device_commit(f->dev), 0);  /* queued, not -EBUSY */
 	assert_int_equal(dispman_device_commit(f->dev), 0);  /* still one queued commit */
 	assert_int_equal(counters().applied_commits, applied);

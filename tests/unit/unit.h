@@ -81,6 +81,15 @@ int unit_memfd(size_t size);
 struct dispman_buffer *unit_pattern_buffer(struct dispman_device *dev, uint32_t w, uint32_t h,
 	uint32_t fourcc, uint32_t color);
 
+/* Release callbacks recorded in order (the first 8 buffers, and how many in all). */
+struct unit_release_log {
+	struct dispman_buffer *bufs[8];
+	int n;
+};
+
+/* A dispman_buffer_release_callback; data is a struct unit_release_log. */
+void unit_record_release(struct dispman_buffer *buf, void *data);
+
 /* ---- main ---- */
 
 /*
