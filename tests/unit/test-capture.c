@@ -31,18 +31,6 @@ static uint32_t pattern(uint32_t x, uint32_t y, uint32_t color)
 	return color ^ ((x * 0x10101u + y * 0x100u) & 0x00ffffffu);
 }
 
-static struct dispman_buffer *show(struct unit_fixture *f, uint32_t color)
-{
-	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
-	const struct dispman_mode *m = dispman_output_get_current_mode(f->out);
-	struct dispman_buffer *buf = unit_pattern_buffer(f->dev, m->width, m->height,
-		DRM_FORMAT_XRGB8888, color);
-	assert_int_equal(dispman_output_set_buffer(f->out, buf), 0);
-	assert_int_equal(dispman_device_commit(f->dev), 0);
-	assert_int_equal(unit_drain(f->dev), 1);
-	return buf;
-}
-
 /* Every pixel of frame (XRGB8888) equals the pattern, alpha byte aside. */
 static void check_pattern(struct dispman_buffer *frame, uint32_t w, uint32_t h, uint32_t color)
 {
@@ -65,7 +53,7 @@ static void check_pattern(struct dispman_buffer *frame, uint32_t w, uint32_t h, 
 static void test_pixels(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_buffer *buf = show(f, 0x204080);
+	struct dispman_buffer *buf = unit_show_first_frame(f, 0x204080);
 	struct mock_drm_counters before = counters();
 	struct dispman_stats s0;
 	dispman_device_get_stats(f->dev, &s0);
@@ -129,7 +117,7 @@ static void test_other_mode(void **state)
 static void test_overlay_composed(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_buffer *base = show(f, 0x000000);
+	struct dispman_buffer *base = unit_show_first_frame(f, 0x000000);
 	struct dispman_buffer *top = dispman_buffer_create_dumb(f->dev, 32, 16,
 		DRM_FORMAT_ARGB8888);
 	assert_non_null(top);
@@ -188,7 +176,7 @@ static void test_clones_allowed(void **state)
 	unit_open_device(f);
 	assert_int_equal(f->dev->n_writebacks, 1);
 	assert_int_equal(f->dev->writebacks[0].connector_id, wb);
-	struct dispman_buffer *buf = show(f, 0x556677);
+	struct dispman_buffer *buf = unit_show_first_frame(f, 0x556677);
 	struct mock_drm_counters before = counters();
 	struct dispman_buffer *frame = NULL;
 	assert_int_equal(dispman_output_capture(f->out, &frame), 0);
@@ -208,7 +196,7 @@ static void test_no_writeback(void **state)
 	unit_build_plain_device();
 	unit_open_device(f);
 	assert_int_equal(f->dev->n_writebacks, 0);
-	struct dispman_buffer *buf = show(f, 0);
+	struct dispman_buffer *buf = unit_show_first_frame(f, 0);
 	struct dispman_buffer *frame = (void *)1;
 	unit_log_clear();
 	assert_int_equal(dispman_output_capture(f->out, &frame), -ENOTSUP);
@@ -255,7 +243,7 @@ static void test_capture_failure(void **state)
 {
 	struct unit_fixture *f = *state;
 	const struct capture_failure *tc = f->param;
-	struct dispman_buffer *buf = show(f, 0x10);
+	struct dispman_buffer *buf = unit_show_first_frame(f, 0x10);
 	struct mock_drm_counters before = counters();
 	unit_log_clear();
 	mock_drm_fail_nth(tc->func, tc->nth, tc->err);

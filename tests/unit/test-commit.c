@@ -35,20 +35,6 @@ static uint64_t prop(uint32_t obj, const char *name)
 	return v;
 }
 
-/* Enables the output with its preferred mode, shows a full-screen buffer, commits and waits
- * for the flip. The caller owns the returned buffer. */
-static struct dispman_buffer *show_first_frame(struct unit_fixture *f, uint32_t color)
-{
-	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
-	const struct dispman_mode *m = dispman_output_get_current_mode(f->out);
-	struct dispman_buffer *buf = unit_pattern_buffer(f->dev, m->width, m->height,
-		DRM_FORMAT_XRGB8888, color);
-	assert_int_equal(dispman_output_set_buffer(f->out, buf), 0);
-	assert_int_equal(dispman_device_commit(f->dev), 0);
-	assert_int_equal(unit_drain(f->dev), 1);
-	return buf;
-}
-
 static struct dispman_buffer *next_frame(struct unit_fixture *f, uint32_t color)
 {
 	const struct dispman_mode *m = dispman_output_get_current_mode(f->out);
@@ -71,7 +57,7 @@ static void test_nothing_enabled(void **state)
 static void test_modeset_only_when_needed(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_buffer *a = show_first_frame(f, 0x000000);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0x000000);
 	assert_int_equal(counters().modesets, 1);
 	assert_int_equal(stats(f->dev).modesets, 1);
 	assert_int_equal(prop(MOCK_VKMS_CRTC, "ACTIVE"), 1);
@@ -127,7 +113,7 @@ static void test_modeset_only_when_needed(void **state)
 static void test_mode_blob_applied(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	assert_int_equal(counters().live_blobs, 1);
 	uint64_t blob1 = prop(MOCK_VKMS_CRTC, "MODE_ID");
 	assert_int_not_equal(blob1, 0);
@@ -178,7 +164,7 @@ static void test_mode_blob_rollback(void **state)
 {
 	struct unit_fixture *f = *state;
 	const struct rollback_case *tc = f->param;
-	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	uint64_t blob1 = prop(MOCK_VKMS_CRTC, "MODE_ID");
 	unsigned modesets = counters().modesets;
 
@@ -209,7 +195,7 @@ static void test_mode_blob_rollback(void **state)
 static void test_flip_refused(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	struct dispman_buffer *b = next_frame(f, 1);
 	unit_log_clear();
 	mock_drm_fail_next("drmModeAtomicCommit/apply", EINVAL);
@@ -254,7 +240,7 @@ static void test_queued_while_flip_pending(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct unit_release_log rel = { 0 };
-	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	dispman_buffer_set_release_callback(a, unit_record_release, &rel);
 	mock_drm_set_flip_delay(true);
 
@@ -341,7 +327,7 @@ static void test_retry(void **state)
 static void test_master_lost(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	struct dispman_stats s0 = stats(f->dev);
 	mock_drm_set_master(false);
 	unit_log_clear();
@@ -386,7 +372,7 @@ static void test_master_lost(void **state)
 static void test_stats(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	struct dispman_stats s = stats(f->dev);
 	struct mock_drm_counters c = counters();
 	assert_int_equal(s.commits, 1);
@@ -454,7 +440,7 @@ static void test_frame_callback(void **state)
 	struct unit_fixture *f = *state;
 	struct frames fr = { .out = f->out };
 	dispman_output_set_frame_callback(f->out, on_frame, &fr);
-	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	for (int i = 1; i < 8; i++) {
 		struct dispman_buffer *b = next_frame(f, (uint32_t)i);
 		assert_int_equal(dispman_device_commit(f->dev), 0);
@@ -521,7 +507,7 @@ static void test_commit_from_callback(void **state)
 static void test_pollable_fd(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_buffer *a = show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	struct dispman_buffer *b = next_frame(f, 1);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	struct pollfd pfd = { .fd = dispman_device_get_fd(f->dev), .events = POLLIN };

@@ -279,3 +279,15 @@ void unit_record_release(struct dispman_buffer *buf, void *data)
 		log->bufs[log->n] = buf;
 	log->n++;
 }
+
+struct dispman_buffer *unit_show_first_frame(struct unit_fixture *f, uint32_t color)
+{
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	const struct dispman_mode *m = dispman_output_get_current_mode(f->out);
+	struct dispman_buffer *buf = unit_pattern_buffer(f->dev, m->width, m->height,
+		DRM_FORMAT_XRGB8888, color);
+	assert_int_equal(dispman_output_set_buffer(f->out, buf), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	return buf;
+}

@@ -81,6 +81,10 @@ int unit_memfd(size_t size);
 struct dispman_buffer *unit_pattern_buffer(struct dispman_device *dev, uint32_t w, uint32_t h,
 	uint32_t fourcc, uint32_t color);
 
+/* Enables the output with its preferred mode, shows a full-screen pattern buffer of color,
+ * commits and waits for the flip (asserts). The caller owns the returned buffer. */
+struct dispman_buffer *unit_show_first_frame(struct unit_fixture *f, uint32_t color);
+
 /* Release callbacks recorded in order (the first 8 buffers, and how many in all). */
 struct unit_release_log {
 	struct dispman_buffer *bufs[8];
