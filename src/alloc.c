@@ -173,6 +173,38 @@ static void clip_rect(const struct dispman_layer *layer, int32_t w, int32_t h, s
 	r->y1 = (int32_t)(y1 < r->y0 ? r->y0 : y1 > h ? h : y1);
 }
 
+/*
+ * Rectangles nothing can show: a source not inside its buffer (the kernel refuses it with
+ * ENOSPC and the compositor would sample beyond the buffer), a source under one pixel (the
+ * compositor's 16.16 scale would be 0), a destination beyond 16-bit coordinates (the
+ * compositor's and most drivers' range). Logs what was wrong.
+ */
+static enum dispman_placement_reason check_geometry(const struct dispman_output *out,
+	const struct dispman_layer *l)
+{
+	uint32_t sx, sy, sw, sh, dw, dh;
+	int32_t dx, dy;
+	layer_get_src(l, &sx, &sy, &sw, &sh);
+	layer_get_dst(l, &dx, &dy, &dw, &dh);
+	uint64_t bw = (uint64_t)l->buf->width << 16, bh = (uint64_t)l->buf->height << 16;
+	if (sw < 0x10000 || sh < 0x10000 || (uint64_t)sx + sw > bw || (uint64_t)sy + sh > bh) {
+		dispman_log(DISPMAN_LOG_WARNING, "%s: layer z=%d not shown: source %.2fx%.2f at "
+			"(%.2f, %.2f) is not inside its %ux%u buffer (or under one pixel)", out->name,
+			l->z, sw / 65536.0, sh / 65536.0, sx / 65536.0, sy / 65536.0, l->buf->width,
+			l->buf->height);
+		return DISPMAN_REASON_SOURCE;
+	}
+	int64_t x1 = (int64_t)dx + dw, y1 = (int64_t)dy + dh;
+	if (dw > DISPMAN_MAX_COORD || dh > DISPMAN_MAX_COORD || dx < -DISPMAN_MAX_COORD ||
+	    dy < -DISPMAN_MAX_COORD || x1 > DISPMAN_MAX_COORD || y1 > DISPMAN_MAX_COORD) {
+		dispman_log(DISPMAN_LOG_WARNING, "%s: layer z=%d not shown: destination %ux%u at "
+			"(%d, %d) reaches beyond %d pixels", out->name, l->z, dw, dh, dx, dy,
+			DISPMAN_MAX_COORD);
+		return DISPMAN_REASON_DESTINATION;
+	}
+	return DISPMAN_REASON_NONE;
+}
+
 static int reason_rank(enum dispman_placement_reason r)
 {
 	switch (r) {
@@ -542,6 +574,11 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 		clip_rect(l, c.width, c.height, &e->vis);
 		if (e->vis.x0 >= e->vis.x1 || e->vis.y0 >= e->vis.y1)
 			continue; /* wholly off-screen */
+		enum dispman_placement_reason bad = check_geometry(out, l);
+		if (bad != DISPMAN_REASON_NONE) {
+			l->placement.reason = bad; /* NOT_SHOWN, from reset_output() */
+			continue;
+		}
 		uint32_t sx, sy, sw, sh, dw, dh;
 		int32_t dx, dy;
 		layer_get_src(l, &sx, &sy, &sw, &sh);

@@ -419,7 +419,17 @@ enum dispman_placement_reason {
 	DISPMAN_REASON_ALPHA,           /* plane alpha or blend mode no free plane can do */
 	DISPMAN_REASON_STACKING,        /* below a composited layer it overlaps */
 	DISPMAN_REASON_BUDGET,          /* the search ran out of TEST_ONLY commits or time */
+	DISPMAN_REASON_SOURCE,          /* source not inside the buffer, or under one pixel */
+	DISPMAN_REASON_DESTINATION,     /* destination beyond DISPMAN_MAX_COORD */
 };
+
+/**
+ * Largest destination width or height, and largest distance of a destination's edge from
+ * the output's origin, that a layer can have and still be shown (16-bit coordinates, as
+ * the CPU compositor and most KMS drivers address them). A layer beyond it is NOT_SHOWN
+ * with the reason DESTINATION.
+ */
+#define DISPMAN_MAX_COORD 32767
 
 struct dispman_placement {
 	enum dispman_placement_state state;
@@ -473,8 +483,12 @@ int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer 
  * Where the last commit (or queued commit) put the layer, into caller-owned *placement:
  * ON_PLANE with the plane id; COMPOSITED (drawn on the CPU into the output's composition
  * buffer, which sits on the primary plane below every layer on another plane) with the
- * reason it got no plane; or NOT_SHOWN with the reason (INVISIBLE, or a buffer the CPU
- * compositor cannot read: FORMAT, MODIFIER). A camera layer whose frames a plane cannot
+ * reason it got no plane; or NOT_SHOWN, nothing of it drawn, with the reason: INVISIBLE
+ * (hidden, no buffer, alpha 0 or wholly off-screen), SOURCE (the source rectangle is not
+ * inside the buffer, or is under one pixel wide or high), DESTINATION (width, height or an
+ * edge beyond DISPMAN_MAX_COORD), or, for a buffer the CPU compositor cannot read, why no
+ * plane took it (FORMAT, MODIFIER, NO_PLANE, ...). SOURCE and DESTINATION also log a
+ * warning naming the rectangle. A camera layer whose frames a plane cannot
  * take in their own format and are converted on the CPU (DISPMAN_CAMERA_ALLOW_COPY)
  * reports ON_PLANE with the reason FORMAT. Returns 0 or -EINVAL.
  *

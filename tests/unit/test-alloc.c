@@ -38,6 +38,7 @@ enum dev_kind {
 	DEV_MODIFIERS,    /* primary linear; overlay A linear + X_TILED; overlay B linear */
 	DEV_PRIMARY_REQ,  /* vkms-like planes, required primary plane */
 	DEV_FORMATS,      /* primary XR24, AR24, RG16; two overlays XR24, AR24 */
+	DEV_MOD_ELSEWHERE, /* primary and overlay linear; X_TILED only on another CRTC's plane */
 };
 
 struct lspec {
@@ -45,6 +46,7 @@ struct lspec {
 	uint32_t w, h;
 	uint32_t fmt;      /* 0: ARGB8888 (XRGB8888 for a full-screen bottom layer) */
 	uint32_t dw, dh;   /* destination size, 0: same as w, h (no scaling) */
+	uint32_t src[4];   /* source x, y, w, h in 16.16; w 0: the whole buffer */
 	uint16_t alpha;    /* 0: opaque */
 	int blend;
 	bool hidden, nobuf, tiled, transparent, zero_alpha;
@@ -138,6 +140,19 @@ static void setup_device(enum dev_kind kind)
 		mock_drm_add_plane(&ovl);
 		break;
 	}
+	case DEV_MOD_ELSEWHERE:
+		mock_drm_add_crtc();
+		primary.possible_crtcs = 1;
+		mock_drm_add_plane(&primary);
+		primary.possible_crtcs = 2;
+		mock_drm_add_plane(&primary);
+		ovl.possible_crtcs = 1;
+		mock_drm_add_plane(&ovl);
+		ovl.possible_crtcs = 2;
+		ovl.modifiers = mods_tiled;
+		ovl.num_modifiers = 2;
+		mock_drm_add_plane(&ovl);
+		break;
 	case DEV_MODIFIERS:
 		mock_drm_add_plane(&primary);
 		ovl.modifiers = mods_tiled;
@@ -238,6 +253,9 @@ static void test_case_run(void **state)
 		}
 		dispman_layer_set_destination(f.layers[i], s->x, s->y, s->dw ? s->dw : s->w,
 			s->dh ? s->dh : s->h);
+		if (s->src[2])
+			dispman_layer_set_source(f.layers[i], s->src[0], s->src[1], s->src[2],
+				s->src[3]);
 		if (s->alpha || s->zero_alpha)
 			dispman_layer_set_alpha(f.layers[i], s->alpha);
 		dispman_layer_set_blend_mode(f.layers[i], (enum dispman_blend_mode)s->blend);
@@ -395,6 +413,9 @@ static void after_priority(struct fx *f)
 #define WCOMP(r) { COMP, 0, DISPMAN_REASON_##r }
 #define WHID(r) { HIDDEN, 0, DISPMAN_REASON_##r }
 #define OVL(i) MOCK_VKMS_OVERLAY(i)
+/* a 200x200 square at (100, 100) showing the source rectangle x, y, w, h (16.16) */
+#define SRC(sx, sy, sw, sh) { .x = 100, .y = 100, .w = 200, .h = 200, \
+	.src = { (sx), (sy), (sw), (sh) } }
 
 static const struct test_case cases[] = {
 	{ .name = "one-fullscreen", .n = 1, .l = { FULL }, .w = { WON(MOCK_VKMS_PRIMARY) },
@@ -482,13 +503,54 @@ static const struct test_case cases[] = {
 	{ .name = "budget", .max_planes = 2, .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
 	  .w = { WCOMP(BUDGET), WCOMP(BUDGET), WCOMP(BUDGET) }, .tests = 1,
 	  .before = before_budget },
+	/* One case per reason a layer is not drawn, with free planes left. */
+	{ .name = "reason-source-beyond", .n = 2, .l = { FULL, SRC(0xffff0000u, 0, 10 << 16,
+		10 << 16) }, .w = { WON(MOCK_VKMS_PRIMARY), WHID(SOURCE) }, .tests = 1 },
+	{ .name = "reason-source-partly-beyond", .n = 2, .l = { FULL, SRC(100 << 16, 0,
+		200 << 16, 200 << 16) }, .w = { WON(MOCK_VKMS_PRIMARY), WHID(SOURCE) }, .tests = 1 },
+	{ .name = "reason-source-below-buffer", .n = 2, .l = { FULL, SRC(0, 1u << 16,
+		200 << 16, 200 << 16) }, .w = { WON(MOCK_VKMS_PRIMARY), WHID(SOURCE) }, .tests = 1 },
+	{ .name = "reason-source-under-a-pixel", .n = 2, .l = { FULL, SRC(0, 0, 0x8000,
+		200 << 16) }, .w = { WON(MOCK_VKMS_PRIMARY), WHID(SOURCE) }, .tests = 1 },
+	{ .name = "reason-source-inside", .n = 2, .l = { FULL, SRC(100 << 16, 100 << 16,
+		100 << 16, 100 << 16) }, .w = { WCOMP(STACKING), WCOMP(SCALING) }, .tests = 2 },
+	{ .name = "reason-destination-2g", .n = 2, .l = { FULL, { .w = 64, .h = 64,
+		.dw = 1u << 31, .dh = 1u << 31 } },
+	  .w = { WON(MOCK_VKMS_PRIMARY), WHID(DESTINATION) }, .tests = 1 },
+	{ .name = "reason-destination-edge", .n = 2, .l = { FULL, { .x = -40000, .w = 64,
+		.h = 64, .dw = 41000, .dh = 64 } },
+	  .w = { WON(MOCK_VKMS_PRIMARY), WHID(DESTINATION) }, .tests = 1 },
+	{ .name = "reason-destination-largest", .n = 2, .l = { FULL, { .w = 64, .h = 64,
+		.dw = DISPMAN_MAX_COORD, .dh = DISPMAN_MAX_COORD } },
+	  .w = { WCOMP(STACKING), WCOMP(SCALING) }, .tests = 1 },
+	{ .name = "reason-modifier", .dev = DEV_MOD_ELSEWHERE, .n = 2,
+	  .l = { FULL, { .x = 10, .y = 10, .w = 64, .h = 64, .tiled = true } },
+	  .w = { WON(PLANE(0)), WHID(MODIFIER) }, .tests = 1 },
 	{ .name = "priority", .max_planes = 2, .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
 	  .w = { WCOMP(NO_PLANE), WCOMP(NO_PLANE), WON(OVL(0)) }, .tests = 2,
 	  .after = after_priority },
 };
 
+/* Every reason of enum dispman_placement_reason is expected by at least one case. */
+static void test_every_reason(void **state)
+{
+	(void)state;
+	for (int r = DISPMAN_REASON_NONE + 1; r <= DISPMAN_REASON_DESTINATION; r++) {
+		bool seen = false;
+		for (size_t i = 0; i < ARRAY_LEN(cases) && !seen; i++)
+			for (size_t k = 0; k < cases[i].n && !seen; k++)
+				seen = cases[i].w[k].state != ON && (int)cases[i].w[k].reason == r;
+		if (!seen)
+			fail_msg("no case expects placement reason %d", r);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "alloc@every-reason") == 0) {
+		const struct CMUnitTest t[] = { cmocka_unit_test(test_every_reason) };
+		return cmocka_run_group_tests_name("alloc", t, NULL, NULL);
+	}
 	struct CMUnitTest tests[ARRAY_LEN(cases)];
 	size_t n = 0;
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
