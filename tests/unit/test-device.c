@@ -70,6 +70,17 @@ static void test_bad_fd(void **state)
 	}
 }
 
+/* Log lines name the file from the source root ("[src/device.c:134]"), not "../src/...". */
+static void test_log_source_path(void **state)
+{
+	(void)state;
+	unit_log_clear();
+	assert_null(dispman_device_create_for_fd(-1));
+	assert_error_logged("[src/device.c:");
+	assert_false(unit_log_find(DISPMAN_LOG_ERROR, "../"));
+	assert_false(unit_log_find(DISPMAN_LOG_ERROR, "/src/device.c"));
+}
+
 /* A libdrm call failing while the device is read: NULL, errno, a log line, nothing left. */
 struct open_failure {
 	const char *name;
@@ -453,11 +464,13 @@ static void test_destroy_null(void **state)
 
 int main(int argc, char **argv)
 {
-	enum { N_FIXED = 15, N = N_FIXED + UNIT_ARRAY_LEN(open_failures) };
+	enum { N_FIXED = 16, N = N_FIXED + UNIT_ARRAY_LEN(open_failures) };
 	struct CMUnitTest tests[N] = {
 		{ "device@open", test_open, unit_setup_vkms_closed, unit_teardown, NULL },
 		{ "device@open-path", test_open_path, unit_setup_vkms_closed, unit_teardown, NULL },
 		{ "device@bad-fd", test_bad_fd, unit_setup_vkms_closed, unit_teardown, NULL },
+		{ "device@log-source-path", test_log_source_path, unit_setup_vkms_closed,
+			unit_teardown, NULL },
 		{ "device@no-writeback-cap", test_no_writeback_cap, unit_setup_vkms_closed,
 			unit_teardown, NULL },
 		{ "device@outputs", test_outputs, unit_setup_vkms, unit_teardown, NULL },
