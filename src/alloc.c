@@ -222,7 +222,8 @@ static enum dispman_placement_reason check_plane(const struct ctx *c, const stru
 {
 	const struct dispman_layer *layer = e->layer;
 	const struct dispman_buffer *buf = layer->buf;
-	if (!plane_has_format(plane, buf->format))
+	/* no framebuffer: the kernel refused one for the format (composition only) */
+	if (!buf->fb_id || !plane_has_format(plane, buf->format))
 		return DISPMAN_REASON_FORMAT;
 	if (!plane_has_format_modifier(plane, buf->format, buf->modifier))
 		return DISPMAN_REASON_MODIFIER;
@@ -567,7 +568,7 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 	}
 	for (size_t i = 0; i < n_all; i++) {
 		struct dispman_layer *l = all[i];
-		if (!l->visible || !l->buf || !l->buf->fb_id || l->alpha == 0)
+		if (!l->visible || !l->buf || !l->buf->dev || l->alpha == 0)
 			continue;
 		struct entry *e = &c.e[c.n];
 		e->layer = l;
@@ -812,5 +813,9 @@ void alloc_apply(struct dispman_device *dev, struct atomic_req *r)
 			req_add(r, p->id, p->props.pixel_blend_mode, p->blend_values[layer->blend]);
 		if (p->zpos_mutable)
 			req_add(r, p->id, p->props.zpos, p->pending_zpos);
+		if (p->props.hotspot_x && p->props.hotspot_y) {
+			req_add(r, p->id, p->props.hotspot_x, (uint64_t)(int64_t)layer->hot_x);
+			req_add(r, p->id, p->props.hotspot_y, (uint64_t)(int64_t)layer->hot_y);
+		}
 	}
 }

@@ -204,17 +204,30 @@ static void buffer_destroy(struct dispman_buffer *buf)
 	free(buf);
 }
 
+/*
+ * Whether the device can take an explicit modifier: with DRM_CAP_ADDFB2_MODIFIERS any
+ * (the planes decide), without it only LINEAR, which AddFB2 without modifiers means
+ * (virtio-gpu, for one). Logs why not.
+ */
+static bool modifier_usable(struct dispman_device *dev, uint64_t modifier, const char *what)
+{
+	if (modifier == DRM_FORMAT_MOD_INVALID || modifier == DRM_FORMAT_MOD_LINEAR ||
+	    dev->addfb2_modifiers)
+		return true;
+	dispman_log(DISPMAN_LOG_ERROR, "%s: modifier 0x%016llx needs DRM_CAP_ADDFB2_MODIFIERS, "
+		"which the device lacks (it takes LINEAR or implicit layouts only)", what,
+		(unsigned long long)modifier);
+	return false;
+}
+
 static int buffer_add_fb(struct dispman_buffer *buf)
 {
 	struct dispman_device *dev = buf->dev;
 	int ret;
 	char name[8];
-	if (buf->modifier != DRM_FORMAT_MOD_INVALID) {
-		if (!dev->addfb2_modifiers) {
-			dispman_log(DISPMAN_LOG_ERROR, "device takes no explicit modifiers "
-				"(no DRM_CAP_ADDFB2_MODIFIERS)");
-			return -EINVAL;
-		}
+	if (!modifier_usable(dev, buf->modifier, "AddFB2"))
+		return -EINVAL;
+	if (buf->modifier != DRM_FORMAT_MOD_INVALID && dev->addfb2_modifiers) {
 		uint64_t mods[4] = { 0 };
 		for (uint32_t i = 0; i < buf->n_planes; i++)
 			mods[i] = buf->modifier;
@@ -222,14 +235,29 @@ static int buffer_add_fb(struct dispman_buffer *buf)
 			buf->handles, buf->pitches, buf->offsets, mods, &buf->fb_id,
 			DRM_MODE_FB_MODIFIERS);
 	} else {
+		/* Implicit, or LINEAR on a device without DRM_CAP_ADDFB2_MODIFIERS: such a
+		 * device only has linear layouts, which is what AddFB2 without modifiers
+		 * means there. */
+		if (buf->modifier == DRM_FORMAT_MOD_LINEAR)
+			dispman_log(DISPMAN_LOG_DEBUG, "AddFB2: LINEAR without "
+				"DRM_CAP_ADDFB2_MODIFIERS, as an implicit (linear) layout");
 		ret = drmModeAddFB2(dev->fd, buf->width, buf->height, buf->format, buf->handles,
 			buf->pitches, buf->offsets, &buf->fb_id, 0);
 	}
 	if (ret != 0) {
 		int err = errno ? errno : EINVAL;
+		buf->fb_id = 0;
+		if (err == EINVAL && buf->kind == BUFFER_DUMB) {
+			/* The kernel makes no framebuffer of a format no plane takes (vkms
+			 * since 6.2, many real drivers): the buffer still serves the CPU
+			 * compositor. */
+			dispman_log_errno(DISPMAN_LOG_INFO, err, "AddFB2 %ux%u %s refused, the "
+				"buffer is for CPU composition only", buf->width, buf->height,
+				fourcc_str(buf->format, name));
+			return 0;
+		}
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "AddFB2 %ux%u %s failed", buf->width,
 			buf->height, fourcc_str(buf->format, name));
-		buf->fb_id = 0;
 		return -err;
 	}
 	return 0;
@@ -458,6 +486,10 @@ struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
 			errno = EINVAL;
 			return NULL;
 		}
+	}
+	if (!modifier_usable(dev, desc->modifier, "dma-buf import")) {
+		errno = EINVAL;
+		return NULL;
 	}
 	if (desc->modifier != DRM_FORMAT_MOD_INVALID &&
 	    !device_takes_modifier(dev, desc->fourcc, desc->modifier)) {

@@ -117,6 +117,11 @@ static int get_free(struct dispman_output *out, struct compositor *c)
 			continue;
 		c->pool[i] = dispman_buffer_create_dumb(out->dev, c->width, c->height,
 			DRM_FORMAT_XRGB8888);
+		if (c->pool[i] && !c->pool[i]->fb_id) {
+			dispman_buffer_unref(c->pool[i]);
+			c->pool[i] = NULL;
+			errno = EINVAL;
+		}
 		if (!c->pool[i]) {
 			dispman_log_errno(DISPMAN_LOG_ERROR, errno, "%s: cannot create a %ux%u "
 				"composition buffer", out->name, c->width, c->height);

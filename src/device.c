@@ -167,6 +167,10 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 		goto err;
 	}
 	dev->writeback_cap = drmSetClientCap(dev->fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0;
+	/* Virtualized cursor planes (virtio-gpu since 6.8, vmwgfx, qxl) are hidden from atomic
+	 * clients that do not promise to set their hotspot: we do (layer hotspots). */
+	dev->cursor_hotspot_cap = drmSetClientCap(dev->fd, CLIENT_CAP_CURSOR_PLANE_HOTSPOT,
+		1) == 0;
 	if (!dev->writeback_cap)
 		dispman_log(DISPMAN_LOG_DEBUG, "no writeback connector support");
 

@@ -686,6 +686,8 @@ int dispman_input_set_cursor_layer(struct dispman_input *input, struct dispman_l
 	input->hot_y = hot_y;
 	input->cursor_dirty = false;
 	if (layer) {
+		/* virtualized cursor planes take the hotspot too (HOTSPOT_X/Y) */
+		dispman_layer_set_cursor_hotspot(layer, hot_x, hot_y);
 		target_output(input);
 		place_cursor(input);
 	}

@@ -50,7 +50,8 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	}
 	struct dispman_buffer *old = layer->buf;
 	if (!old || !buf || old->width != buf->width || old->height != buf->height ||
-	    old->format != buf->format || old->modifier != buf->modifier)
+	    old->format != buf->format || old->modifier != buf->modifier ||
+	    !old->fb_id != !buf->fb_id)
 		layer->out->dev->shape_dirty = true;
 	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
 	layer->content_serial++; /* new content, even with the same buffer: redraw it */
@@ -96,6 +97,19 @@ void dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blen
 {
 	layer->blend = mode;
 	layer->out->dev->shape_dirty = true;
+}
+
+int dispman_layer_set_cursor_hotspot(struct dispman_layer *layer, int32_t x, int32_t y)
+{
+	if (!layer) {
+		dispman_log(DISPMAN_LOG_ERROR, "dispman_layer_set_cursor_hotspot: NULL layer");
+		return -EINVAL;
+	}
+	if (layer->hot_x != x || layer->hot_y != y)
+		layer->out->dev->shape_dirty = true;
+	layer->hot_x = x;
+	layer->hot_y = y;
+	return 0;
 }
 
 void dispman_layer_set_visible(struct dispman_layer *layer, bool visible)

@@ -197,12 +197,44 @@ void output_frame_committed(struct dispman_output *out, bool modeset)
 		out->pacing_run = false;
 }
 
-static void count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
+/*
+ * Vblanks between the previous flip and this one beyond the first, from the flips' own
+ * counter when it advances, else (a driver without a vblank counter: virtio-gpu sends
+ * sequence 0 with every flip) from their timestamps and the mode's period. Returns false
+ * when neither clock can tell (no period, time not advancing).
+ */
+static bool pacing_gap(struct dispman_output *out, uint64_t seq, const struct timespec *ts,
+	int64_t period, uint64_t *gap)
 {
 	struct dispman_output_stats *ps = &out->pacing;
-	if (out->pacing_run && seq > ps->last_sequence) {
-		uint64_t gap = seq - ps->last_sequence - 1;
-		int64_t period = mode_period_ns(&out->cur_mode);
+	if (ps->clock != DISPMAN_PACING_TIMESTAMP && seq > ps->last_sequence) {
+		ps->clock = DISPMAN_PACING_SEQUENCE;
+		*gap = seq - ps->last_sequence - 1;
+		return true;
+	}
+	if (ps->clock != DISPMAN_PACING_TIMESTAMP && seq < ps->last_sequence)
+		return false; /* a counter that went back (another CRTC): a new run */
+	if (ps->clock != DISPMAN_PACING_TIMESTAMP) {
+		dispman_log(DISPMAN_LOG_INFO, "%s: the flips' vblank sequence does not advance "
+			"(%" PRIu64 " -> %" PRIu64 "): counting vblanks from their timestamps",
+			out->name, ps->last_sequence, seq);
+		ps->clock = DISPMAN_PACING_TIMESTAMP;
+	}
+	int64_t dt = ts_ns(ts) - ts_ns(&ps->last_time);
+	if (period <= 0 || dt <= 0)
+		return false;
+	/* vblanks elapsed, rounded to the nearest: jitter of half a period is no miss */
+	int64_t n = (dt + period / 2) / period;
+	*gap = n > 1 ? (uint64_t)(n - 1) : 0;
+	return true;
+}
+
+void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
+{
+	struct dispman_output_stats *ps = &out->pacing;
+	int64_t period = mode_period_ns(&out->cur_mode);
+	uint64_t gap;
+	if (out->pacing_run && pacing_gap(out, seq, ts, period, &gap)) {
 		/* In time: committed before the vblank that followed the previous flip. */
 		bool in_time = period == 0 ||
 			ts_ns(&out->commit_time) < ts_ns(&ps->last_time) + period;
@@ -231,7 +263,7 @@ void dispman_output_get_stats(struct dispman_output *out, struct dispman_output_
 
 void output_handle_flip(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
 {
-	count_pacing(out, seq, ts);
+	output_count_pacing(out, seq, ts);
 	/* Move the flipped frame on screen first, so that every callback below
 	 * (shown, frame, release) sees the new state, and a commit made from
 	 * one of them fills a fresh queue. */

@@ -17,6 +17,9 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Linux 6.8 uapi, missing from older libdrm headers */
+#define CLIENT_CAP_CURSOR_PLANE_HOTSPOT 6
+
 /* ---- log.c ---- */
 
 #define DISPMAN_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -92,6 +95,8 @@ struct plane_props {
 	uint32_t crtc_x;
 	uint32_t crtc_y;
 	uint32_t fb_id;
+	uint32_t hotspot_x;     /* virtualized cursor planes (virtio-gpu, vmwgfx, qxl) */
+	uint32_t hotspot_y;
 	uint32_t in_fence_fd;
 	uint32_t in_formats;
 	uint32_t pixel_blend_mode;
@@ -202,6 +207,7 @@ struct dispman_device {
 	int epoll_fd;
 	bool addfb2_modifiers;
 	bool writeback_cap;
+	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
 	bool paused;
 	bool commit_queued;
 	bool shape_dirty;
@@ -335,6 +341,11 @@ void output_release_all(struct dispman_output *out);
  * (DISPMAN_OUTPUT_*) or 0 when nothing changed; -ENOMEM leaves the output as it was.
  */
 int output_update(struct dispman_output *out, drmModeConnector *conn);
+/*
+ * Pacing counters of a flip (seq and ts of its event) against the previous one and the
+ * frame's commit time (out->commit_time); called by output_handle_flip().
+ */
+void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts);
 /* A frame was committed (apply_success): note its time for pacing. */
 void output_frame_committed(struct dispman_output *out, bool modeset);
 const char *connector_type_name(uint32_t type);
@@ -403,6 +414,7 @@ struct dispman_layer {
 	int32_t dst_x, dst_y;
 	uint32_t dst_w, dst_h;
 	int z;
+	int32_t hot_x, hot_y;  /* cursor hotspot in buffer pixels (HOTSPOT_X/Y) */
 	uint16_t alpha;
 	enum dispman_blend_mode blend;
 	bool visible;

@@ -42,6 +42,8 @@ static const struct prop_info plane_info[] = {
 	PLANE("CRTC_X", crtc_x),
 	PLANE("CRTC_Y", crtc_y),
 	PLANE("FB_ID", fb_id),
+	PLANE("HOTSPOT_X", hotspot_x),
+	PLANE("HOTSPOT_Y", hotspot_y),
 	PLANE("IN_FENCE_FD", in_fence_fd),
 	PLANE("IN_FORMATS", in_formats),
 	PLANE("SRC_H", src_h),

@@ -341,8 +341,9 @@ int dispman_output_commit(struct dispman_output *out);
 
 /**
  * Called from dispman_device_dispatch() when a frame committed on the output reached the
- * screen (page-flip event). sequence is the CRTC's vblank counter, time its
- * CLOCK_MONOTONIC timestamp (valid during the call only). Buffers that left the screen
+ * screen (page-flip event). sequence is the CRTC's vblank counter (always 0 on drivers
+ * without one, such as virtio-gpu), time its CLOCK_MONOTONIC timestamp (valid during the
+ * call only). Buffers that left the screen
  * with this flip are released right after the callback returns.
  */
 typedef void (*dispman_frame_callback)(struct dispman_output *out, uint64_t sequence,
@@ -352,6 +353,18 @@ typedef void (*dispman_frame_callback)(struct dispman_output *out, uint64_t sequ
 void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
 	void *data);
 
+/** The clock frame pacing counts vblanks with (dispman_output_stats.clock). */
+enum dispman_pacing_clock {
+	DISPMAN_PACING_NONE = 0,      /* no two flips compared yet */
+	DISPMAN_PACING_SEQUENCE = 1,  /* the CRTC's vblank counter in the flip events */
+	/*
+	 * The flips' timestamps and the mode's refresh period: the driver has no vblank
+	 * counter (its flip events all carry one sequence, as virtio-gpu's carry 0). The
+	 * vblanks between two flips are their time difference in periods, rounded.
+	 */
+	DISPMAN_PACING_TIMESTAMP = 2,
+};
+
 /**
  * Frame pacing of one output. A frame is "in time" when it was committed before the vblank
  * that followed the previous flip (previous flip's time + one refresh period); such a frame
@@ -360,6 +373,11 @@ void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame
  * (the application was slow, or idle) are counted in late_frames and their gap in
  * skipped_vblanks, not as misses. The first flip after a modeset starts a new run and counts
  * neither.
+ *
+ * The vblanks between two flips come from the flips' vblank sequence while it advances;
+ * on the first flip whose sequence does not advance (a driver without a vblank counter,
+ * logged at info level) the output counts with the flips' timestamps from then on. clock
+ * says which of the two the counters come from.
  */
 struct dispman_output_stats {
 	uint64_t frames;          /* page flips completed on the output */
@@ -369,6 +387,7 @@ struct dispman_output_stats {
 	uint64_t last_sequence;   /* CRTC vblank counter of the last flip */
 	struct timespec last_time;/* CLOCK_MONOTONIC time of the last flip */
 	uint32_t refresh_mhz;     /* refresh of the committed mode, 0 when inactive */
+	enum dispman_pacing_clock clock; /* what the vblank counts above were counted with */
 };
 
 /** Copy the output's pacing counters into *stats (caller-owned storage). */
@@ -474,6 +493,19 @@ void dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blen
 void dispman_layer_set_visible(struct dispman_layer *layer, bool visible);
 
 /**
+ * The cursor hotspot of the layer: the pixel of its buffer (x, y from the buffer's top
+ * left) that points. Drivers with virtualized cursor planes (virtio-gpu, vmwgfx, qxl) need
+ * it to forward the pointer to the host: the library sets
+ * DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT where the kernel has it (Linux 6.8+; without it
+ * those kernels hide such cursor planes from atomic clients) and programs the plane's
+ * HOTSPOT_X/HOTSPOT_Y from this when the layer is on such a plane. Planes without those
+ * properties ignore it; the layer's destination is not moved by it.
+ * dispman_input_set_cursor_layer() sets it from its own hot spot. Default (0, 0).
+ * Returns 0 or -EINVAL (NULL layer).
+ */
+int dispman_layer_set_cursor_hotspot(struct dispman_layer *layer, int32_t x, int32_t y);
+
+/**
  * The layer's buffer: *buf receives a new reference the caller owns (release it with
  * dispman_buffer_unref()), or NULL when the layer has none. Returns 0 or -EINVAL.
  */
@@ -503,6 +535,12 @@ int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_plac
 /**
  * Create a CPU-mapped dumb buffer. fourcc must be a single-plane format the library
  * knows (DRM_FORMAT_XRGB8888, ARGB8888, XBGR8888, ABGR8888, RGB565, XRGB2101010, ...).
+ *
+ * When the kernel refuses a framebuffer for it (AddFB2 fails with EINVAL, as vkms since
+ * Linux 6.2 and many drivers do for a format no plane takes), the buffer is still created,
+ * without a framebuffer (dispman_buffer_get_fb_id() returns 0; logged at info level): it
+ * can only be composed on the CPU, and a layer showing it reports COMPOSITED with the
+ * reason FORMAT (NOT_SHOWN, FORMAT when the compositor cannot read the format either).
  *
  * Returns a buffer with one reference owned by the caller, or NULL with errno: EINVAL
  * (unknown or multi-planar format, zero size), ERANGE (beyond the device's limits), or
@@ -536,6 +574,11 @@ struct dispman_dmabuf_desc {
  * errno: EINVAL (unknown fourcc, n_planes wrong for the format, size 0, pitch too small,
  * plane beyond the dma-buf's size, a modifier no plane of the device takes), ERANGE
  * (size beyond the device's limits), EBADF (invalid fd), or the errno of the kernel.
+ *
+ * An explicit DRM_FORMAT_MOD_LINEAR also works on a device without
+ * DRM_CAP_ADDFB2_MODIFIERS (virtio-gpu): the framebuffer is then made without modifiers,
+ * which means linear there; any other explicit modifier fails there with EINVAL. The same
+ * holds for every framebuffer the library creates (GBM buffers included).
  */
 struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
 	const struct dispman_dmabuf_desc *desc);
@@ -568,7 +611,10 @@ uint32_t dispman_buffer_get_width(struct dispman_buffer *buf);
 uint32_t dispman_buffer_get_height(struct dispman_buffer *buf);
 uint32_t dispman_buffer_get_format(struct dispman_buffer *buf);
 uint64_t dispman_buffer_get_modifier(struct dispman_buffer *buf);
-/** The KMS framebuffer id, owned by the buffer (0 when the device is gone). */
+/**
+ * The KMS framebuffer id, owned by the buffer: 0 when the device is gone, or for a dumb
+ * buffer the kernel made no framebuffer for (see dispman_buffer_create_dumb()).
+ */
 uint32_t dispman_buffer_get_fb_id(struct dispman_buffer *buf);
 
 /**

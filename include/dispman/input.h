@@ -181,6 +181,7 @@ void dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
  * unplugged (hotplug), the pointer keeps its position and the cursor layer its place; both
  * follow the output's mode again when it comes back. The
  * layer is placed at the current pointer position at once, to be shown by the next commit.
+ * The hot spot also becomes the layer's cursor hotspot (dispman_layer_set_cursor_hotspot()).
  * layer NULL stops it. Returns 0 or -EINVAL (a layer of another device).
  */
 int dispman_input_set_cursor_layer(struct dispman_input *input, struct dispman_layer *layer,

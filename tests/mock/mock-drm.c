@@ -80,7 +80,8 @@ struct plane {
 	uint64_t *modifiers;
 	int num_modifiers;
 	bool scaling, must_cover;
-	uint32_t zpos_prop, alpha_prop, blend_prop;
+	bool hotspot;                   /* a virtualized cursor: hidden without the client cap */
+	uint32_t zpos_prop, alpha_prop, blend_prop, hotspot_x_prop, hotspot_y_prop;
 };
 
 struct blob {
@@ -144,6 +145,7 @@ static struct {
 	struct cap caps[MAX_CAPS];
 	int num_caps;
 	bool atomic, universal, writeback;
+	bool cursor_hotspot;            /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
 	bool master, hold, require_primary, cursor_check;
 	bool other_master; /* another client holds master: drmSetMaster fails */
 	int max_planes;
@@ -911,6 +913,15 @@ uint32_t mock_drm_add_plane(const struct mock_drm_plane_info *info)
 			info->zpos_min, info->zpos_max);
 		props_attach(&p->props, p->zpos_prop, info->zpos_default);
 	}
+	if (info->hotspot && info->type == DRM_PLANE_TYPE_CURSOR) {
+		p->hotspot = true;
+		p->hotspot_x_prop = prop_new("HOTSPOT_X", DRM_MODE_PROP_SIGNED_RANGE |
+			DRM_MODE_PROP_ATOMIC, (uint64_t)(int64_t)INT_MIN, INT_MAX);
+		p->hotspot_y_prop = prop_new("HOTSPOT_Y", DRM_MODE_PROP_SIGNED_RANGE |
+			DRM_MODE_PROP_ATOMIC, (uint64_t)(int64_t)INT_MIN, INT_MAX);
+		props_attach(&p->props, p->hotspot_x_prop, 0);
+		props_attach(&p->props, p->hotspot_y_prop, 0);
+	}
 	if (info->alpha) {
 		p->alpha_prop = prop_new("alpha", DRM_MODE_PROP_RANGE, 0, 0xffff);
 		props_attach(&p->props, p->alpha_prop, 0xffff);
@@ -1215,6 +1226,12 @@ int drmSetClientCap(int fd, uint64_t capability, uint64_t value)
 		if (value > 1 || !g.atomic)
 			return fail(EINVAL, "WRITEBACK_CONNECTORS needs ATOMIC first"), -1;
 		g.writeback = value;
+		return 0;
+	case MOCK_DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT:
+		/* Linux 6.8+: any atomic driver takes it, after ATOMIC */
+		if (value > 1 || !g.atomic)
+			return fail(EINVAL, "CURSOR_PLANE_HOTSPOT needs ATOMIC first"), -1;
+		g.cursor_hotspot = value;
 		return 0;
 	default:
 		return fail(EINVAL, "unknown client cap %" PRIu64, capability), -1;
@@ -1883,7 +1900,8 @@ drmModePlaneResPtr drmModeGetPlaneResources(int fd)
 		return NULL;
 	}
 	for (int i = 0; i < g.num_planes; i++)
-		if (g.universal || g.planes[i].type == DRM_PLANE_TYPE_OVERLAY)
+		if ((g.universal || g.planes[i].type == DRM_PLANE_TYPE_OVERLAY) &&
+		    (!g.planes[i].hotspot || g.cursor_hotspot))
 			r->planes[r->count_planes++] = mkid(MOCK_DRM_PLANE, i);
 	return r;
 }

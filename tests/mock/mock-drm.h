@@ -107,7 +107,17 @@ struct mock_drm_plane_info {
 	bool scaling;                   /* src size may differ from dst size */
 	bool must_cover_crtc;           /* like vkms' primary: dst must cover the whole CRTC */
 	bool alpha;                     /* "alpha" and "pixel blend mode" properties */
+	/*
+	 * CURSOR only: a virtualized cursor plane like virtio-gpu's on Linux 6.8+: it has
+	 * HOTSPOT_X/HOTSPOT_Y (signed range, atomic, initially 0) and drmModeGetPlaneResources
+	 * lists it only to a client that set DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT.
+	 */
+	bool hotspot;
 };
+
+/* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT (Linux 6.8), which older libdrm headers lack. The
+ * mock takes it after DRM_CLIENT_CAP_ATOMIC, as the kernel does for any atomic driver. */
+#define MOCK_DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT 6
 
 /*
  * Adds a plane; returns its id. The first primary plane that can drive a CRTC without a

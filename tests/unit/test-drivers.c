@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a second driver needs (issue 9), on the mock: buffers the kernel makes no framebuffer
+ * for are composed on the CPU with reason FORMAT; LINEAR without DRM_CAP_ADDFB2_MODIFIERS;
+ * frame pacing from the flips' timestamps when their vblank sequence stays 0 (virtio-gpu);
+ * virtualized cursor planes, hidden without DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT, with their
+ * HOTSPOT_X/Y programmed from the layer.
+ */
+#include "unit.h"
+
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "private.h"
+
+static struct dispman_placement placement(struct dispman_layer *layer)
+{
+	struct dispman_placement p;
+	assert_int_equal(dispman_layer_get_placement(layer, &p), 0);
+	return p;
+}
+
+static uint32_t pattern(uint32_t x, uint32_t y, uint32_t color)
+{
+	return color ^ ((x * 0x10101u + y * 0x100u) & 0x00ffffffu);
+}
+
+static void fill(struct dispman_buffer *buf, uint32_t value)
+{
+	void *data;
+	uint32_t stride;
+	assert_int_equal(dispman_buffer_map(buf, &data, &stride), 0);
+	for (uint32_t y = 0; y < dispman_buffer_get_height(buf); y++)
+		for (uint32_t x = 0; x < dispman_buffer_get_width(buf); x++)
+			((uint32_t *)(void *)((char *)data + (size_t)y * stride))[x] = value;
+}
+
+/* The 32x16 rectangle at (100, 50) is want, the base pattern around it (writeback). */
+static void check_rect(struct unit_fixture *f, uint32_t want)
+{
+	struct dispman_buffer *frame = NULL;
+	assert_int_equal(dispman_output_capture(f->out, &frame), 0);
+	void *data;
+	uint32_t stride;
+	assert_int_equal(dispman_buffer_map(frame, &data, &stride), 0);
+	for (uint32_t y = 40; y < 80; y++) {
+		const uint32_t *row = (const uint32_t *)(const void *)((char *)data +
+			(size_t)y * stride);
+		for (uint32_t x = 90; x < 140; x++) {
+			bool inside = x >= 100 && x < 132 && y >= 50 && y < 66;
+			uint32_t exp = inside ? want : pattern(x, y, 0) & 0xffffff;
+			assert_int_equal(row[x] & 0xffffff, exp);
+		}
+	}
+	dispman_buffer_unref(frame);
+}
+
+/* ---- buffers without a framebuffer ---- */
+
+/*
+ * XBGR8888, which no plane of the vkms-like device takes: the mock (like vkms 6.12) refuses
+ * the framebuffer. The buffer exists anyway and its layer is composed on the CPU, reason
+ * FORMAT, with the right pixels.
+ */
+static void test_no_fb_composited(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	unit_log_clear();
+	struct dispman_buffer *top = dispman_buffer_create_dumb(f->dev, 32, 16,
+		DRM_FORMAT_XBGR8888);
+	assert_non_null(top);
+	assert_int_equal(dispman_buffer_get_fb_id(top), 0);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	fill(top, 0x000080ff); /* XBGR: R 0xff, G 0x80, B 0 */
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	assert_int_equal(dispman_layer_set_buffer(layer, top), 0);
+	dispman_layer_set_destination(layer, 100, 50, 0, 0);
+	dispman_layer_set_z(layer, 1);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	struct dispman_placement p = placement(layer);
+	assert_int_equal(p.state, DISPMAN_PLACEMENT_COMPOSITED);
+	assert_int_equal(p.reason, DISPMAN_REASON_FORMAT);
+	check_rect(f, 0xff8000);
+	dispman_buffer_unref(top);
+	dispman_buffer_unref(base);
+}
+
+/*
+ * A format the planes take, but the kernel refuses its framebuffer anyway (EINVAL injected):
+ * the buffer is composed, never put on a plane with FB_ID 0.
+ */
+static void test_no_fb_refused(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	mock_drm_fail_next("drmModeAddFB2", EINVAL);
+	struct dispman_buffer *top = dispman_buffer_create_dumb(f->dev, 32, 16,
+		DRM_FORMAT_XRGB8888);
+	assert_non_null(top);
+	assert_int_equal(dispman_buffer_get_fb_id(top), 0);
+	fill(top, 0x123456);
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	assert_int_equal(dispman_layer_set_buffer(layer, top), 0);
+	dispman_layer_set_destination(layer, 100, 50, 0, 0);
+	dispman_layer_set_z(layer, 1);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	struct dispman_placement p = placement(layer);
+	assert_int_equal(p.state, DISPMAN_PLACEMENT_COMPOSITED);
+	assert_int_equal(p.reason, DISPMAN_REASON_FORMAT);
+	for (int i = 0; i < 8; i++) {
+		uint64_t fb = 1;
+		assert_true(mock_drm_get_prop(MOCK_VKMS_OVERLAY(i), "FB_ID", &fb));
+		assert_int_equal(fb, 0);
+	}
+	check_rect(f, 0x123456);
+	dispman_buffer_unref(top);
+	dispman_buffer_unref(base);
+}
+
+/* Another AddFB2 failure (no memory) still fails the creation: only "no" is taken. */
+static void test_no_fb_enomem(void **state)
+{
+	struct unit_fixture *f = *state;
+	mock_drm_fail_next("drmModeAddFB2", ENOMEM);
+	errno = 0;
+	assert_null(dispman_buffer_create_dumb(f->dev, 32, 16, DRM_FORMAT_XRGB8888));
+	assert_int_equal(errno, ENOMEM);
+	assert_error_logged("AddFB2");
+	unit_assert_no_live_objects();
+}
+
+/* ---- LINEAR without DRM_CAP_ADDFB2_MODIFIERS ---- */
+
+/* An imported LINEAR buffer on such a device goes on a plane, through AddFB2 without
+ * modifiers. */
+static void test_linear_without_cap_on_plane(void **state)
+{
+	struct unit_fixture *f = *state;
+	mock_drm_set_cap(DRM_CAP_ADDFB2_MODIFIERS, 0);
+	unit_open_device(f);
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	int mem = unit_memfd(64 * 4 * 64);
+	struct dispman_dmabuf_desc d = {
+		.width = 64, .height = 64, .fourcc = DRM_FORMAT_XRGB8888,
+		.modifier = DRM_FORMAT_MOD_LINEAR, .n_planes = 1, .fds = { mem },
+		.pitches = { 256 },
+	};
+	unit_log_clear();
+	struct dispman_buffer *buf = dispman_buffer_import_dmabuf(f->dev, &d);
+	close(mem);
+	assert_non_null(buf);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_WARNING), 0);
+	assert_int_equal(dispman_buffer_get_modifier(buf), DRM_FORMAT_MOD_LINEAR);
+	struct mock_drm_fb_info fb;
+	assert_true(mock_drm_get_fb(dispman_buffer_get_fb_id(buf), &fb));
+	assert_int_equal(fb.modifier, DRM_FORMAT_MOD_LINEAR);
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	assert_int_equal(dispman_layer_set_buffer(layer, buf), 0);
+	dispman_layer_set_z(layer, 1);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	struct dispman_placement p = placement(layer);
+	assert_int_equal(p.state, DISPMAN_PLACEMENT_ON_PLANE);
+	uint64_t fb_id = 0;
+	assert_true(mock_drm_get_prop(p.plane_id, "FB_ID", &fb_id));
+	assert_int_equal(fb_id, dispman_buffer_get_fb_id(buf));
+	dispman_buffer_unref(buf);
+	dispman_buffer_unref(base);
+}
+
+/* ---- pacing ---- */
+
+static struct timespec ts_at(int64_t ns)
+{
+	return (struct timespec){ .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
+}
+
+/*
+ * A scripted run of flips on an active 1024x768@60 output: four frames, the second
+ * committed in time but shown 2 vblanks late, the third committed 5.5 periods after the
+ * previous flip (late, 5 vblanks without a frame), the fourth in time with 0.4 periods of
+ * jitter. seq_step 0 is virtio-gpu (every event carries sequence 0), 1 a vblank counter.
+ */
+static void run_pacing_script(struct unit_fixture *f, uint64_t seq_step)
+{
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	struct dispman_output *out = f->out;
+	int64_t period = (int64_t)out->cur_mode.htotal * out->cur_mode.vtotal * 1000000 /
+		out->cur_mode.clock;
+	assert_true(period > 16000000 && period < 17000000);
+	memset(&out->pacing, 0, sizeof(out->pacing));
+	out->pacing_run = false;
+	int64_t t = 5000000000;
+	uint64_t seq = 0;
+	struct timespec ts = ts_at(t);
+	output_count_pacing(out, seq, &ts); /* starts the run */
+	/* in time, on the next vblank */
+	static const struct { double commit_after, flip_after; } frames[] = {
+		{ 0.1, 1.0 },   /* in time, next vblank */
+		{ 0.1, 3.0 },   /* in time, shown 2 vblanks late: missed 2 */
+		{ 5.5, 6.0 },   /* committed late: late frame, 5 vblanks skipped */
+		{ 0.2, 1.4 },   /* in time, jitter: no miss */
+	};
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(frames); i++) {
+		out->commit_time = ts_at(t + (int64_t)(frames[i].commit_after * (double)period));
+		int64_t vblanks = (int64_t)(frames[i].flip_after + 0.5);
+		t += (int64_t)(frames[i].flip_after * (double)period);
+		seq += seq_step * (uint64_t)vblanks;
+		ts = ts_at(t);
+		output_count_pacing(out, seq, &ts);
+	}
+	struct dispman_output_stats s;
+	dispman_output_get_stats(out, &s);
+	assert_int_equal(s.frames, 5);
+	assert_int_equal(s.missed_vblanks, 2);
+	assert_int_equal(s.late_frames, 1);
+	assert_int_equal(s.skipped_vblanks, 5);
+	assert_int_equal(s.last_sequence, seq);
+	assert_int_equal(s.clock, seq_step ? DISPMAN_PACING_SEQUENCE : DISPMAN_PACING_TIMESTAMP);
+	dispman_buffer_unref(base);
+}
+
+static void test_pacing_sequence_zero(void **state)
+{
+	unit_log_clear();
+	run_pacing_script(*state, 0);
+	assert_true(unit_log_find(DISPMAN_LOG_INFO, "counting vblanks from their timestamps"));
+	assert_int_equal(unit_log_count(DISPMAN_LOG_WARNING), 0);
+}
+
+static void test_pacing_sequence(void **state)
+{
+	unit_log_clear();
+	run_pacing_script(*state, 1);
+	assert_false(unit_log_find(DISPMAN_LOG_DEBUG, "from their timestamps"));
+}
+
+/* ---- virtualized cursor planes ---- */
+
+static void build_hotspot_device(void)
+{
+	static const uint32_t argb[] = { DRM_FORMAT_ARGB8888 };
+	unit_build_plain_device();
+	mock_drm_add_plane(&(struct mock_drm_plane_info){
+		.type = DRM_PLANE_TYPE_CURSOR,
+		.formats = argb,
+		.num_formats = 1,
+		.hotspot = true,
+	});
+}
+
+/*
+ * Like virtio-gpu on 6.12: the cursor plane is listed only after the client cap; a cursor
+ * layer lands on it with its hotspot in HOTSPOT_X/Y; moving the hotspot reprograms them.
+ */
+static void test_cursor_hotspot(void **state)
+{
+	struct unit_fixture *f = *state;
+	build_hotspot_device();
+	unit_open_device(f);
+	assert_true(f->dev->cursor_hotspot_cap);
+	uint32_t cursor_id = 0;
+	for (size_t i = 0; i < f->dev->n_planes; i++)
+		if (f->dev->planes[i].type == DRM_PLANE_TYPE_CURSOR)
+			cursor_id = f->dev->planes[i].id;
+	assert_int_not_equal(cursor_id, 0);
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	struct dispman_buffer *arrow = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_ARGB8888,
+		0xff000000);
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	assert_int_equal(dispman_layer_set_buffer(layer, arrow), 0);
+	assert_int_equal(dispman_layer_set_cursor_hotspot(layer, 5, 7), 0);
+	dispman_layer_set_destination(layer, 300, 200, 0, 0);
+	dispman_layer_set_z(layer, 10);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	struct dispman_placement p = placement(layer);
+	assert_int_equal(p.state, DISPMAN_PLACEMENT_ON_PLANE);
+	assert_int_equal(p.plane_id, cursor_id);
+	uint64_t v = 0;
+	assert_true(mock_drm_get_prop(cursor_id, "FB_ID", &v));
+	assert_int_equal(v, dispman_buffer_get_fb_id(arrow));
+	assert_true(mock_drm_get_prop(cursor_id, "HOTSPOT_X", &v));
+	assert_int_equal(v, 5);
+	assert_true(mock_drm_get_prop(cursor_id, "HOTSPOT_Y", &v));
+	assert_int_equal(v, 7);
+	assert_int_equal(dispman_layer_set_cursor_hotspot(layer, 31, 2), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	assert_true(mock_drm_get_prop(cursor_id, "HOTSPOT_X", &v));
+	assert_int_equal(v, 31);
+	assert_true(mock_drm_get_prop(cursor_id, "HOTSPOT_Y", &v));
+	assert_int_equal(v, 2);
+	assert_int_equal(dispman_layer_set_cursor_hotspot(NULL, 1, 1), -EINVAL);
+	assert_error_logged("NULL layer");
+	dispman_buffer_unref(arrow);
+	dispman_buffer_unref(base);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct CMUnitTest tests[] = {
+		{ "drivers@no-fb-composited", test_no_fb_composited, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "drivers@no-fb-refused", test_no_fb_refused, unit_setup_vkms, unit_teardown,
+			NULL },
+		{ "drivers@no-fb-enomem", test_no_fb_enomem, unit_setup_vkms, unit_teardown,
+			NULL },
+		{ "drivers@linear-without-cap-on-plane", test_linear_without_cap_on_plane,
+			unit_setup_vkms_closed, unit_teardown, NULL },
+		{ "drivers@pacing-sequence-zero", test_pacing_sequence_zero, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "drivers@pacing-sequence", test_pacing_sequence, unit_setup_vkms, unit_teardown,
+			NULL },
+		{ "drivers@cursor-hotspot", test_cursor_hotspot, unit_setup_empty, unit_teardown,
+			NULL },
+	};
+	return unit_main("drivers", tests, UNIT_ARRAY_LEN(tests), argc, argv);
+}
