@@ -279,17 +279,23 @@ struct dispman_device *dispman_output_get_device(struct dispman_output *out);
 /** Connector name such as "Virtual-1"; owned by the output, valid for its lifetime. */
 const char *dispman_output_get_name(struct dispman_output *out);
 
+/** The KMS connector id of the output (stable while the device is open). */
 uint32_t dispman_output_get_connector_id(struct dispman_output *out);
 
 /** The CRTC driving the output, 0 when the output is not enabled. */
 uint32_t dispman_output_get_crtc_id(struct dispman_output *out);
 
+/**
+ * Whether a display is plugged in, as of the last probe (at open, and at each hotplug
+ * event handled by dispman_device_dispatch()).
+ */
 enum dispman_connection dispman_output_get_status(struct dispman_output *out);
 
 /** Physical size in millimetres (0 when unknown); either pointer may be NULL. */
 void dispman_output_get_physical_size(struct dispman_output *out, uint32_t *width_mm,
 	uint32_t *height_mm);
 
+/** Number of modes of the output (0 when disconnected); see dispman_output_get_mode(). */
 size_t dispman_output_get_mode_count(struct dispman_output *out);
 
 /**
@@ -326,6 +332,7 @@ int dispman_output_enable(struct dispman_output *out, const struct dispman_mode 
 /** Disable the output at the next commit (a modeset). Returns 0. */
 int dispman_output_disable(struct dispman_output *out);
 
+/** Whether the pending state has the output enabled (dispman_output_enable()). */
 bool dispman_output_is_enabled(struct dispman_output *out);
 
 /**
@@ -488,8 +495,18 @@ void dispman_layer_set_z(struct dispman_layer *layer, int z);
 /** Plane alpha, 0xffff opaque. */
 void dispman_layer_set_alpha(struct dispman_layer *layer, uint16_t alpha);
 
+/**
+ * How the buffer's alpha channel is used: PREMULTIPLIED (the default), COVERAGE (straight
+ * alpha) or NONE (alpha ignored). Only buffers with an alpha channel are affected. A plane
+ * without the "pixel blend mode" property takes only PREMULTIPLIED; other modes are then
+ * composited (reason ALPHA).
+ */
 void dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode);
 
+/**
+ * Show or hide the layer from the next commit on. A hidden layer keeps its buffer and
+ * its settings; it is NOT_SHOWN with the reason INVISIBLE.
+ */
 void dispman_layer_set_visible(struct dispman_layer *layer, bool visible);
 
 /**
@@ -607,9 +624,16 @@ void dispman_buffer_unref(struct dispman_buffer *buf);
  */
 int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride);
 
+/** Width of the buffer in pixels. */
 uint32_t dispman_buffer_get_width(struct dispman_buffer *buf);
+/** Height of the buffer in pixels. */
 uint32_t dispman_buffer_get_height(struct dispman_buffer *buf);
+/** The buffer's DRM fourcc (DRM_FORMAT_*). */
 uint32_t dispman_buffer_get_format(struct dispman_buffer *buf);
+/**
+ * The buffer's format modifier: the one given at import, GBM's, or
+ * DRM_FORMAT_MOD_INVALID (an implicit layout, as for dumb buffers, which are linear).
+ */
 uint64_t dispman_buffer_get_modifier(struct dispman_buffer *buf);
 /**
  * The KMS framebuffer id, owned by the buffer: 0 when the device is gone, or for a dumb
@@ -624,6 +648,12 @@ uint32_t dispman_buffer_get_fb_id(struct dispman_buffer *buf);
  * passed back, never owned.
  */
 typedef void (*dispman_buffer_release_callback)(struct dispman_buffer *buf, void *data);
+
+/**
+ * Set (or with cb NULL remove) the buffer's release callback (see
+ * dispman_buffer_release_callback); one per buffer, a new one replaces the old. data is
+ * passed back to cb and never owned by the library.
+ */
 void dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 	dispman_buffer_release_callback cb, void *data);
 
