@@ -682,7 +682,7 @@ static void update_rates(struct dispman_output *out)
 
 static int compose_output(struct dispman_output *out, bool full)
 {
-	if (!out->enabled || !out->comp || !compose_get_layer(out)->plane)
+	if (!out->committing || !out->enabled || !out->comp || !compose_get_layer(out)->plane)
 		return 0;
 	struct dispman_layer **all;
 	size_t n_all = sorted_layers(out, &all);
@@ -700,7 +700,8 @@ static int compose_output(struct dispman_output *out, bool full)
 int alloc_prepare(struct dispman_device *dev, uint32_t flags)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		update_rates(dev->outputs[i]);
+		if (dev->outputs[i]->committing)
+			update_rates(dev->outputs[i]);
 	bool search = dev->shape_dirty;
 	dev->alloc_reused = false;
 	if (search) {
@@ -777,6 +778,8 @@ void alloc_apply(struct dispman_device *dev, struct atomic_req *r)
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		struct plane *p = &dev->planes[i];
 		struct dispman_layer *layer = p->pending_layer;
+		if (!commit_covers_plane(dev, p))
+			continue; /* another output's, with a flip pending */
 		if (!layer) {
 			if (p->cur_fb_id || p->cur_crtc_id) {
 				req_add(r, p->id, p->props.fb_id, 0);

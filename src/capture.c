@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Capture: through a writeback connector where the output's CRTC has one, else by composing
+ * on the CPU what the library itself put on the output's planes in the frame on screen
+ * (out->shown_scene), with the fallback compositor's rules (compose.c).
+ *
  * Writeback capture. Some drivers (vkms in Linux 6.1) refuse to drive the output's
  * connector and a writeback connector from one CRTC (failed clone check): then the CRTC is
  * routed to the writeback connector alone for one frame and restored afterwards, with two
@@ -96,40 +100,16 @@ static int capture_restore(struct dispman_device *dev, struct dispman_output *ou
 	return ret;
 }
 
-int dispman_output_capture(struct dispman_output *out, struct dispman_buffer **frame)
+static int capture_writeback(struct dispman_output *out, struct writeback *wb,
+	struct dispman_buffer **frame)
 {
 	struct dispman_device *dev = out->dev;
-	if (!frame)
-		return -EINVAL;
-	*frame = NULL;
-	if (dev->paused) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture, DRM master lost", out->name);
-		return -EACCES;
-	}
-	if (!out->enabled || !out->active || !out->cur_crtc) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture an output that is not enabled "
-			"and committed", out->name);
-		return -EINVAL;
-	}
-	struct writeback *wb = find_writeback(dev, out->cur_crtc);
-	if (!wb) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture, the device has no writeback "
-			"connector for CRTC %u", out->name, out->cur_crtc->id);
-		return -ENOTSUP;
-	}
-	int ret = device_wait_idle(dev, FENCE_TIMEOUT_MS);
-	if (ret < 0)
-		return ret;
-	if (!out->active || !out->cur_crtc)
-		return -EINVAL;
-
 	struct dispman_buffer *buf = dispman_buffer_create_dumb(dev, out->cur_mode.hdisplay,
 		out->cur_mode.vdisplay, DRM_FORMAT_XRGB8888);
 	if (!buf)
 		return -errno;
-
 	bool alone = false;
-	ret = capture_commit(dev, out, wb, buf, false, true);
+	int ret = capture_commit(dev, out, wb, buf, false, true);
 	if (ret < 0 && commit_error_is_answer(-ret)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: CRTC cannot drive the output and writeback at "
 			"once, capturing with the writeback connector alone", out->name);
@@ -146,7 +126,99 @@ int dispman_output_capture(struct dispman_output *out, struct dispman_buffer **f
 	*frame = buf;
 	return 0;
 err:
-	dispman_log(DISPMAN_LOG_ERROR, "%s: capture failed: %s", out->name, strerror(-ret));
 	dispman_buffer_unref(buf);
 	return ret;
+}
+
+/* Compose what the library put on the output's planes in the frame on screen. */
+static int capture_cpu(struct dispman_output *out, struct dispman_buffer **frame)
+{
+	if (!out->shown_scene.valid) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture on the CPU: no frame committed "
+			"by this library is on screen", out->name);
+		return -EINVAL;
+	}
+	struct dispman_buffer *buf = dispman_buffer_create_dumb(out->dev, out->cur_mode.hdisplay,
+		out->cur_mode.vdisplay, DRM_FORMAT_XRGB8888);
+	if (!buf)
+		return -errno;
+	int ret = compose_scene(buf, &out->shown_scene);
+	if (ret < 0) {
+		dispman_buffer_unref(buf);
+		return ret;
+	}
+	*frame = buf;
+	return 0;
+}
+
+static const char *path_name(enum dispman_capture_path path)
+{
+	return path == DISPMAN_CAPTURE_WRITEBACK ? "writeback" : "CPU composition";
+}
+
+int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture_path path,
+	struct dispman_buffer **frame, enum dispman_capture_path *used)
+{
+	if (used)
+		*used = DISPMAN_CAPTURE_AUTO;
+	if (!out || !frame) {
+		dispman_log(DISPMAN_LOG_ERROR, "dispman_output_capture: NULL %s",
+			out ? "frame pointer" : "output");
+		return -EINVAL;
+	}
+	*frame = NULL;
+	if (path != DISPMAN_CAPTURE_AUTO && path != DISPMAN_CAPTURE_WRITEBACK &&
+	    path != DISPMAN_CAPTURE_CPU) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: unknown capture path %d", out->name, (int)path);
+		return -EINVAL;
+	}
+	struct dispman_device *dev = out->dev;
+	if (dev->paused) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture, DRM master lost", out->name);
+		return -EACCES;
+	}
+	if (!out->enabled || !out->active || !out->cur_crtc) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture an output that is not enabled "
+			"and committed", out->name);
+		return -EINVAL;
+	}
+	struct writeback *wb = find_writeback(dev, out->cur_crtc);
+	if (path == DISPMAN_CAPTURE_WRITEBACK && !wb) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture through writeback, the device "
+			"has no writeback connector for CRTC %u", out->name, out->cur_crtc->id);
+		return -ENOTSUP;
+	}
+	if (path == DISPMAN_CAPTURE_AUTO)
+		path = wb ? DISPMAN_CAPTURE_WRITEBACK : DISPMAN_CAPTURE_CPU;
+
+	/* Capture the frame in flight once it is on screen. Meanwhile (and during the
+	 * capture) frame callbacks run as usual; the commits they make are held and made
+	 * right after the capture. */
+	dev->commit_hold++;
+	int ret = output_wait_flip(out, FENCE_TIMEOUT_MS);
+	if (ret == 0 && (!out->active || !out->cur_crtc || dev->paused)) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: the output was %s while waiting for its frame",
+			out->name, dev->paused ? "paused (DRM master lost)" : "disabled");
+		ret = dev->paused ? -EACCES : -EINVAL;
+	}
+	if (ret == 0)
+		ret = path == DISPMAN_CAPTURE_WRITEBACK ? capture_writeback(out, wb, frame) :
+			capture_cpu(out, frame);
+	dev->commit_hold--;
+	device_run_queued(dev);
+	if (ret < 0) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: capture through %s failed: %s", out->name,
+			path_name(path), strerror(-ret));
+		*frame = NULL;
+		return ret;
+	}
+	dispman_log(DISPMAN_LOG_DEBUG, "%s: captured through %s", out->name, path_name(path));
+	if (used)
+		*used = path;
+	return 0;
+}
+
+int dispman_output_capture(struct dispman_output *out, struct dispman_buffer **frame)
+{
+	return dispman_output_capture_with(out, DISPMAN_CAPTURE_AUTO, frame, NULL);
 }

@@ -91,10 +91,26 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	return -err;
 }
 
+bool commit_covers_plane(struct dispman_device *dev, const struct plane *p)
+{
+	if (dev->commit_full)
+		return true;
+	if (p->pending_output)
+		return p->pending_output->committing;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		if (out->committing && out->cur_crtc && out->cur_crtc->id == p->cur_crtc_id)
+			return true;
+	}
+	return false;
+}
+
 void commit_build_request(struct dispman_device *dev, struct atomic_req *r)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
+		if (!out->committing)
+			continue;
 		if (out->enabled) {
 			if (out->new_mode_blob) {
 				req_add(r, out->connector_id, out->props.crtc_id, out->crtc->id);
@@ -128,7 +144,7 @@ static int prepare_blobs(struct dispman_device *dev)
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		out->new_mode_blob = 0;
-		if (!out->enabled || !output_needs_modeset(out))
+		if (!out->committing || !out->enabled || !output_needs_modeset(out))
 			continue;
 		if (drmModeCreatePropertyBlob(dev->fd, &out->mode->info, sizeof(out->mode->info),
 				&out->new_mode_blob) != 0) {
@@ -143,10 +159,57 @@ static int prepare_blobs(struct dispman_device *dev)
 	return 0;
 }
 
+static int cmp_scene_layers(const void *a, const void *b)
+{
+	const struct dispman_layer *la = *(struct dispman_layer *const *)a;
+	const struct dispman_layer *lb = *(struct dispman_layer *const *)b;
+	if (la->z != lb->z)
+		return la->z < lb->z ? -1 : 1;
+	return la->serial < lb->serial ? -1 : la->serial > lb->serial;
+}
+
+static void scene_add(struct scene *scene, struct dispman_layer *layer)
+{
+	if (scene->n >= MAX_SCENE)
+		return;
+	struct scene_entry *e = &scene->e[scene->n++];
+	e->buf = dispman_buffer_ref(layer->buf);
+	layer_get_src(layer, &e->src_x, &e->src_y, &e->src_w, &e->src_h);
+	layer_get_dst(layer, &e->dst_x, &e->dst_y, &e->dst_w, &e->dst_h);
+	e->alpha = layer->alpha;
+	e->blend = layer->blend;
+}
+
+/* What the commit puts on the output's planes, bottom to top: the composition buffer
+ * (always on the primary, below every other plane), then the layers on planes in their
+ * stacking order, which the plane assignment keeps. */
+static void record_scene(struct dispman_output *out)
+{
+	struct scene *scene = &out->queued_scene;
+	scene_clear(scene);
+	scene->valid = true;
+	struct dispman_layer *comp = compose_peek_layer(out);
+	if (comp && comp->plane && comp->buf)
+		scene_add(scene, comp);
+	struct dispman_layer *on[MAX_SCENE];
+	size_t n = 0;
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &out->layers) {
+		struct dispman_layer *layer = container_of(pos, struct dispman_layer, link);
+		if (layer->plane && layer->buf && n < MAX_SCENE)
+			on[n++] = layer;
+	}
+	qsort(on, n, sizeof(on[0]), cmp_scene_layers);
+	for (size_t i = 0; i < n; i++)
+		scene_add(scene, on[i]);
+}
+
 static void apply_success(struct dispman_device *dev)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
+		if (!out->committing)
+			continue;
 		if (out->enabled) {
 			if (out->new_mode_blob) {
 				if (out->crtc->cur_mode_blob)
@@ -175,15 +238,17 @@ static void apply_success(struct dispman_device *dev)
 				if (out->n_queued < MAX_SHOWN)
 					out->queued[out->n_queued++] = dispman_buffer_ref(layer->buf);
 			}
-			struct dispman_layer *comp = out->comp ? compose_get_layer(out) : NULL;
+			struct dispman_layer *comp = compose_peek_layer(out);
 			if (comp && comp->plane && out->n_queued < MAX_SHOWN)
 				out->queued[out->n_queued++] = dispman_buffer_ref(comp->buf);
+			record_scene(out);
 		} else if (out->active) {
 			struct crtc *old = out->cur_crtc;
 			out->active = false;
 			out->cur_crtc = NULL;
 			out->flip_pending = old != NULL;
 			out->flip_crtc_id = old ? old->id : 0;
+			scene_clear(&out->queued_scene);
 			if (old && !old->user) {
 				if (old->cur_mode_blob)
 					drmModeDestroyPropertyBlob(dev->fd, old->cur_mode_blob);
@@ -196,32 +261,72 @@ static void apply_success(struct dispman_device *dev)
 	}
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		struct plane *p = &dev->planes[i];
+		if (!commit_covers_plane(dev, p))
+			continue;
 		p->cur_fb_id = p->pending_layer ? p->pending_layer->buf->fb_id : 0;
 		p->cur_crtc_id = p->pending_layer ? p->pending_output->crtc->id : 0;
 	}
-	dev->force_modeset = false;
-	dev->shape_dirty = false;
+	if (dev->commit_full) {
+		dev->force_modeset = false;
+		dev->shape_dirty = false;
+	}
 }
 
-int device_commit_internal(struct dispman_device *dev)
+/*
+ * Which outputs go into the request. A commit that changes the shape of the scene (plane
+ * assignment search) or needs a modeset covers the whole device and waits until no flip is
+ * pending anywhere. Otherwise (only new buffers) each wanted output without a pending flip
+ * is committed now, and a wanted output whose flip is pending gets its commit queued: it
+ * runs from device_run_queued() after its own flip, never waiting for another output's.
+ * Returns true when a request is to be made now.
+ */
+static bool select_outputs(struct dispman_device *dev, bool *modeset)
 {
-	if (dev->paused && !device_try_regain_master(dev, false)) {
-		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
-		return -EACCES;
-	}
-	bool any = false, flip_pending = false, modeset = dev->force_modeset;
+	bool any = false, pending = false, full = dev->shape_dirty || dev->force_modeset;
+	*modeset = dev->force_modeset;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		any = any || out->enabled || out->active;
-		flip_pending = flip_pending || out->flip_pending;
-		modeset = modeset || output_needs_modeset(out);
+		out->committing = false;
+		if (!out->enabled && !out->active)
+			out->want_commit = false;
+		any = any || out->want_commit;
+		pending = pending || out->flip_pending;
+		if ((out->enabled || out->active) && output_needs_modeset(out))
+			*modeset = full = true;
 	}
 	if (!any)
-		return 0;
-	if (flip_pending) {
-		dev->commit_queued = true;
-		return 0;
+		return false;
+	if (dev->commit_hold > 0 || (full && pending)) {
+		if (full)
+			dev->commit_queued = true;
+		for (size_t i = 0; i < dev->n_outputs; i++) {
+			struct dispman_output *out = dev->outputs[i];
+			out->commit_queued = out->commit_queued || out->want_commit;
+			out->want_commit = false;
+		}
+		return false;
 	}
+	dev->commit_full = full;
+	bool now = false;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		bool live = out->enabled || out->active;
+		if (full ? live : out->want_commit && !out->flip_pending) {
+			out->committing = true;
+			out->commit_queued = false;
+			now = true;
+		} else if (out->want_commit) {
+			out->commit_queued = true;
+		}
+		out->want_commit = false;
+	}
+	if (full)
+		dev->commit_queued = false;
+	return now;
+}
+
+static int commit_selected(struct dispman_device *dev, bool modeset)
+{
 	int ret = prepare_blobs(dev);
 	if (ret < 0)
 		return ret;
@@ -248,7 +353,7 @@ int device_commit_internal(struct dispman_device *dev)
 		apply_success(dev);
 		alloc_done(dev, true);
 		for (size_t i = 0; i < dev->n_outputs; i++)
-			if (dev->outputs[i]->enabled)
+			if (dev->outputs[i]->committing && dev->outputs[i]->enabled)
 				output_frame_committed(dev->outputs[i], modeset);
 	} else if (commit_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
@@ -262,7 +367,57 @@ out:
 	return ret;
 }
 
+/* Commit the outputs whose want_commit is set (see select_outputs()). */
+static int commit_wanted(struct dispman_device *dev)
+{
+	bool modeset;
+	if (!select_outputs(dev, &modeset))
+		return 0;
+	int ret = commit_selected(dev, modeset);
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		dev->outputs[i]->committing = false;
+	dev->commit_full = false;
+	return ret;
+}
+
+int device_commit_internal(struct dispman_device *dev, struct dispman_output *only)
+{
+	if (dev->paused && !device_try_regain_master(dev, false)) {
+		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
+		return -EACCES;
+	}
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		dev->outputs[i]->want_commit = !only || dev->outputs[i] == only;
+	return commit_wanted(dev);
+}
+
+void device_run_queued(struct dispman_device *dev)
+{
+	if (dev->commit_hold > 0 || dev->paused)
+		return;
+	bool pending = false, ready = false;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		pending = pending || out->flip_pending;
+		ready = ready || (out->commit_queued && !out->flip_pending);
+	}
+	if (!(dev->commit_queued && !pending) && !ready)
+		return;
+	bool all = dev->commit_queued && !pending;
+	if (all)
+		dev->commit_queued = false;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		out->want_commit = all || (out->commit_queued && !out->flip_pending);
+		if (out->want_commit)
+			out->commit_queued = false;
+	}
+	int ret = commit_wanted(dev);
+	if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */
+		dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
+}
+
 int dispman_device_commit(struct dispman_device *dev)
 {
-	return device_commit_internal(dev);
+	return device_commit_internal(dev, NULL);
 }

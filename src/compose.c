@@ -12,6 +12,7 @@
 #include "private.h"
 
 #include <drm_fourcc.h>
+#include <inttypes.h>
 #include <stdlib.h>
 
 #if HAVE_PIXMAN
@@ -104,6 +105,11 @@ void compose_destroy(struct dispman_output *out)
 #endif
 	free(c);
 	out->comp = NULL;
+}
+
+struct dispman_layer *compose_peek_layer(struct dispman_output *out)
+{
+	return out->comp ? &out->comp->layer : NULL;
 }
 
 /* A pool buffer not on screen nor queued (the pool holds the only reference). */
@@ -348,7 +354,55 @@ out:
 	pixman_region32_fini(&need);
 	return ret;
 }
+
+int compose_scene(struct dispman_buffer *target, const struct scene *scene)
+{
+	for (size_t i = 0; i < scene->n; i++) {
+		const struct dispman_buffer *b = scene->e[i].buf;
+		if (!compose_can_read(scene->e[i].buf)) {
+			dispman_log(DISPMAN_LOG_ERROR, "cannot compose a %ux%u buffer of format "
+				"0x%08x modifier 0x%" PRIx64 " on the CPU", b->width, b->height,
+				b->format, b->modifier);
+			return -ENOTSUP;
+		}
+	}
+	void *data;
+	uint32_t stride;
+	int ret = dispman_buffer_map(target, &data, &stride);
+	if (ret < 0)
+		return ret;
+	pixman_image_t *dst = pixman_image_create_bits_no_clear(PIXMAN_x8r8g8b8,
+		(int)target->width, (int)target->height, data, (int)stride);
+	if (!dst)
+		return -ENOMEM;
+	pixman_color_t black = { 0, 0, 0, 0xffff };
+	pixman_box32_t all = { 0, 0, (int32_t)target->width, (int32_t)target->height };
+	pixman_image_fill_boxes(PIXMAN_OP_SRC, dst, &black, 1, &all);
+	for (size_t i = 0; i < scene->n; i++) {
+		const struct scene_entry *e = &scene->e[i];
+		struct dispman_layer l = {
+			.buf = e->buf,
+			.src_set = true, .dst_set = true,
+			.src_x = e->src_x, .src_y = e->src_y, .src_w = e->src_w, .src_h = e->src_h,
+			.dst_x = e->dst_x, .dst_y = e->dst_y, .dst_w = e->dst_w, .dst_h = e->dst_h,
+			.alpha = e->alpha,
+			.blend = e->blend,
+			.visible = true,
+		};
+		draw_layer(dst, &l);
+	}
+	pixman_image_unref(dst);
+	return 0;
+}
 #else
+int compose_scene(struct dispman_buffer *target, const struct scene *scene)
+{
+	(void)target;
+	(void)scene;
+	dispman_log(DISPMAN_LOG_ERROR, "cannot compose on the CPU: built without pixman");
+	return -ENOTSUP;
+}
+
 int compose_render(struct dispman_output *out, struct dispman_layer **layers, size_t n,
 	bool full)
 {

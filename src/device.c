@@ -461,7 +461,7 @@ int dispman_device_probe(struct dispman_device *dev)
 	}
 	free(st);
 	if (need_commit && !dev->paused) {
-		int ret = device_commit_internal(dev);
+		int ret = device_commit_internal(dev, NULL);
 		if (ret < 0 && ret != -EACCES)
 			dispman_log(DISPMAN_LOG_ERROR, "hotplug: commit of the new output state "
 				"failed: %s", strerror(-ret));

@@ -63,29 +63,40 @@ static void free_dead_sources(struct dispman_device *dev)
 	}
 }
 
+/* Only records: the flip is handled after drmHandleEvent() returns (handle_drm()). */
 static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec,
 	unsigned int tv_usec, unsigned int crtc_id, void *user_data)
 {
+	(void)fd;
 	struct dispman_device *dev = user_data;
-	struct timespec ts = { .tv_sec = (time_t)tv_sec, .tv_nsec = (long)tv_usec * 1000 };
 	dev->events_handled++;
 	dev->stats.flips++;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (out->flip_pending && out->flip_crtc_id == crtc_id) {
-			output_handle_flip(out, sequence, &ts);
+		if (out->flip_pending && !out->flip_done && out->flip_crtc_id == crtc_id) {
+			out->flip_done = true;
+			out->flip_seq = sequence;
+			out->flip_ts = (struct timespec){ .tv_sec = (time_t)tv_sec,
+				.tv_nsec = (long)tv_usec * 1000 };
 			break;
 		}
 	}
-	bool idle = true;
+}
+
+/*
+ * The flips read by one drmHandleEvent(): first every flipped frame goes on screen, then
+ * the callbacks run (they may commit: an output whose flip completed commits at once), then
+ * the commits queued for outputs whose flips are now done.
+ */
+static void handle_flips(struct dispman_device *dev)
+{
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		idle = idle && !dev->outputs[i]->flip_pending;
-	if (idle && dev->commit_queued) {
-		dev->commit_queued = false;
-		int ret = device_commit_internal(dev);
-		if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */
-			dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
-	}
+		if (dev->outputs[i]->flip_done)
+			output_flip_complete(dev->outputs[i]);
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (dev->outputs[i]->flip_notify)
+			output_flip_notify(dev->outputs[i]);
+	device_run_queued(dev);
 }
 
 static int handle_drm(int fd, uint32_t events, void *data)
@@ -102,11 +113,13 @@ static int handle_drm(int fd, uint32_t events, void *data)
 	int before = dev->events_handled;
 	if (drmHandleEvent(fd, &ctx) != 0) {
 		int err = errno ? errno : EIO;
+		handle_flips(dev); /* those read before the failure */
 		if (err == EAGAIN || err == EINTR)
 			return 0;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "drmHandleEvent failed");
 		return -err;
 	}
+	handle_flips(dev);
 	return dev->events_handled - before;
 }
 
@@ -137,7 +150,7 @@ static int handle_master_timer(int fd, uint32_t events, void *data)
 	}
 	if (!device_try_regain_master(dev, true))
 		return 0;
-	int ret = device_commit_internal(dev);
+	int ret = device_commit_internal(dev, NULL);
 	if (ret < 0 && ret != -EACCES)
 		dispman_log(DISPMAN_LOG_ERROR, "restoring commit after regaining DRM master "
 			"failed: %s", strerror(-ret));
@@ -238,14 +251,6 @@ int drm_dispatch(struct dispman_device *dev, int timeout_ms)
 	return handle_drm(dev->fd, events, dev);
 }
 
-static bool device_flip_pending(struct dispman_device *dev)
-{
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (dev->outputs[i]->flip_pending)
-			return true;
-	return false;
-}
-
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -253,25 +258,21 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int device_wait_idle(struct dispman_device *dev, int timeout_ms)
+int output_wait_flip(struct dispman_output *out, int timeout_ms)
 {
+	struct dispman_device *dev = out->dev;
 	int64_t end = now_ms() + timeout_ms;
-	while (device_flip_pending(dev) || dev->commit_queued) {
+	while (out->flip_pending) {
 		int64_t left = end - now_ms();
 		if (left <= 0) {
-			dispman_log(DISPMAN_LOG_ERROR, "page flip did not complete within %d ms",
-				timeout_ms);
+			dispman_log(DISPMAN_LOG_ERROR, "%s: no page-flip event for CRTC %u within "
+				"%d ms: the frame in flight did not reach the screen", out->name,
+				out->flip_crtc_id, timeout_ms);
 			return -ETIMEDOUT;
 		}
 		int ret = drm_dispatch(dev, (int)left);
 		if (ret < 0)
 			return ret;
-		if (!device_flip_pending(dev) && dev->commit_queued) {
-			dev->commit_queued = false;
-			ret = device_commit_internal(dev);
-			if (ret < 0)
-				return ret;
-		}
 	}
 	return 0;
 }

@@ -141,8 +141,21 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 	return out;
 }
 
+void scene_clear(struct scene *scene)
+{
+	for (size_t i = 0; i < scene->n; i++)
+		dispman_buffer_unref(scene->e[i].buf);
+	scene->n = 0;
+	scene->valid = false;
+}
+
 void output_release_all(struct dispman_output *out)
 {
+	scene_clear(&out->queued_scene);
+	scene_clear(&out->shown_scene);
+	for (size_t i = 0; i < out->n_old_shown; i++)
+		dispman_buffer_unref(out->old_shown[i]);
+	out->n_old_shown = 0;
 	for (size_t i = 0; i < out->n_queued; i++)
 		dispman_buffer_unref(out->queued[i]);
 	out->n_queued = 0;
@@ -261,30 +274,46 @@ void dispman_output_get_stats(struct dispman_output *out, struct dispman_output_
 	stats->refresh_mhz = out->active ? mode_refresh_mhz(&out->cur_mode) : 0;
 }
 
-void output_handle_flip(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
+void output_flip_complete(struct dispman_output *out)
 {
-	output_count_pacing(out, seq, ts);
-	/* Move the flipped frame on screen first, so that every callback below
-	 * (shown, frame, release) sees the new state, and a commit made from
-	 * one of them fills a fresh queue. */
-	struct dispman_buffer *old[MAX_SHOWN];
-	size_t n_old = out->n_shown;
-	memcpy(old, out->shown, n_old * sizeof(old[0]));
+	out->flip_done = false;
+	output_count_pacing(out, out->flip_seq, &out->flip_ts);
+	/* Move the flipped frame on screen first, so that every callback of
+	 * output_flip_notify() (shown, frame, release) sees the new state, and a commit
+	 * made from one of them fills a fresh queue. */
+	memcpy(out->old_shown, out->shown, out->n_shown * sizeof(out->shown[0]));
+	out->n_old_shown = out->n_shown;
 	memcpy(out->shown, out->queued, out->n_queued * sizeof(out->queued[0]));
 	out->n_shown = out->n_queued;
 	out->n_queued = 0;
+	if (out->queued_scene.valid || !out->active) {
+		scene_clear(&out->shown_scene);
+		out->shown_scene = out->queued_scene;
+		out->queued_scene.n = 0;
+		out->queued_scene.valid = false;
+	}
 	out->flip_pending = false;
+	out->flip_notify = true;
+}
 
+void output_flip_notify(struct dispman_output *out)
+{
+	out->flip_notify = false;
+	struct dispman_buffer *old[MAX_SHOWN];
+	size_t n_old = out->n_old_shown;
+	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
+	out->n_old_shown = 0;
+	struct timespec ts = out->flip_ts;
 	for (size_t j = 0; j < out->n_shown; j++) {
 		struct dispman_buffer *b = out->shown[j];
 		bool was_shown = false;
 		for (size_t i = 0; i < n_old; i++)
 			was_shown = was_shown || old[i] == b;
 		if (!was_shown && b->shown_cb)
-			b->shown_cb(b, ts, b->shown_data);
+			b->shown_cb(b, &ts, b->shown_data);
 	}
 	if (out->frame_cb)
-		out->frame_cb(out, seq, ts, out->frame_data);
+		out->frame_cb(out, out->flip_seq, &ts, out->frame_data);
 	/* A buffer left the screen when neither the new frame nor a frame
 	 * committed since (from the callbacks) holds it. */
 	for (size_t i = 0; i < n_old; i++) {
@@ -553,7 +582,7 @@ int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer 
 
 int dispman_output_commit(struct dispman_output *out)
 {
-	return dispman_device_commit(out->dev);
+	return device_commit_internal(out->dev, out);
 }
 
 void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,

@@ -142,8 +142,18 @@ int event_init(struct dispman_device *dev);
 void event_finish(struct dispman_device *dev);
 /* Handle DRM events only (page flips), waiting up to timeout_ms. */
 int drm_dispatch(struct dispman_device *dev, int timeout_ms);
-/* Wait until no page flip is pending, at most timeout_ms. */
-int device_wait_idle(struct dispman_device *dev, int timeout_ms);
+/*
+ * Wait until the output has no page flip pending, at most timeout_ms, handling DRM events
+ * (frame callbacks run; their commits follow the usual rules). Returns 0, -ETIMEDOUT
+ * (logged, naming the output) or another negative errno.
+ */
+int output_wait_flip(struct dispman_output *out, int timeout_ms);
+/*
+ * Run the commits queued while flips were pending (or while commits were held), for the
+ * outputs whose flips have completed. The one place queued commits run from: after each
+ * batch of DRM events, and when a hold ends.
+ */
+void device_run_queued(struct dispman_device *dev);
 
 /* Arm (true) or disarm the timer that retries DRM master every 500 ms while paused. */
 void master_timer_set(struct dispman_device *dev, bool on);
@@ -209,7 +219,9 @@ struct dispman_device {
 	bool writeback_cap;
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
 	bool paused;
-	bool commit_queued;
+	bool commit_queued;        /* a whole-device commit waits for every flip */
+	bool commit_full;          /* the request being built covers every output */
+	int commit_hold;           /* > 0: commits are queued, not made (capture) */
 	bool shape_dirty;
 	bool force_modeset;
 	struct dispman_limits limits;
@@ -274,14 +286,34 @@ void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_la
 bool device_try_regain_master(struct dispman_device *dev, bool force);
 int64_t monotonic_ms(void);
 
+#define MAX_SHOWN 32
+#define MAX_SCENE 32
+
 /* ---- output.c ---- */
+
+/* What the library put on one plane in a committed frame: the layer's buffer (referenced)
+ * and its effective rectangles, alpha and blend mode then. A scene lists them bottom to
+ * top. */
+struct scene_entry {
+	struct dispman_buffer *buf;
+	uint32_t src_x, src_y, src_w, src_h; /* 16.16 */
+	int32_t dst_x, dst_y;
+	uint32_t dst_w, dst_h;
+	uint16_t alpha;
+	enum dispman_blend_mode blend;
+};
+
+struct scene {
+	struct scene_entry e[MAX_SCENE];
+	size_t n;
+	bool valid; /* a frame committed by the library (n may be 0: nothing on a plane) */
+};
 
 struct mode_entry {
 	struct dispman_mode pub;
 	drmModeModeInfo info;
 };
 
-#define MAX_SHOWN 32
 
 struct dispman_output {
 	struct dispman_device *dev;
@@ -313,6 +345,17 @@ struct dispman_output {
 	/* frames */
 	bool flip_pending;
 	uint32_t flip_crtc_id;            /* CRTC whose flip event completes the frame */
+	bool flip_done;                   /* its event was read, not handled yet */
+	bool flip_notify;                 /* on screen, its callbacks not run yet */
+	uint64_t flip_seq;                /* of that event */
+	struct timespec flip_ts;
+	bool commit_queued;               /* a commit waits for this output's flip */
+	bool want_commit;                 /* scratch: asked for in the commit being made */
+	bool committing;                  /* in the request being built */
+	struct scene queued_scene;        /* the planes of the committed frame not yet flipped */
+	struct scene shown_scene;         /* the planes of the frame on screen */
+	struct dispman_buffer *old_shown[MAX_SHOWN]; /* left the screen with the flip handled */
+	size_t n_old_shown;
 	struct dispman_buffer *queued[MAX_SHOWN]; /* in the committed frame not yet flipped */
 	size_t n_queued;
 	struct dispman_buffer *shown[MAX_SHOWN];  /* on screen now */
@@ -332,8 +375,13 @@ struct dispman_output {
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);
 void output_destroy(struct dispman_output *out);
 bool output_needs_modeset(struct dispman_output *out);
-/* Page flip completed: frame callback, then release buffers that left the screen. */
-void output_handle_flip(struct dispman_output *out, uint64_t seq, const struct timespec *ts);
+/* Page flip completed (out->flip_done): the queued frame goes on screen; pacing counted. */
+void output_flip_complete(struct dispman_output *out);
+/* After output_flip_complete(): shown and frame callbacks, then release the buffers that
+ * left the screen. */
+void output_flip_notify(struct dispman_output *out);
+/* Drop the references of a scene. */
+void scene_clear(struct scene *scene);
 /* Drop every buffer reference the output keeps for the screen. */
 void output_release_all(struct dispman_output *out);
 /*
@@ -343,7 +391,7 @@ void output_release_all(struct dispman_output *out);
 int output_update(struct dispman_output *out, drmModeConnector *conn);
 /*
  * Pacing counters of a flip (seq and ts of its event) against the previous one and the
- * frame's commit time (out->commit_time); called by output_handle_flip().
+ * frame's commit time (out->commit_time); called by output_flip_complete().
  */
 void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts);
 /* A frame was committed (apply_success): note its time for pacing. */
@@ -453,9 +501,13 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 bool commit_error_is_answer(int err);
 /* Handle EACCES/EPERM: pause and log once. Returns true if err was a master loss. */
 bool device_check_master_lost(struct dispman_device *dev, int err);
-int device_commit_internal(struct dispman_device *dev);
-/* All outputs' connector/CRTC state and the planes of the current assignment. */
+/* Commit every output (only NULL) or one output; see dispman_device_commit(). */
+int device_commit_internal(struct dispman_device *dev, struct dispman_output *only);
+/* The connector/CRTC state of the outputs in the request (out->committing) and the planes
+ * of the current assignment that belong to them. */
 void commit_build_request(struct dispman_device *dev, struct atomic_req *r);
+/* Whether the request being built covers plane p (all planes when it covers the device). */
+bool commit_covers_plane(struct dispman_device *dev, const struct plane *p);
 
 /* ---- alloc.c ---- */
 
@@ -487,6 +539,14 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out);
 int compose_render(struct dispman_output *out, struct dispman_layer **layers, size_t n,
 	bool full);
 void compose_destroy(struct dispman_output *out);
+/* The internal composition layer if the output has one, else NULL; never creates it. */
+struct dispman_layer *compose_peek_layer(struct dispman_output *out);
+/*
+ * Draw a scene (bottom to top, each entry's src/dst/alpha/blend) over black into target, an
+ * XRGB8888 buffer, the way compose_render() draws. Returns 0, -ENOTSUP (no pixman, or a
+ * layer's buffer the CPU cannot read: logged) or -errno.
+ */
+int compose_scene(struct dispman_buffer *target, const struct scene *scene);
 
 /* ---- udev.c ---- */
 

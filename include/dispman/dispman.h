@@ -118,13 +118,20 @@ int dispman_device_get_fd(struct dispman_device *dev);
 int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms);
 
 /**
- * Commit the pending state of every output of the device in one atomic request.
+ * Commit the pending state of every output of the device.
  *
  * Page flips are nonblocking; a commit that needs a modeset (enable, disable, a new
  * mode) is blocking and uses ALLOW_MODESET. Layers are assigned to planes first (see
- * dispman_layer_get_placement()). If a page flip is still pending on the device, the new
- * state is queued and committed from dispman_device_dispatch() right after the flip
- * event; this function then returns 0.
+ * dispman_layer_get_placement()).
+ *
+ * Each output goes at its own pace: when only buffers changed since the last commit, the
+ * outputs without a pending page flip are committed now in one atomic request, and an
+ * output whose flip is still pending gets its new state queued and committed from
+ * dispman_device_dispatch() right after its own flip event, without waiting for the other
+ * outputs' flips. A commit that changes the scene's shape (layers created, destroyed,
+ * moved, resized, restacked, shown, hidden, a buffer of another size or format, alpha or
+ * blend changes) or needs a modeset covers the whole device: while any flip is pending it
+ * is queued until every flip is done. A queued commit makes this function return 0.
  *
  * Returns 0, or -EACCES when the device lost DRM master (commits are paused, logged
  * once; see dispman_device_resume()), -EINVAL/-ERANGE/-ENOSPC when the kernel rejected
@@ -343,7 +350,12 @@ bool dispman_output_is_enabled(struct dispman_output *out);
  */
 int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf);
 
-/** Same as dispman_device_commit() on the output's device. */
+/**
+ * Commit the pending state of this output only (see dispman_device_commit()): it does not
+ * wait for, nor commit, the other outputs, unless the commit changes the scene's shape or
+ * needs a modeset, which covers the whole device as in dispman_device_commit(). Errors
+ * as dispman_device_commit().
+ */
 int dispman_output_commit(struct dispman_output *out);
 
 /**
@@ -400,23 +412,52 @@ struct dispman_output_stats {
 /** Copy the output's pacing counters into *stats (caller-owned storage). */
 void dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats);
 
+/** How dispman_output_capture_with() gets the frame. */
+enum dispman_capture_path {
+	/* writeback when the output's CRTC has a writeback connector, else CPU */
+	DISPMAN_CAPTURE_AUTO = 0,
+	/* the kernel composes the frame into a writeback connector's buffer */
+	DISPMAN_CAPTURE_WRITEBACK = 1,
+	/* the library composes, on the CPU, what it put on the output's planes */
+	DISPMAN_CAPTURE_CPU = 2,
+};
+
 /**
- * Capture the composed frame of an enabled, committed output through the device's
- * writeback connector.
+ * Capture the frame of an enabled, committed output.
  *
- * On success *frame is a new XRGB8888 dumb buffer of the mode's size; the caller owns
- * one reference (release it with dispman_buffer_unref()).
+ * path chooses how (DISPMAN_CAPTURE_AUTO: writeback first). The writeback path reads back
+ * what the hardware composed. The CPU path composes, with the fallback compositor's rules
+ * (stacking order, plane alpha, blend mode, source and destination rectangles, black
+ * below), the buffers the library itself put on the output's planes in the frame on
+ * screen; it reads those buffers, not the screen, so anything another client drew, the
+ * CRTC's gamma or a hardware cursor the library did not set is not in it, and plane
+ * scaling is the library's bilinear filter, not the hardware's.
  *
- * Pending page flips are waited for first. The capture commit is blocking and waits for
- * the writeback fence for at most ten seconds. Limit: some drivers (vkms in Linux 6.1)
+ * On success *frame is a new XRGB8888 dumb buffer of the mode's size; the caller owns one
+ * reference (release it with dispman_buffer_unref()). If used is not NULL, *used is set to
+ * the path taken (DISPMAN_CAPTURE_AUTO on failure).
+ *
+ * The frame captured is the one in flight when the call is made, once it is on screen (or
+ * the one on screen when none is in flight). The call handles DRM events while it waits,
+ * so frame callbacks keep running: commits made from them (or from anywhere during the
+ * call) are queued and made right after the capture. The wait for the frame and the
+ * writeback fence last at most ten seconds each. Limit: some drivers (vkms in Linux 6.1)
  * cannot drive the output's connector and the writeback connector from one CRTC at once;
  * then the CRTC is routed to the writeback connector alone for one frame (a modeset: the
  * screen goes blank briefly) and the output is restored with a second modeset.
  *
- * Returns 0, -ENOTSUP (no writeback connector for the output's CRTC), -EINVAL (output not
- * enabled and committed), -ETIMEDOUT (fence did not signal), -EACCES (paused), or
- * another negative errno.
+ * Returns 0, or (each logged with the cause): -EINVAL (frame NULL, unknown path, output
+ * not enabled and committed, or for the CPU path no frame of this library on screen),
+ * -ENOTSUP (DISPMAN_CAPTURE_WRITEBACK without a writeback connector for the output's
+ * CRTC; for the CPU path a buffer on a plane the CPU cannot read, such as a tiled
+ * modifier or a format pixman lacks, or a build without pixman), -ETIMEDOUT (no page-flip
+ * event for the frame in flight, or the writeback fence did not signal), -EACCES (DRM
+ * master lost), or another negative errno.
  */
+int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture_path path,
+	struct dispman_buffer **frame, enum dispman_capture_path *used);
+
+/** dispman_output_capture_with(out, DISPMAN_CAPTURE_AUTO, frame, NULL). */
 int dispman_output_capture(struct dispman_output *out, struct dispman_buffer **frame);
 
 /* ------------------------------------------------------------------------------------ */

@@ -1202,6 +1202,13 @@ int mock_drm_release_flips(void)
 	return complete_flips(-1);
 }
 
+int mock_drm_release_crtc_flips(uint32_t crtc_id)
+{
+	ensure_init();
+	int ci = id_index(crtc_id, MOCK_DRM_CRTC, g.num_crtcs);
+	return ci < 0 ? -ENOENT : complete_flips(ci);
+}
+
 /* ---- libdrm: core ----------------------------------------------------------------- */
 
 int drmSetClientCap(int fd, uint64_t capability, uint64_t value)

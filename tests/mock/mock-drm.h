@@ -160,6 +160,8 @@ void mock_drm_set_master(bool master);
 void mock_drm_set_flip_delay(bool hold);
 /* Completes all pending flips; returns how many were completed. */
 int mock_drm_release_flips(void);
+/* Completes the pending flips of one CRTC (its vblank); returns how many, or -ENOENT. */
+int mock_drm_release_crtc_flips(uint32_t crtc_id);
 
 /*
  * Makes the nth next call (1 = the very next) of func fail with err (a positive errno)

@@ -9,6 +9,7 @@
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "private.h"
 
@@ -190,19 +191,297 @@ static void test_clones_allowed(void **state)
 	dispman_buffer_unref(buf);
 }
 
+/* Without writeback the CPU path composes the committed frame; forcing writeback fails. */
 static void test_no_writeback(void **state)
 {
 	struct unit_fixture *f = *state;
 	unit_build_plain_device();
 	unit_open_device(f);
 	assert_int_equal(f->dev->n_writebacks, 0);
-	struct dispman_buffer *buf = unit_show_first_frame(f, 0);
+	struct dispman_buffer *buf = unit_show_first_frame(f, 0x336699);
+	struct dispman_buffer *frame = (void *)1;
+	enum dispman_capture_path used = DISPMAN_CAPTURE_WRITEBACK;
+	unit_log_clear();
+	assert_int_equal(dispman_output_capture_with(f->out, DISPMAN_CAPTURE_WRITEBACK, &frame,
+		&used), -ENOTSUP);
+	assert_null(frame);
+	assert_int_equal(used, DISPMAN_CAPTURE_AUTO);
+	assert_error_logged("no writeback connector");
+	unsigned commits = counters().commits;
+	assert_int_equal(dispman_output_capture_with(f->out, DISPMAN_CAPTURE_AUTO, &frame, &used),
+		0);
+	assert_int_equal(used, DISPMAN_CAPTURE_CPU);
+	check_pattern(frame, 1024, 768, 0x336699);
+	assert_int_equal(counters().commits, commits); /* no commit for a CPU capture */
+	dispman_buffer_unref(frame);
+	assert_int_equal(dispman_output_capture(f->out, &frame), 0);
+	check_pattern(frame, 1024, 768, 0x336699);
+	dispman_buffer_unref(frame);
+	assert_int_equal(dispman_output_capture_with(f->out, (enum dispman_capture_path)7,
+		&frame, &used), -EINVAL);
+	assert_error_logged("unknown capture path");
+	dispman_buffer_unref(buf);
+}
+
+static void fill(struct dispman_buffer *b, uint32_t (*px)(uint32_t x, uint32_t y))
+{
+	void *data;
+	uint32_t stride;
+	assert_int_equal(dispman_buffer_map(b, &data, &stride), 0);
+	for (uint32_t y = 0; y < dispman_buffer_get_height(b); y++)
+		for (uint32_t x = 0; x < dispman_buffer_get_width(b); x++)
+			((uint32_t *)(void *)((char *)data + (size_t)y * stride))[x] = px(x, y);
+}
+
+/* Opaque with fully transparent holes: plane blending has no rounding to differ in. */
+static uint32_t px_holes(uint32_t x, uint32_t y)
+{
+	return ((x / 8 + y / 8) & 1) ? 0x00000000u : 0xff000000u | (x * 0x30507u + y * 0x1100u);
+}
+
+static uint32_t px_soft(uint32_t x, uint32_t y)
+{
+	uint32_t a = (x * 8 + y) & 0xff;
+	return a << 24 | ((a / 2) << 16) | ((a / 3) << 8) | (a / 4);
+}
+
+static uint32_t px_opaque(uint32_t x, uint32_t y)
+{
+	return 0xff000000u | (y * 0x10203u) | x;
+}
+
+/* The frame differs from another in that many pixels (alpha byte aside). */
+static size_t diff_frames(struct dispman_buffer *a, struct dispman_buffer *b)
+{
+	void *da, *db;
+	uint32_t sa, sb;
+	assert_int_equal(dispman_buffer_get_width(a), dispman_buffer_get_width(b));
+	assert_int_equal(dispman_buffer_get_height(a), dispman_buffer_get_height(b));
+	assert_int_equal(dispman_buffer_map(a, &da, &sa), 0);
+	assert_int_equal(dispman_buffer_map(b, &db, &sb), 0);
+	size_t bad = 0;
+	for (uint32_t y = 0; y < dispman_buffer_get_height(a); y++) {
+		const uint32_t *ra = (const uint32_t *)(const void *)((char *)da + (size_t)y * sa);
+		const uint32_t *rb = (const uint32_t *)(const void *)((char *)db + (size_t)y * sb);
+		for (uint32_t x = 0; x < dispman_buffer_get_width(a); x++)
+			bad += (ra[x] & 0xffffff) != (rb[x] & 0xffffff);
+	}
+	return bad;
+}
+
+static struct dispman_layer *add_layer(struct unit_fixture *f, struct dispman_buffer *b,
+	int32_t x, int32_t y, int z)
+{
+	struct dispman_layer *l = dispman_layer_create(f->out);
+	assert_non_null(l);
+	assert_int_equal(dispman_layer_set_buffer(l, b), 0);
+	dispman_layer_set_destination(l, x, y, 0, 0);
+	dispman_layer_set_z(l, z);
+	return l;
+}
+
+/*
+ * The same committed frame through both paths: overlays on planes (one partly off
+ * screen, one with transparent holes), and layers composited on the CPU (plane alpha and
+ * straight-alpha blending, which the vkms-like planes lack).
+ */
+static void test_cpu_equals_writeback(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *base = unit_show_first_frame(f, 0x204080);
+	struct dispman_buffer *holes = dispman_buffer_create_dumb(f->dev, 64, 48,
+		DRM_FORMAT_ARGB8888);
+	struct dispman_buffer *soft = dispman_buffer_create_dumb(f->dev, 40, 40,
+		DRM_FORMAT_ARGB8888);
+	struct dispman_buffer *opaque = dispman_buffer_create_dumb(f->dev, 100, 100,
+		DRM_FORMAT_XRGB8888);
+	assert_non_null(holes);
+	assert_non_null(soft);
+	assert_non_null(opaque);
+	fill(holes, px_holes);
+	fill(soft, px_soft);
+	fill(opaque, px_opaque);
+	struct dispman_layer *l1 = add_layer(f, holes, 100, 50, 1);
+	struct dispman_layer *l2 = add_layer(f, opaque, -10, 700, 2);
+	struct dispman_layer *l3 = add_layer(f, soft, 300, 300, 3);
+	dispman_layer_set_blend_mode(l3, DISPMAN_BLEND_COVERAGE);
+	struct dispman_layer *l4 = add_layer(f, opaque, 500, 100, 4);
+	dispman_layer_set_alpha(l4, 0x8000);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	struct dispman_placement pl;
+	assert_int_equal(dispman_layer_get_placement(l1, &pl), 0);
+	assert_int_equal(pl.state, DISPMAN_PLACEMENT_ON_PLANE);
+	assert_int_equal(dispman_layer_get_placement(l2, &pl), 0);
+	assert_int_equal(pl.state, DISPMAN_PLACEMENT_ON_PLANE);
+	assert_int_equal(dispman_layer_get_placement(l4, &pl), 0);
+	assert_int_equal(pl.state, DISPMAN_PLACEMENT_COMPOSITED);
+
+	struct dispman_buffer *wb = NULL, *cpu = NULL;
+	enum dispman_capture_path used;
+	assert_int_equal(dispman_output_capture_with(f->out, DISPMAN_CAPTURE_AUTO, &wb, &used), 0);
+	assert_int_equal(used, DISPMAN_CAPTURE_WRITEBACK);
+	assert_int_equal(dispman_output_capture_with(f->out, DISPMAN_CAPTURE_CPU, &cpu, &used), 0);
+	assert_int_equal(used, DISPMAN_CAPTURE_CPU);
+	assert_int_equal(diff_frames(wb, cpu), 0);
+
+	/* Not a trivial frame: each layer is in it. */
+	struct dispman_buffer *plain = NULL;
+	dispman_layer_set_visible(l1, false);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(dispman_output_capture_with(f->out, DISPMAN_CAPTURE_CPU, &plain, NULL),
+		0);
+	assert_true(diff_frames(plain, cpu) > 1000);
+	dispman_buffer_unref(plain);
+	dispman_buffer_unref(wb);
+	dispman_buffer_unref(cpu);
+	dispman_buffer_unref(holes);
+	dispman_buffer_unref(soft);
+	dispman_buffer_unref(opaque);
+	dispman_buffer_unref(base);
+}
+
+/* The CPU path shows what was committed, not the pending state, and survives the layer. */
+static void test_cpu_committed_state(void **state)
+{
+	struct unit_fixture *f = *state;
+	unit_build_plain_device();
+	unit_open_device(f);
+	struct dispman_buffer *base = unit_show_first_frame(f, 0x102030);
+	struct dispman_buffer *top = dispman_buffer_create_dumb(f->dev, 32, 32,
+		DRM_FORMAT_XRGB8888);
+	assert_non_null(top);
+	fill(top, px_opaque);
+	struct dispman_layer *l = add_layer(f, top, 10, 10, 1);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	struct dispman_buffer *first = NULL, *second = NULL;
+	assert_int_equal(dispman_output_capture(f->out, &first), 0);
+	/* pending changes and a destroyed layer do not change the frame on screen */
+	dispman_layer_set_destination(l, 500, 500, 0, 0);
+	dispman_layer_destroy(l);
+	struct dispman_buffer *other = unit_pattern_buffer(f->dev, 1024, 768,
+		DRM_FORMAT_XRGB8888, 0xffffff);
+	assert_int_equal(dispman_output_set_buffer(f->out, other), 0);
+	assert_int_equal(dispman_output_capture(f->out, &second), 0);
+	assert_int_equal(diff_frames(first, second), 0);
+	void *data;
+	uint32_t stride;
+	assert_int_equal(dispman_buffer_map(first, &data, &stride), 0);
+	const uint32_t *row = (const uint32_t *)(const void *)((char *)data + 20 * stride);
+	assert_int_equal(row[20] & 0xffffff, px_opaque(10, 10) & 0xffffff);
+	assert_int_equal(row[50] & 0xffffff, pattern(50, 20, 0x102030) & 0xffffff);
+	dispman_buffer_unref(first);
+	dispman_buffer_unref(second);
+	dispman_buffer_unref(other);
+	dispman_buffer_unref(top);
+	dispman_buffer_unref(base);
+}
+
+/* A buffer the CPU cannot read on a plane: the CPU path says so. */
+static void test_cpu_unreadable(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
+	static const uint64_t mods[] = { DRM_FORMAT_MOD_LINEAR, 0x0100000000000001ull };
+	drmModeModeInfo mode = mock_drm_mode(320, 240, 60, true);
+	mock_drm_set_cap(DRM_CAP_ADDFB2_MODIFIERS, 1);
+	mock_drm_add_crtc();
+	mock_drm_add_connector(&(struct mock_drm_connector_info){
+		.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &mode, .num_modes = 1 });
+	mock_drm_add_plane(&(struct mock_drm_plane_info){
+		.type = DRM_PLANE_TYPE_PRIMARY, .formats = formats, .num_formats = 1,
+		.modifiers = mods, .num_modifiers = 2 });
+	unit_open_device(f);
+	int fd = unit_memfd(320 * 240 * 4);
+	struct dispman_dmabuf_desc desc = {
+		.width = 320, .height = 240, .fourcc = DRM_FORMAT_XRGB8888,
+		.modifier = 0x0100000000000001ull, .n_planes = 1,
+		.fds = { fd }, .pitches = { 320 * 4 },
+	};
+	struct dispman_buffer *tiled = dispman_buffer_import_dmabuf(f->dev, &desc);
+	close(fd);
+	assert_non_null(tiled);
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	assert_int_equal(dispman_output_set_buffer(f->out, tiled), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
 	struct dispman_buffer *frame = (void *)1;
 	unit_log_clear();
 	assert_int_equal(dispman_output_capture(f->out, &frame), -ENOTSUP);
 	assert_null(frame);
-	assert_error_logged("no writeback connector");
-	dispman_buffer_unref(buf);
+	assert_error_logged("cannot compose");
+	dispman_buffer_unref(tiled);
+}
+
+/*
+ * A live app: every frame callback commits the next frame. The capture takes the frame
+ * that was in flight when it was called, the callbacks keep running during it, and the
+ * app's commits go on afterwards.
+ */
+struct live {
+	struct unit_fixture *f;
+	struct dispman_buffer *bufs[2];
+	int frames;
+};
+
+static void live_frame(struct dispman_output *out, uint64_t seq, const struct timespec *ts,
+	void *data)
+{
+	(void)seq;
+	(void)ts;
+	struct live *lv = data;
+	lv->frames++;
+	assert_int_equal(dispman_output_set_buffer(out, lv->bufs[lv->frames & 1]), 0);
+	assert_int_equal(dispman_output_commit(out), 0);
+}
+
+static void test_live_app(void **state)
+{
+	struct unit_fixture *f = *state;
+	bool cpu = f->param != NULL;
+	if (cpu) {
+		unit_build_plain_device();
+		unit_open_device(f);
+	}
+	struct live lv = { .f = f };
+	lv.bufs[0] = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 0x00ff00);
+	lv.bufs[1] = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 0xff0000);
+	mock_drm_set_flip_delay(true);
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	assert_int_equal(dispman_output_set_buffer(f->out, lv.bufs[0]), 0);
+	dispman_output_set_frame_callback(f->out, live_frame, &lv);
+	assert_int_equal(dispman_device_commit(f->dev), 0); /* a modeset: not held */
+	assert_int_equal(unit_dispatch(f->dev, 1000), 1);
+	/* a few frames of the running app */
+	for (int i = 1; i < 5; i++) {
+		assert_int_equal(mock_drm_release_flips(), 1);
+		assert_int_equal(unit_dispatch(f->dev, 1000), 1);
+	}
+	assert_int_equal(lv.frames, 5);
+	/* frame 5 is on screen, frame 6 (bufs[1]... bufs[5 & 1]) in flight */
+	int in_flight = lv.frames & 1;
+	mock_drm_set_flip_delay(false); /* the vblank comes while the capture waits */
+	mock_drm_release_flips();
+	struct dispman_buffer *frame = NULL;
+	enum dispman_capture_path used;
+	unit_log_clear();
+	assert_int_equal(dispman_output_capture_with(f->out, DISPMAN_CAPTURE_AUTO, &frame, &used),
+		0);
+	assert_int_equal(used, cpu ? DISPMAN_CAPTURE_CPU : DISPMAN_CAPTURE_WRITEBACK);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	check_pattern(frame, 1024, 768, in_flight ? 0xff0000 : 0x00ff00);
+	/* the callback ran for the flip during the capture, and its commit was made after */
+	assert_int_equal(lv.frames, 6);
+	assert_int_equal(counters().pending_flips, 0);
+	assert_int_equal(unit_dispatch(f->dev, 1000), 1);
+	assert_int_equal(lv.frames, 7);
+	dispman_output_set_frame_callback(f->out, NULL, NULL);
+	unit_drain(f->dev);
+	dispman_buffer_unref(frame);
+	dispman_buffer_unref(lv.bufs[0]);
+	dispman_buffer_unref(lv.bufs[1]);
 }
 
 static void test_not_enabled(void **state)
@@ -275,6 +554,14 @@ int main(int argc, char **argv)
 		{ "capture@no-writeback", test_no_writeback, unit_setup_empty, unit_teardown,
 			NULL },
 		{ "capture@not-enabled", test_not_enabled, unit_setup_vkms, unit_teardown, NULL },
+		{ "capture@cpu-equals-writeback", test_cpu_equals_writeback, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "capture@cpu-committed-state", test_cpu_committed_state, unit_setup_empty,
+			unit_teardown, NULL },
+		{ "capture@cpu-unreadable", test_cpu_unreadable, unit_setup_empty, unit_teardown,
+			NULL },
+		{ "capture@live-writeback", test_live_app, unit_setup_vkms, unit_teardown, NULL },
+		{ "capture@live-cpu", test_live_app, unit_setup_empty, unit_teardown, "cpu" },
 	};
 	enum { N = UNIT_ARRAY_LEN(fixed) + UNIT_ARRAY_LEN(capture_failures) };
 	struct CMUnitTest tests[N];

@@ -504,6 +504,154 @@ static void test_commit_from_callback(void **state)
 }
 
 /* The epoll fd becomes readable with a flip to handle. */
+/*
+ * Two outputs at their own pace. Scripted vblanks: CRTC A at 60 Hz, CRTC B at 50 Hz, for
+ * one second of simulated time; a vblank completes that CRTC's held flip. Each frame
+ * callback sets a new buffer and commits (its output, or the whole device). The faster
+ * output must not wait for the slower one's flips.
+ */
+struct paced {
+	struct dispman_output *out;
+	struct dispman_buffer *bufs[2];
+	int frames;
+	bool device_commit;
+};
+
+static void paced_frame(struct dispman_output *out, uint64_t seq, const struct timespec *ts,
+	void *data)
+{
+	(void)seq;
+	(void)ts;
+	struct paced *p = data;
+	p->frames++;
+	assert_int_equal(dispman_output_set_buffer(out, p->bufs[p->frames & 1]), 0);
+	if (p->device_commit)
+		assert_int_equal(dispman_device_commit(dispman_output_get_device(out)), 0);
+	else
+		assert_int_equal(dispman_output_commit(out), 0);
+}
+
+static void test_own_pace(void **state)
+{
+	struct unit_fixture *f = *state;
+	bool device_commit = f->param != NULL;
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
+	drmModeModeInfo m60 = mock_drm_mode(640, 480, 60, true);
+	drmModeModeInfo m50 = mock_drm_mode(640, 480, 50, true);
+	uint32_t crtc[2] = { mock_drm_add_crtc(), mock_drm_add_crtc() };
+	for (int i = 0; i < 2; i++) {
+		mock_drm_add_connector(&(struct mock_drm_connector_info){
+			.type = DRM_MODE_CONNECTOR_HDMIA,
+			.modes = i == 0 ? &m60 : &m50,
+			.num_modes = 1,
+			.possible_crtcs = 1u << i,
+		});
+		mock_drm_add_plane(&(struct mock_drm_plane_info){
+			.type = DRM_PLANE_TYPE_PRIMARY,
+			.possible_crtcs = 1u << i,
+			.formats = formats,
+			.num_formats = 1,
+		});
+	}
+	unit_open_device(f);
+	assert_int_equal(dispman_device_get_output_count(f->dev), 2);
+	struct paced p[2];
+	for (size_t i = 0; i < 2; i++) {
+		p[i] = (struct paced){ .out = dispman_device_get_output(f->dev, i),
+			.device_commit = device_commit };
+		p[i].bufs[0] = unit_pattern_buffer(f->dev, 640, 480, DRM_FORMAT_XRGB8888, 0x10);
+		p[i].bufs[1] = unit_pattern_buffer(f->dev, 640, 480, DRM_FORMAT_XRGB8888, 0x20);
+		assert_int_equal(dispman_output_enable(p[i].out, NULL), 0);
+		assert_int_equal(dispman_output_set_buffer(p[i].out, p[i].bufs[0]), 0);
+		dispman_output_set_frame_callback(p[i].out, paced_frame, &p[i]);
+	}
+	assert_int_equal(dispman_device_commit(f->dev), 0); /* the modeset: both heads */
+	mock_drm_set_flip_delay(true);
+	assert_int_equal(unit_dispatch(f->dev, 1000), 2);
+	assert_int_equal(p[0].frames, 1);
+	assert_int_equal(p[1].frames, 1);
+
+	/* Simulated time in microseconds; vblank k of a head at k * period. */
+	const int64_t period[2] = { 1000000 / 60, 1000000 / 50 };
+	int64_t next[2] = { period[0], period[1] };
+	while (next[0] <= 1000000 || next[1] <= 1000000) {
+		int h = next[0] <= next[1] ? 0 : 1;
+		next[h] += period[h];
+		if (mock_drm_release_crtc_flips(crtc[h]) > 0)
+			assert_true(unit_dispatch(f->dev, 1000) >= 1);
+	}
+	struct mock_drm_counters c = counters();
+	assert_int_equal(c.failed_commits, 0); /* never EBUSY on the other head's CRTC */
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	/* one flip per vblank for each, the first frame aside: 60 and 50 */
+	assert_in_range(p[0].frames, 59, 61);
+	assert_in_range(p[1].frames, 49, 51);
+	for (size_t i = 0; i < 2; i++) {
+		struct dispman_output_stats st;
+		dispman_output_get_stats(p[i].out, &st);
+		assert_int_equal(st.frames, (uint64_t)p[i].frames);
+		dispman_output_set_frame_callback(p[i].out, NULL, NULL);
+	}
+	mock_drm_release_flips();
+	unit_drain(f->dev);
+	mock_drm_set_flip_delay(false);
+	for (size_t i = 0; i < 2; i++) {
+		dispman_buffer_unref(p[i].bufs[0]);
+		dispman_buffer_unref(p[i].bufs[1]);
+	}
+}
+
+/* A change of the scene's shape covers the whole device: it waits for every flip. */
+static void test_shape_change_waits_for_all(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
+	drmModeModeInfo m = mock_drm_mode(640, 480, 60, true);
+	uint32_t crtc[2] = { mock_drm_add_crtc(), mock_drm_add_crtc() };
+	for (int i = 0; i < 2; i++) {
+		mock_drm_add_connector(&(struct mock_drm_connector_info){
+			.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &m, .num_modes = 1,
+			.possible_crtcs = 1u << i });
+		mock_drm_add_plane(&(struct mock_drm_plane_info){
+			.type = DRM_PLANE_TYPE_PRIMARY, .possible_crtcs = 1u << i,
+			.formats = formats, .num_formats = 1 });
+	}
+	unit_open_device(f);
+	struct dispman_output *o[2] = { dispman_device_get_output(f->dev, 0),
+		dispman_device_get_output(f->dev, 1) };
+	struct dispman_buffer *b = unit_pattern_buffer(f->dev, 640, 480, DRM_FORMAT_XRGB8888, 1);
+	struct dispman_buffer *small = unit_pattern_buffer(f->dev, 320, 240, DRM_FORMAT_XRGB8888,
+		2);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(dispman_output_enable(o[i], NULL), 0);
+		assert_int_equal(dispman_output_set_buffer(o[i], b), 0);
+	}
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 2);
+	mock_drm_set_flip_delay(true);
+	/* both flip; B's flip stays pending */
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(counters().pending_flips, 2);
+	assert_int_equal(mock_drm_release_crtc_flips(crtc[0]), 1);
+	assert_int_equal(unit_dispatch(f->dev, 1000), 1);
+	/* A new layer on A: a new shape, queued until B's flip is done too */
+	unsigned applied = counters().applied_commits;
+	struct dispman_layer *l = dispman_layer_create(o[0]);
+	assert_int_equal(dispman_layer_set_buffer(l, small), 0);
+	assert_int_equal(dispman_output_commit(o[0]), 0);
+	assert_int_equal(counters().applied_commits, applied);
+	assert_int_equal(mock_drm_release_crtc_flips(crtc[1]), 1);
+	assert_int_equal(unit_dispatch(f->dev, 1000), 1);
+	assert_int_equal(counters().applied_commits, applied + 1);
+	assert_int_equal(counters().failed_commits, 0);
+	mock_drm_release_flips();
+	unit_drain(f->dev);
+	mock_drm_set_flip_delay(false);
+	dispman_layer_destroy(l);
+	dispman_buffer_unref(b);
+	dispman_buffer_unref(small);
+}
+
 static void test_pollable_fd(void **state)
 {
 	struct unit_fixture *f = *state;
@@ -540,6 +688,12 @@ int main(int argc, char **argv)
 		{ "commit@commit-from-callback", test_commit_from_callback, unit_setup_vkms,
 			unit_teardown, NULL },
 		{ "commit@pollable-fd", test_pollable_fd, unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@own-pace-output-commit", test_own_pace, unit_setup_empty, unit_teardown,
+			NULL },
+		{ "commit@own-pace-device-commit", test_own_pace, unit_setup_empty, unit_teardown,
+			"device" },
+		{ "commit@shape-change-waits-for-all", test_shape_change_waits_for_all,
+			unit_setup_empty, unit_teardown, NULL },
 	};
 	enum {
 		N_ROLLBACK = UNIT_ARRAY_LEN(rollback_cases),
