@@ -220,7 +220,8 @@ static bool modifier_usable(struct dispman_device *dev, uint64_t modifier, const
 	return false;
 }
 
-static int buffer_add_fb(struct dispman_buffer *buf)
+/* level: how to log the kernel refusing the framebuffer (a caller with a fallback: INFO). */
+static int buffer_add_fb(struct dispman_buffer *buf, enum dispman_log_level level)
 {
 	struct dispman_device *dev = buf->dev;
 	int ret;
@@ -256,7 +257,7 @@ static int buffer_add_fb(struct dispman_buffer *buf)
 				fourcc_str(buf->format, name));
 			return 0;
 		}
-		dispman_log_errno(DISPMAN_LOG_ERROR, err, "AddFB2 %ux%u %s failed", buf->width,
+		dispman_log_errno(level, err, "AddFB2 %ux%u %s failed", buf->width,
 			buf->height, fourcc_str(buf->format, name));
 		return -err;
 	}
@@ -345,7 +346,7 @@ struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, ui
 	ret = map_dumb(buf);
 	if (ret < 0)
 		goto err;
-	ret = buffer_add_fb(buf);
+	ret = buffer_add_fb(buf, DISPMAN_LOG_ERROR);
 	if (ret < 0)
 		goto err;
 	return buf;
@@ -405,7 +406,7 @@ struct dispman_buffer *dispman_buffer_create_gbm(struct dispman_device *dev, uin
 		buf->pitches[i] = gbm_bo_get_stride_for_plane(buf->bo, (int)i);
 		buf->offsets[i] = gbm_bo_get_offset(buf->bo, (int)i);
 	}
-	ret = buffer_add_fb(buf);
+	ret = buffer_add_fb(buf, DISPMAN_LOG_ERROR);
 	if (ret < 0)
 		goto err;
 	return buf;
@@ -429,8 +430,8 @@ static bool device_takes_modifier(struct dispman_device *dev, uint32_t format, u
 	return false;
 }
 
-struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
-	const struct dispman_dmabuf_desc *desc)
+struct dispman_buffer *buffer_import_dmabuf(struct dispman_device *dev,
+	const struct dispman_dmabuf_desc *desc, enum dispman_log_level kernel_level)
 {
 	char name[8];
 	int ret;
@@ -521,12 +522,12 @@ struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
 		}
 		if (drmPrimeFDToHandle(dev->fd, buf->fds[i], &buf->handles[i]) != 0) {
 			ret = -(errno ? errno : EINVAL);
-			dispman_log_errno(DISPMAN_LOG_ERROR, -ret, "dma-buf import: PRIME import of "
+			dispman_log_errno(kernel_level, -ret, "dma-buf import: PRIME import of "
 				"plane %u failed", i);
 			goto err;
 		}
 	}
-	ret = buffer_add_fb(buf);
+	ret = buffer_add_fb(buf, kernel_level);
 	if (ret < 0)
 		goto err;
 	return buf;
@@ -534,6 +535,12 @@ err:
 	buffer_destroy(buf);
 	errno = -ret;
 	return NULL;
+}
+
+struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
+	const struct dispman_dmabuf_desc *desc)
+{
+	return buffer_import_dmabuf(dev, desc, DISPMAN_LOG_ERROR);
 }
 
 int dispman_buffer_export_dmabuf(struct dispman_buffer *buf, int *fd)

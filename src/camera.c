@@ -10,9 +10,17 @@
  * So a buffer is re-queued to the driver only when neither the layer nor any
  * committed or on-screen frame of the output refers to it.
  *
- * Copy path (no plane takes the camera's format, ALLOW_COPY): V4L2 MMAP
- * buffers are mapped, each frame is converted into one of three XRGB8888 dumb
- * buffers and the V4L2 buffer goes back at once.
+ * Copy path (ALLOW_COPY): V4L2 MMAP buffers are mapped, each frame is copied
+ * into one of three dumb buffers and the V4L2 buffer goes back at once. When
+ * no plane takes the camera's format, frames are converted to XRGB8888
+ * (placement reason FORMAT); when a plane takes it but the display and the
+ * camera share no memory (neither zero-copy path worked: virtio-gpu cannot
+ * import foreign dma-bufs, say, and the camera took no display buffer), rows
+ * are copied as they are (reason IMPORT).
+ *
+ * Path order: the camera's buffers exported to the display, then display
+ * buffers imported by the camera, then (ALLOW_COPY) the CPU copy. A path that
+ * fails while another remains is logged at info level, not as an error.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,7 +62,9 @@ struct dispman_camera {
 	struct dispman_layer *layer;
 	struct v4l2_dev v4l2;
 	uint32_t flags;
-	bool copy;                   /* CPU conversion path */
+	bool copy;                   /* CPU copy path */
+	bool copy_same;              /* the copy keeps the camera's format (rows copied) */
+	enum dispman_placement_reason copy_reason; /* FORMAT or IMPORT */
 	struct cam_buf bufs[V4L2_MAX_BUFFERS];
 	uint32_t n_bufs;
 	struct cam_buf *current;     /* the frame on the layer (zero-copy) */
@@ -193,7 +203,22 @@ static inline uint32_t yuv_to_xrgb(int y, int u, int v)
 	       (uint32_t)clamp8((c + 516 * d + 128) >> 8);
 }
 
-/* Convert one frame into an XRGB8888 buffer. Returns bytes written. */
+/* Copy one frame of a single-plane format as it is into dst. Returns bytes written. */
+static uint64_t copy_rows(struct dispman_camera *cam, struct cam_buf *b, uint8_t *out,
+	uint32_t ostride)
+{
+	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
+	const struct format_info *fi = format_info_find(f->drm_fourcc);
+	size_t row = fi ? (size_t)f->width * fi->cpp[0] / fi->hsub : 0;
+	if (row > ostride || row > f->planes[0].pitch)
+		return 0;
+	const uint8_t *src = (const uint8_t *)b->map[0] + f->planes[0].offset;
+	for (uint32_t y = 0; y < f->height; y++)
+		memcpy(out + (size_t)y * ostride, src + (size_t)y * f->planes[0].pitch, row);
+	return (uint64_t)row * f->height;
+}
+
+/* Convert one frame into an XRGB8888 buffer (or copy it as it is). Returns bytes written. */
 static uint64_t convert_frame(struct dispman_camera *cam, struct cam_buf *b,
 	struct dispman_buffer *dst)
 {
@@ -202,6 +227,8 @@ static uint64_t convert_frame(struct dispman_camera *cam, struct cam_buf *b,
 	uint32_t ostride;
 	if (dispman_buffer_map(dst, (void **)&out, &ostride) < 0)
 		return 0;
+	if (cam->copy_same)
+		return copy_rows(cam, b, out, ostride);
 	const uint8_t *p0 = (const uint8_t *)b->map[0] + f->planes[0].offset;
 	const uint8_t *p1 = f->n_mem > 1 ? (const uint8_t *)b->map[1] :
 		(const uint8_t *)b->map[0] + f->planes[1].offset;
@@ -501,7 +528,8 @@ static void hook_buffer(struct cam_buf *b)
 }
 
 /* V4L2_MEMORY_MMAP buffers exported as dma-bufs and imported into KMS. */
-static int setup_export(struct dispman_camera *cam, uint32_t count)
+static int setup_export(struct dispman_camera *cam, uint32_t count,
+	enum dispman_log_level kernel_level)
 {
 	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
 	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_MMAP, &count);
@@ -517,7 +545,7 @@ static int setup_export(struct dispman_camera *cam, uint32_t count)
 		struct dispman_dmabuf_desc d = frame_desc(cam);
 		for (uint32_t p = 0; p < f->n_planes; p++)
 			d.fds[p] = fds[f->n_mem > 1 ? p : 0];
-		b->buf = dispman_buffer_import_dmabuf(cam->dev, &d);
+		b->buf = buffer_import_dmabuf(cam->dev, &d, kernel_level);
 		r = b->buf ? 0 : -errno;
 fail_fds:
 		for (uint32_t m = 0; m < V4L2_MAX_PLANES; m++)
@@ -548,6 +576,12 @@ static int setup_import(struct dispman_camera *cam, uint32_t count)
 		b->buf = dispman_buffer_create_dumb(cam->dev, f->width, f->height, f->drm_fourcc);
 		if (!b->buf)
 			return -errno;
+		if (!b->buf->fb_id) {
+			dispman_log(DISPMAN_LOG_ERROR, "camera %s: the display makes no "
+				"framebuffer of its own buffers in %.4s", cam->v4l2.path,
+				(const char *)&f->drm_fourcc);
+			return -ENOTSUP;
+		}
 		uint32_t pitch;
 		dispman_buffer_map(b->buf, NULL, &pitch);
 		if (pitch != f->planes[0].pitch) {
@@ -587,13 +621,77 @@ static int setup_copy(struct dispman_camera *cam, uint32_t count)
 			b->map_len[m] = len;
 		}
 	}
+	/* A format a plane takes is copied as it is, another one converted. */
+	cam->copy_same = device_takes(cam->dev, f->drm_fourcc) && f->n_planes == 1 &&
+		f->n_mem == 1 && format_info_find(f->drm_fourcc);
+	if (!cam->copy_same && !convertible(f->v4l2_fourcc)) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the CPU can neither copy nor convert "
+			"%.4s", cam->v4l2.path, (const char *)&f->v4l2_fourcc);
+		return -ENOTSUP;
+	}
+	uint32_t target = cam->copy_same ? f->drm_fourcc : DRM_FORMAT_XRGB8888;
 	for (int i = 0; i < COPY_TARGETS; i++) {
-		cam->targets[i] = dispman_buffer_create_dumb(cam->dev, f->width, f->height,
-			DRM_FORMAT_XRGB8888);
+		cam->targets[i] = dispman_buffer_create_dumb(cam->dev, f->width, f->height, target);
 		if (!cam->targets[i])
 			return -errno;
 	}
 	return 0;
+}
+
+static const char *memory_name(enum dispman_camera_memory m)
+{
+	switch (m) {
+	case DISPMAN_CAMERA_MEMORY_EXPORT: return "camera buffers exported to the display";
+	case DISPMAN_CAMERA_MEMORY_IMPORT: return "display buffers imported by the camera";
+	case DISPMAN_CAMERA_MEMORY_COPY: return "CPU copy";
+	default: return "automatic";
+	}
+}
+
+/*
+ * The zero-copy paths in order (export, then import, as config->memory allows), then the
+ * CPU copy if allowed. A failure while another path remains is logged at info level.
+ */
+static int setup_paths(struct dispman_camera *cam, const struct dispman_camera_config *cfg,
+	uint32_t count)
+{
+	bool allow_copy = cfg->flags & DISPMAN_CAMERA_ALLOW_COPY;
+	bool try_export = cfg->memory == DISPMAN_CAMERA_MEMORY_AUTO ||
+		cfg->memory == DISPMAN_CAMERA_MEMORY_EXPORT;
+	bool try_import = cfg->memory == DISPMAN_CAMERA_MEMORY_AUTO ||
+		cfg->memory == DISPMAN_CAMERA_MEMORY_IMPORT;
+	int r = -ENOTSUP;
+	if (!cam->copy && try_export) {
+		bool more = try_import || allow_copy;
+		r = setup_export(cam, count, more ? DISPMAN_LOG_INFO : DISPMAN_LOG_ERROR);
+		cam->stats.memory = DISPMAN_CAMERA_MEMORY_EXPORT;
+		if (r < 0 && more) {
+			dispman_log(DISPMAN_LOG_INFO, "camera %s: the display cannot use the "
+				"camera's buffers (%s); trying %s", cam->v4l2.path, strerror(-r),
+				try_import ? "display buffers imported by the camera" :
+				"CPU copies");
+			free_buffers(cam);
+		}
+	}
+	if (!cam->copy && r < 0 && try_import) {
+		r = setup_import(cam, count);
+		cam->stats.memory = DISPMAN_CAMERA_MEMORY_IMPORT;
+		if (r < 0 && allow_copy) {
+			dispman_log(DISPMAN_LOG_INFO, "camera %s: the camera cannot use the "
+				"display's buffers (%s); trying CPU copies", cam->v4l2.path,
+				strerror(-r));
+			free_buffers(cam);
+		}
+	}
+	if (!cam->copy && r < 0 && allow_copy) {
+		cam->copy = true;
+		cam->copy_reason = DISPMAN_REASON_IMPORT;
+	}
+	if (cam->copy) {
+		r = setup_copy(cam, count);
+		cam->stats.memory = DISPMAN_CAMERA_MEMORY_COPY;
+	}
+	return r;
 }
 
 struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
@@ -614,8 +712,15 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (cfg->memory > DISPMAN_CAMERA_MEMORY_IMPORT) {
+	if (cfg->memory > DISPMAN_CAMERA_MEMORY_COPY) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: unknown memory path %d", (int)cfg->memory);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (cfg->memory == DISPMAN_CAMERA_MEMORY_COPY &&
+	    !(cfg->flags & DISPMAN_CAMERA_ALLOW_COPY)) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera: DISPMAN_CAMERA_MEMORY_COPY needs "
+			"DISPMAN_CAMERA_ALLOW_COPY");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -638,6 +743,12 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 		goto fail;
 	if ((r = choose_format(cam, cfg, &v4l2_fourcc)) < 0)
 		goto fail;
+	if (cam->copy)
+		cam->copy_reason = DISPMAN_REASON_FORMAT;
+	else if (cfg->memory == DISPMAN_CAMERA_MEMORY_COPY) {
+		cam->copy = true;
+		cam->copy_reason = DISPMAN_REASON_IMPORT; /* asked for: as if nothing shared */
+	}
 	uint32_t w = cfg->width, h = cfg->height;
 	if (!w || !h) {
 		if ((r = v4l2_get_format(&cam->v4l2)) < 0)
@@ -648,34 +759,16 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 	if ((r = v4l2_set_format(&cam->v4l2, v4l2_fourcc, w, h)) < 0)
 		goto fail;
 	uint32_t count = cfg->n_buffers ? cfg->n_buffers : 4;
-	if (cam->copy) {
-		r = setup_copy(cam, count);
-		cam->stats.memory = DISPMAN_CAMERA_MEMORY_EXPORT;
-	} else if (cfg->memory == DISPMAN_CAMERA_MEMORY_IMPORT) {
-		r = setup_import(cam, count);
-		cam->stats.memory = DISPMAN_CAMERA_MEMORY_IMPORT;
-	} else {
-		r = setup_export(cam, count);
-		cam->stats.memory = DISPMAN_CAMERA_MEMORY_EXPORT;
-		if (r < 0 && cfg->memory == DISPMAN_CAMERA_MEMORY_AUTO) {
-			dispman_log(DISPMAN_LOG_WARNING, "camera %s: exporting its buffers failed "
-				"(%s); trying display buffers instead", cfg->path, strerror(-r));
-			free_buffers(cam);
-			r = setup_import(cam, count);
-			cam->stats.memory = DISPMAN_CAMERA_MEMORY_IMPORT;
-		}
-	}
-	if (r < 0)
+	if ((r = setup_paths(cam, cfg, count)) < 0)
 		goto fail;
 	cam->stats.n_buffers = cam->n_bufs;
 	cam->stats.zero_copy = !cam->copy;
-	layer->cpu_converted = cam->copy;
-	dispman_log(DISPMAN_LOG_INFO, "camera %s (%s): %.4s %ux%u, %u buffers, %s", cfg->path,
+	layer->copy_reason = cam->copy ? cam->copy_reason : DISPMAN_REASON_NONE;
+	dispman_log(DISPMAN_LOG_INFO, "camera %s (%s): %.4s %ux%u, %u buffers, %s%s", cfg->path,
 		cam->v4l2.card, (const char *)&cam->v4l2.fmt.v4l2_fourcc, cam->v4l2.fmt.width,
-		cam->v4l2.fmt.height, cam->n_bufs,
-		cam->copy ? "CPU conversion" :
-		cam->stats.memory == DISPMAN_CAMERA_MEMORY_IMPORT ? "zero-copy (display buffers)" :
-		"zero-copy (camera buffers)");
+		cam->v4l2.fmt.height, cam->n_bufs, cam->copy ? "" : "zero-copy, ",
+		cam->copy && !cam->copy_same ? "CPU conversion to XRGB8888" :
+		memory_name(cam->stats.memory));
 	return cam;
 fail:
 	free_buffers(cam);
@@ -783,7 +876,7 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	/* Buffers the display still holds keep their own references: unhook. */
 	free_buffers(cam);
 	v4l2_close(&cam->v4l2);
-	cam->layer->cpu_converted = false;
+	cam->layer->copy_reason = DISPMAN_REASON_NONE;
 	free(cam);
 }
 
@@ -806,7 +899,8 @@ void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uin
 	uint32_t *height)
 {
 	if (fourcc)
-		*fourcc = cam->copy ? DRM_FORMAT_XRGB8888 : cam->v4l2.fmt.drm_fourcc;
+		*fourcc = cam->copy && !cam->copy_same ? DRM_FORMAT_XRGB8888 :
+			cam->v4l2.fmt.drm_fourcc;
 	if (width)
 		*width = cam->v4l2.fmt.width;
 	if (height)

@@ -123,10 +123,10 @@ int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_plac
 	if (!layer || !placement)
 		return -EINVAL;
 	*placement = layer->placement;
-	/* A camera whose format no plane takes shows CPU-converted frames: on a
-	 * plane, but not zero-copy; say why. */
-	if (layer->cpu_converted && placement->reason == DISPMAN_REASON_NONE)
-		placement->reason = DISPMAN_REASON_FORMAT;
+	/* A camera that shows CPU copies (a format no plane takes, or memory the display
+	 * cannot import): on a plane, but not zero-copy; say why. */
+	if (layer->copy_reason && placement->reason == DISPMAN_REASON_NONE)
+		placement->reason = layer->copy_reason;
 	return 0;
 }
 

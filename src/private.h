@@ -446,6 +446,12 @@ struct dispman_buffer {
 	struct list link; /* dispman_device.buffers */
 };
 
+/*
+ * dispman_buffer_import_dmabuf() for a caller with a fallback: the kernel refusing the
+ * import (PRIME import, AddFB2) is logged at kernel_level instead of as an error.
+ */
+struct dispman_buffer *buffer_import_dmabuf(struct dispman_device *dev,
+	const struct dispman_dmabuf_desc *desc, enum dispman_log_level kernel_level);
 /* Free kernel resources of all buffers still alive (device teardown). */
 void buffer_orphan_all(struct dispman_device *dev);
 void buffer_release(struct dispman_buffer *buf);
@@ -476,7 +482,9 @@ struct dispman_layer {
 	unsigned update_rate;     /* 0..256: how often the buffer changes per commit (EMA) */
 	unsigned composed_serial; /* content_serial in the composition buffer */
 	bool composited;          /* drawn into the composition buffer */
-	bool cpu_converted;       /* its buffer holds a CPU conversion (camera copy path) */
+	/* camera copy path: its buffer holds a CPU copy, and why (FORMAT: no plane takes the
+	 * camera's format; IMPORT: the display and the camera share no memory); else NONE */
+	enum dispman_placement_reason copy_reason;
 };
 
 /* Effective rectangles (defaults applied). */

@@ -17,7 +17,18 @@
  *
  * When no plane can scan the camera's format out, a camera created with
  * DISPMAN_CAMERA_ALLOW_COPY converts each frame on the CPU into an XRGB8888
- * buffer (counted in bytes_copied); without it, creation fails with -ENOTSUP.
+ * buffer (counted in bytes_copied; the layer's placement says ON_PLANE with
+ * reason FORMAT); without it, creation fails with -ENOTSUP.
+ *
+ * Which buffers both sides can use depends on the pair: some displays cannot
+ * import the camera's dma-bufs (virtio-gpu: the PRIME import fails with
+ * ENODEV), some cameras cannot write into the display's. The automatic mode
+ * tries the camera's buffers exported to the display, then display buffers
+ * imported by the camera, then, only with DISPMAN_CAMERA_ALLOW_COPY, CPU
+ * copies of each frame (rows copied as they are; the placement says ON_PLANE
+ * with reason IMPORT). Zero copy stays the first choice; a path that fails
+ * while another remains is logged at info level, not as an error. The stats'
+ * memory field and the layer's placement say which path runs.
  */
 #ifndef DISPMAN_CAMERA_H
 #define DISPMAN_CAMERA_H
@@ -34,10 +45,15 @@ enum dispman_camera_memory {
 	DISPMAN_CAMERA_MEMORY_AUTO = 0,
 	DISPMAN_CAMERA_MEMORY_EXPORT, /* V4L2_MEMORY_MMAP + VIDIOC_EXPBUF -> KMS */
 	DISPMAN_CAMERA_MEMORY_IMPORT, /* KMS dumb buffers -> V4L2_MEMORY_DMABUF */
+	/* The CPU copies each V4L2_MEMORY_MMAP frame into a display buffer. As config:
+	 * force it (needs DISPMAN_CAMERA_ALLOW_COPY). EXPORT or IMPORT as config with
+	 * ALLOW_COPY: that path, else this one. */
+	DISPMAN_CAMERA_MEMORY_COPY,
 };
 
 enum dispman_camera_flags {
-	/* Fall back to a CPU conversion when no plane takes the format. */
+	/* Fall back to a CPU conversion when no plane takes the format, and to a CPU copy
+	 * when the display and the camera share no buffers. */
 	DISPMAN_CAMERA_ALLOW_COPY = 1 << 0,
 	/* Do not request a commit for each new frame; the application commits. */
 	DISPMAN_CAMERA_MANUAL_COMMIT = 1 << 1,
@@ -70,7 +86,7 @@ struct dispman_camera_stats {
 				    * non-zero when it ran out of queued buffers */
 	uint32_t n_buffers;
 	uint32_t buffers_queued;   /* now in the driver's queue */
-	enum dispman_camera_memory memory; /* the path in use */
+	enum dispman_camera_memory memory; /* the path in use: EXPORT, IMPORT or COPY */
 	bool zero_copy;            /* frames go to a plane without a CPU copy */
 };
 
@@ -109,9 +125,11 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
  * call only. Streaming starts with dispman_camera_start().
  *
  * Returns the camera, owned by the caller (dispman_camera_destroy()), or NULL
- * with errno: EINVAL (bad config), ENOENT/EACCES/ENODEV (node), ENOTSUP (not a
- * streaming capture device, no format a plane takes and no ALLOW_COPY, or the
- * requested memory path is unsupported), ENOMEM, or the errno of the driver.
+ * with errno: EINVAL (bad config, MEMORY_COPY without ALLOW_COPY),
+ * ENOENT/EACCES/ENODEV (node), ENOTSUP (not a streaming capture device, no
+ * format a plane takes and no ALLOW_COPY, or the requested memory path is
+ * unsupported), ENOMEM, or the errno of the driver or display (ENODEV: the
+ * display cannot import the camera's buffers, on the pinned EXPORT path).
  */
 struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 	const struct dispman_camera_config *config);

@@ -488,6 +488,9 @@ enum dispman_placement_reason {
 	DISPMAN_REASON_BUDGET,          /* the search ran out of TEST_ONLY commits or time */
 	DISPMAN_REASON_SOURCE,          /* source not inside the buffer, or under one pixel */
 	DISPMAN_REASON_DESTINATION,     /* destination beyond DISPMAN_MAX_COORD */
+	/* a camera layer showing CPU copies: the display cannot import the camera's memory
+	 * nor the camera the display's (see dispman_camera_create()) */
+	DISPMAN_REASON_IMPORT,
 };
 
 /**
@@ -580,7 +583,8 @@ int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer 
  * plane took it (FORMAT, MODIFIER, NO_PLANE, ...). SOURCE and DESTINATION also log a
  * warning naming the rectangle. A camera layer whose frames a plane cannot
  * take in their own format and are converted on the CPU (DISPMAN_CAMERA_ALLOW_COPY)
- * reports ON_PLANE with the reason FORMAT. Returns 0 or -EINVAL.
+ * reports ON_PLANE with the reason FORMAT; one whose frames are CPU copies because the
+ * display and the camera could not share buffers reports ON_PLANE with the reason IMPORT. Returns 0 or -EINVAL.
  *
  * A layer whose content changes without a new buffer must be given its buffer again with
  * dispman_layer_set_buffer(): that is how the compositor learns what to redraw.

@@ -2,11 +2,21 @@
  * Camera integration tests on vivid + vkms (run in the test guest).
  *
  *   camera CASE [--device /dev/dri/card0] [--video /dev/video0]
+ *   (without --device: DISPMAN_TEST_DEVICE, else discovery)
  *
  * Cases:
  *   pattern-export  vivid's frames (driver buffers exported to KMS) appear at the
- *                   layer's position, read back through writeback pixel by pixel
+ *                   layer's position, read back through capture pixel by pixel;
+ *                   skipped (exit 77) where the display cannot import the camera's
+ *                   dma-bufs (tried: PRIME import of a vivid buffer)
  *   pattern-import  the same with display buffers queued to the driver (DMABUF)
+ *   auto-path       the automatic mode takes the first zero-copy path that works on
+ *                   this display: export where it imports vivid's buffers, else import,
+ *                   saying so at info level and logging no error; pixels checked
+ *   copy-no-share   export pinned with ALLOW_COPY: where the display cannot import,
+ *                   frames are CPU copies (stats COPY, placement ON_PLANE/IMPORT), and
+ *                   exported zero-copy where it can; pixels checked
+ *   copy-forced     DISPMAN_CAMERA_MEMORY_COPY: the CPU copy path on any display
  *   cycle-300       300 frames zero-copy: no CPU byte copied, every buffer cycles
  *                   through the driver, none lost, none queued twice, no driver gap
  *   copy-fallback   a format no plane takes (YUYV) is converted on the CPU and says so
@@ -21,6 +31,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +41,8 @@
 #include <unistd.h>
 #include <drm_fourcc.h>
 #include <linux/videodev2.h>
+#include <sys/mman.h>
+#include <xf86drm.h>
 #include <dispman/dispman.h>
 
 #define BG 0xff203040u
@@ -203,10 +217,193 @@ static uint64_t compare_screen(struct ctx *c, struct dispman_buffer *frame, uint
 	return bad;
 }
 
+/*
+ * Whether the display can import the camera's dma-bufs, found by trying: one vivid MMAP
+ * buffer exported (VIDIOC_EXPBUF) and imported with drmPrimeFDToHandle (virtio-gpu says
+ * ENODEV). Decided by the device's answer, not by its driver's name.
+ */
+static bool display_imports_camera(struct dispman_device *dev)
+{
+	int vfd = open(video_path, O_RDWR);
+	CHECK(vfd >= 0, "open %s: %s", video_path, strerror(errno));
+	struct v4l2_capability cap;
+	CHECK(ioctl(vfd, VIDIOC_QUERYCAP, &cap) == 0, "QUERYCAP");
+	uint32_t caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities;
+	uint32_t type = caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE :
+		V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct v4l2_requestbuffers req = { .count = 1, .type = type, .memory = V4L2_MEMORY_MMAP };
+	CHECK(ioctl(vfd, VIDIOC_REQBUFS, &req) == 0 && req.count >= 1, "REQBUFS: %s",
+		strerror(errno));
+	struct v4l2_exportbuffer exp = { .type = type, .index = 0, .flags = O_RDWR | O_CLOEXEC };
+	CHECK(ioctl(vfd, VIDIOC_EXPBUF, &exp) == 0, "EXPBUF: %s", strerror(errno));
+	uint32_t handle = 0;
+	int r = drmPrimeFDToHandle(dispman_device_get_drm_fd(dev), exp.fd, &handle);
+	int err = errno;
+	if (r == 0)
+		drmCloseBufferHandle(dispman_device_get_drm_fd(dev), handle);
+	close(exp.fd);
+	req.count = 0;
+	ioctl(vfd, VIDIOC_REQBUFS, &req);
+	close(vfd);
+	printf("the display %s the camera's dma-bufs%s%s\n", r == 0 ? "imports" : "cannot import",
+		r == 0 ? "" : ": ", r == 0 ? "" : strerror(err));
+	return r == 0;
+}
+
+/* The zero-copy path this display pair can use. */
+static enum dispman_camera_memory native_path(struct ctx *c)
+{
+	return display_imports_camera(c->dev) ? DISPMAN_CAMERA_MEMORY_EXPORT :
+		DISPMAN_CAMERA_MEMORY_IMPORT;
+}
+
+/* Library log lines at error level, and info lines, seen during a case. */
+static int log_errors;
+static char log_infos[2048];
+
+static void log_handler(enum dispman_log_level level, const char *fmt, va_list args, void *data)
+{
+	(void)data;
+	char line[512];
+	vsnprintf(line, sizeof(line), fmt, args);
+	fprintf(stderr, "dispman[%d]: %s\n", level, line);
+	if (level == DISPMAN_LOG_ERROR)
+		log_errors++;
+	if (level == DISPMAN_LOG_INFO && strlen(log_infos) + strlen(line) + 2 < sizeof(log_infos)) {
+		strcat(log_infos, line);
+		strcat(log_infos, "\n");
+	}
+}
+
+static void capture_log(void)
+{
+	log_errors = 0;
+	log_infos[0] = 0;
+	dispman_log_set_handler(log_handler, NULL);
+	dispman_log_set_level(DISPMAN_LOG_INFO);
+}
+
+static const char *memory_str(enum dispman_camera_memory m)
+{
+	switch (m) {
+	case DISPMAN_CAMERA_MEMORY_EXPORT: return "export";
+	case DISPMAN_CAMERA_MEMORY_IMPORT: return "import";
+	case DISPMAN_CAMERA_MEMORY_COPY: return "copy";
+	default: return "auto";
+	}
+}
+
+/*
+ * Stream 20 frames through a camera made with mem and flags, then check that it ran on
+ * want (stats and placement), what it copied, and the pixels on screen.
+ */
+static void check_path(struct ctx *c, enum dispman_camera_memory mem, uint32_t flags,
+	enum dispman_camera_memory want, enum dispman_placement_reason want_reason)
+{
+	c->cam = make_camera(c, mem, DRM_FORMAT_XRGB8888, flags);
+	CHECK(c->cam, "camera (%s): %s", memory_str(mem), strerror(errno));
+	struct dispman_camera_stats s;
+	dispman_camera_get_stats(c->cam, &s);
+	printf("asked for %s%s: runs on %s (%s)\n", memory_str(mem),
+		flags & DISPMAN_CAMERA_ALLOW_COPY ? " with ALLOW_COPY" : "", memory_str(s.memory),
+		s.zero_copy ? "zero-copy" : "CPU copy");
+	CHECK(s.memory == want, "path %s, expected %s", memory_str(s.memory), memory_str(want));
+	CHECK(s.zero_copy == (want != DISPMAN_CAMERA_MEMORY_COPY), "zero_copy %d on %s",
+		s.zero_copy, memory_str(s.memory));
+	CHECK(dispman_camera_start(c->cam) == 0, "start");
+	run_frames(c, 20, 180);
+	CHECK(dispman_camera_stop(c->cam) == 0, "stop");
+	settle(c);
+	print_stats(c->cam);
+	dispman_camera_get_stats(c->cam, &s);
+	CHECK(s.frames_shown >= 1, "no frame reached the screen");
+	if (want == DISPMAN_CAMERA_MEMORY_COPY)
+		CHECK(s.bytes_copied >= (uint64_t)CAM_W * CAM_H * 4, "copy path copied %llu bytes",
+			(unsigned long long)s.bytes_copied);
+	else
+		CHECK(s.bytes_copied == 0, "zero-copy path copied %llu bytes",
+			(unsigned long long)s.bytes_copied);
+	struct dispman_placement pl;
+	CHECK(dispman_layer_get_placement(c->layer, &pl) == 0, "placement");
+	printf("placement: state %d plane %u reason %d\n", pl.state, pl.plane_id, pl.reason);
+	CHECK(pl.state == DISPMAN_PLACEMENT_ON_PLANE && pl.reason == want_reason,
+		"placement state %d reason %d, expected on a plane with reason %d", pl.state,
+		pl.reason, want_reason);
+	struct dispman_buffer *frame = NULL;
+	CHECK(dispman_layer_get_buffer(c->layer, &frame) == 0 && frame, "layer has no buffer");
+	CHECK(dispman_buffer_get_format(frame) == DRM_FORMAT_XRGB8888, "frame format");
+	uint32_t distinct;
+	uint64_t bad = compare_screen(c, frame, &distinct);
+	dispman_buffer_unref(frame);
+	printf("read back %ux%u camera pixels plus background: %llu differ, %u colours\n",
+		CAM_W, CAM_H, (unsigned long long)bad, distinct);
+	CHECK(bad == 0, "%llu pixels differ", (unsigned long long)bad);
+	CHECK(distinct >= 8, "not vivid's pattern (%u colours)", distinct);
+	CHECK(c->errors == 0, "unexpected error callback");
+}
+
+static int case_auto_path(const char *device)
+{
+	struct ctx c;
+	setup(&c, device);
+	bool imports = display_imports_camera(c.dev);
+	capture_log();
+	check_path(&c, DISPMAN_CAMERA_MEMORY_AUTO, 0, imports ? DISPMAN_CAMERA_MEMORY_EXPORT :
+		DISPMAN_CAMERA_MEMORY_IMPORT, DISPMAN_REASON_NONE);
+	CHECK(log_errors == 0, "%d error lines on the automatic path", log_errors);
+	if (!imports)
+		CHECK(strstr(log_infos, "cannot use the camera's buffers"),
+			"the fallback was not said at info level");
+	teardown(&c);
+	dispman_log_set_handler(NULL, NULL);
+	printf("PASS\n");
+	return 0;
+}
+
+static int case_copy_no_share(const char *device)
+{
+	struct ctx c;
+	setup(&c, device);
+	bool imports = display_imports_camera(c.dev);
+	capture_log();
+	check_path(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DISPMAN_CAMERA_ALLOW_COPY,
+		imports ? DISPMAN_CAMERA_MEMORY_EXPORT : DISPMAN_CAMERA_MEMORY_COPY,
+		imports ? DISPMAN_REASON_NONE : DISPMAN_REASON_IMPORT);
+	CHECK(log_errors == 0, "%d error lines with a fallback left", log_errors);
+	if (!imports)
+		CHECK(strstr(log_infos, "trying CPU copies"), "the fallback was not said at info "
+			"level");
+	teardown(&c);
+	dispman_log_set_handler(NULL, NULL);
+	printf("PASS\n");
+	return 0;
+}
+
+static int case_copy_forced(const char *device)
+{
+	struct ctx c;
+	setup(&c, device);
+	struct dispman_camera *no = make_camera(&c, DISPMAN_CAMERA_MEMORY_COPY,
+		DRM_FORMAT_XRGB8888, 0);
+	CHECK(!no && errno == EINVAL, "MEMORY_COPY without ALLOW_COPY: %p errno %d", (void *)no,
+		errno);
+	check_path(&c, DISPMAN_CAMERA_MEMORY_COPY, DISPMAN_CAMERA_ALLOW_COPY,
+		DISPMAN_CAMERA_MEMORY_COPY, DISPMAN_REASON_IMPORT);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
 static int case_pattern(const char *device, enum dispman_camera_memory mem)
 {
 	struct ctx c;
 	setup(&c, device);
+	if (mem == DISPMAN_CAMERA_MEMORY_EXPORT && !display_imports_camera(c.dev)) {
+		printf("SKIP: the export path needs a display that imports the camera's "
+			"dma-bufs\n");
+		teardown(&c);
+		return 77;
+	}
 	c.cam = make_camera(&c, mem, DRM_FORMAT_XRGB8888, 0);
 	CHECK(c.cam, "camera: %s", strerror(errno));
 	struct dispman_camera_stats s;
@@ -251,7 +448,7 @@ static int case_cycle(const char *device)
 	struct ctx c;
 	setup(&c, device);
 	n_buffers = 6; /* headroom for a slow (emulated, shared) display */
-	c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+	c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_AUTO, DRM_FORMAT_XRGB8888, 0);
 	CHECK(c.cam, "camera: %s", strerror(errno));
 	CHECK(dispman_camera_start(c.cam) == 0, "start");
 	run_frames(&c, 300, 600);
@@ -335,7 +532,7 @@ static int case_fault(const char *device, const char *what)
 {
 	struct ctx c;
 	setup(&c, device);
-	c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+	c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_AUTO, DRM_FORMAT_XRGB8888, 0);
 	CHECK(c.cam, "camera: %s", strerror(errno));
 	CHECK(dispman_camera_start(c.cam) == 0, "start");
 	run_frames(&c, 5, 120);
@@ -400,7 +597,7 @@ static int case_setup_error(const char *device, const char *what)
 	struct ctx c;
 	setup(&c, device);
 	if (!strcmp(what, "streamon-error")) {
-		c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+		c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_AUTO, DRM_FORMAT_XRGB8888, 0);
 		CHECK(c.cam, "camera: %s", strerror(errno));
 		CHECK(dispman_camera_set_control(c.cam, "inject_vidioc_streamon_error", 1) == 0,
 			"inject");
@@ -425,10 +622,12 @@ static int case_setup_error(const char *device, const char *what)
 		struct v4l2_control ctl = { .id = id, .value = 1 };
 		CHECK(ioctl(fd, VIDIOC_S_CTRL, &ctl) == 0, "arm REQBUFS error");
 		close(fd);
-		c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+		/* pinned: the automatic mode would take the next path */
+		enum dispman_camera_memory path = native_path(&c);
+		c.cam = make_camera(&c, path, DRM_FORMAT_XRGB8888, 0);
 		printf("create with an injected REQBUFS error: %s\n", c.cam ? "ok" : strerror(errno));
 		CHECK(!c.cam, "create succeeded");
-		c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_EXPORT, DRM_FORMAT_XRGB8888, 0);
+		c.cam = make_camera(&c, path, DRM_FORMAT_XRGB8888, 0);
 		CHECK(c.cam, "second create: %s", strerror(errno));
 	}
 	teardown(&c);
@@ -497,7 +696,7 @@ static int case_bad_config(const char *device)
 
 int main(int argc, char **argv)
 {
-	const char *device = NULL, *name = NULL;
+	const char *device = getenv("DISPMAN_TEST_DEVICE"), *name = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--device") && i + 1 < argc)
 			device = argv[++i];
@@ -512,6 +711,12 @@ int main(int argc, char **argv)
 		return case_pattern(device, DISPMAN_CAMERA_MEMORY_EXPORT);
 	if (!strcmp(name, "pattern-import"))
 		return case_pattern(device, DISPMAN_CAMERA_MEMORY_IMPORT);
+	if (!strcmp(name, "auto-path"))
+		return case_auto_path(device);
+	if (!strcmp(name, "copy-no-share"))
+		return case_copy_no_share(device);
+	if (!strcmp(name, "copy-forced"))
+		return case_copy_forced(device);
 	if (!strcmp(name, "cycle-300"))
 		return case_cycle(device);
 	if (!strcmp(name, "copy-fallback"))

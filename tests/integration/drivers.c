@@ -1,0 +1,474 @@
+/*
+ * What a second driver needs (issue 9), on the guest's real drivers (vkms on 6.1 and 6.12,
+ * virtio-gpu):
+ *
+ *   drivers CASE        (DISPMAN_TEST_DEVICE names the device, else discovery)
+ *
+ * Cases:
+ *   linear-import  a dma-buf imported with the explicit LINEAR modifier is scanned out
+ *                  (plane FB_ID, pixels by capture), also without DRM_CAP_ADDFB2_MODIFIERS
+ *                  (virtio-gpu); a tiled modifier is refused with EINVAL
+ *   pacing-late    a frame committed 250 ms after a flip counts as late, with its skipped
+ *                  vblanks, whatever clock the driver gives (virtio-gpu: sequence 0)
+ *   cursor-hotspot a virtualized cursor plane (HOTSPOT_X/Y, hidden from plain atomic
+ *                  clients: virtio-gpu on 6.12) is visible to the library and carries the
+ *                  cursor layer's fb and hotspot; exit 77 where the device has none
+ *   no-fb-format   an XBGR8888 buffer (no plane takes it; 6.12 vkms makes no framebuffer)
+ *                  is created and composed, reason FORMAT, pixels checked by capture
+ *
+ * Exit 0 on success, 1 on the first failure, 77 when the case does not apply to the device
+ * (decided by its capabilities).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <drm_fourcc.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+#include <dispman/dispman.h>
+
+#include "check.h"
+
+#define SKIP 77
+
+struct ctx {
+	struct dispman_device *dev;
+	struct dispman_output *out;
+	const struct dispman_mode *mode;
+	struct dispman_buffer *base;
+	unsigned flips;
+	uint64_t seq_first, seq_last;
+	bool seq_varies;
+};
+
+static void on_frame(struct dispman_output *out, uint64_t seq, const struct timespec *t,
+	void *data)
+{
+	struct ctx *c = data;
+	(void)out;
+	(void)t;
+	if (c->flips == 0)
+		c->seq_first = seq;
+	else if (seq != c->seq_last)
+		c->seq_varies = true;
+	c->seq_last = seq;
+	c->flips++;
+}
+
+static uint32_t pattern(uint32_t x, uint32_t y)
+{
+	return 0xff000000u | ((x * 7u) & 0xff) << 16 | ((y * 5u) & 0xff) << 8 | ((x + y) & 0xff);
+}
+
+static void fill_pattern(struct dispman_buffer *buf)
+{
+	uint32_t *px, stride;
+	CHECK(dispman_buffer_map(buf, (void **)&px, &stride) == 0, "map");
+	for (uint32_t y = 0; y < dispman_buffer_get_height(buf); y++)
+		for (uint32_t x = 0; x < dispman_buffer_get_width(buf); x++)
+			px[y * stride / 4 + x] = pattern(x, y);
+}
+
+static void wait_flips(struct ctx *c, unsigned n)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (c->flips < n) {
+		int r = dispman_device_dispatch(c->dev, 500);
+		CHECK(r >= 0, "dispatch: %s", strerror(-r));
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		CHECK(t.tv_sec - t0.tv_sec < 60, "only %u of %u flips in 60 s", c->flips, n);
+	}
+}
+
+static void commit_and_wait(struct ctx *c)
+{
+	unsigned n = c->flips + 1;
+	int r = dispman_device_commit(c->dev);
+	CHECK(r == 0, "commit: %s", strerror(-r));
+	wait_flips(c, n);
+}
+
+static void setup(struct ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	const char *path = getenv("DISPMAN_TEST_DEVICE");
+	c->dev = dispman_device_open(path);
+	CHECK(c->dev, "open %s: %s", path ? path : "(discovery)", strerror(errno));
+	c->out = dispman_device_get_first_connected_output(c->dev);
+	CHECK(c->out, "no connected output");
+	CHECK(dispman_output_enable(c->out, NULL) == 0, "enable");
+	c->mode = dispman_output_get_current_mode(c->out);
+	dispman_output_set_frame_callback(c->out, on_frame, c);
+	drmVersion *v = drmGetVersion(dispman_device_get_drm_fd(c->dev));
+	uint64_t cap = 0;
+	drmGetCap(dispman_device_get_drm_fd(c->dev), DRM_CAP_ADDFB2_MODIFIERS, &cap);
+	printf("device: driver %s, %s %ux%u, ADDFB2_MODIFIERS %s\n", v ? v->name : "?",
+		dispman_output_get_name(c->out), c->mode->width, c->mode->height,
+		cap ? "yes" : "no");
+	drmFreeVersion(v);
+}
+
+static void set_base(struct ctx *c, struct dispman_buffer *buf)
+{
+	CHECK(dispman_output_set_buffer(c->out, buf) == 0, "set_buffer");
+}
+
+static void teardown(struct ctx *c)
+{
+	dispman_buffer_unref(c->base);
+	dispman_device_destroy(c->dev);
+}
+
+/* Property value of a KMS object by name; false when it has none. */
+static bool prop(int fd, uint32_t id, uint32_t type, const char *name, uint64_t *value)
+{
+	drmModeObjectProperties *props = drmModeObjectGetProperties(fd, id, type);
+	bool found = false;
+	for (uint32_t i = 0; props && i < props->count_props && !found; i++) {
+		drmModePropertyRes *p = drmModeGetProperty(fd, props->props[i]);
+		if (p && !strcmp(p->name, name)) {
+			*value = props->prop_values[i];
+			found = true;
+		}
+		drmModeFreeProperty(p);
+	}
+	drmModeFreeObjectProperties(props);
+	return found;
+}
+
+/*
+ * Capture the output; count pixels that differ from the pattern base, or, inside
+ * (rx, ry, rw, rh), from want(x - rx, y - ry) given as an XRGB8888 buffer.
+ */
+static uint64_t compare_capture(struct ctx *c, int rx, int ry, struct dispman_buffer *want)
+{
+	struct dispman_buffer *shot = NULL;
+	int r = dispman_output_capture(c->out, &shot);
+	CHECK(r == 0, "capture: %s", strerror(-r));
+	uint32_t *sp, ss, *wp = NULL, ws = 0;
+	uint32_t rw = want ? dispman_buffer_get_width(want) : 0;
+	uint32_t rh = want ? dispman_buffer_get_height(want) : 0;
+	CHECK(dispman_buffer_map(shot, (void **)&sp, &ss) == 0, "map capture");
+	if (want)
+		CHECK(dispman_buffer_map(want, (void **)&wp, &ws) == 0, "map expected");
+	uint64_t bad = 0;
+	for (uint32_t y = 0; y < c->mode->height; y++)
+		for (uint32_t x = 0; x < c->mode->width; x++) {
+			bool in = want && (int)x >= rx && x < rx + rw && (int)y >= ry &&
+				y < ry + rh;
+			uint32_t exp = in ? wp[(y - (uint32_t)ry) * ws / 4 + (x - (uint32_t)rx)] :
+				pattern(x, y);
+			uint32_t got = sp[y * ss / 4 + x];
+			if ((got & 0xffffff) != (exp & 0xffffff) && bad++ < 3)
+				printf("  differs at %u,%u: got %06x want %06x\n", x, y,
+					got & 0xffffff, exp & 0xffffff);
+		}
+	dispman_buffer_unref(shot);
+	return bad;
+}
+
+static struct dispman_buffer *pattern_base(struct ctx *c)
+{
+	struct dispman_buffer *b = dispman_buffer_create_dumb(c->dev, c->mode->width,
+		c->mode->height, DRM_FORMAT_XRGB8888);
+	CHECK(b && dispman_buffer_get_fb_id(b), "base buffer: %s", strerror(errno));
+	fill_pattern(b);
+	return b;
+}
+
+/* ---- linear-import ---- */
+
+static int case_linear_import(void)
+{
+	struct ctx c;
+	setup(&c);
+	struct dispman_buffer *dumb = pattern_base(&c);
+	int fd = -1;
+	CHECK(dispman_buffer_export_dmabuf(dumb, &fd) == 0, "export");
+	uint32_t stride;
+	CHECK(dispman_buffer_map(dumb, NULL, &stride) == 0, "map");
+	struct dispman_dmabuf_desc d = {
+		.width = c.mode->width, .height = c.mode->height, .fourcc = DRM_FORMAT_XRGB8888,
+		.modifier = DRM_FORMAT_MOD_LINEAR, .n_planes = 1, .fds = { fd },
+		.pitches = { stride },
+	};
+	c.base = dispman_buffer_import_dmabuf(c.dev, &d);
+	CHECK(c.base, "LINEAR import: %s", strerror(errno));
+	CHECK(dispman_buffer_get_modifier(c.base) == DRM_FORMAT_MOD_LINEAR, "modifier");
+	uint32_t fb = dispman_buffer_get_fb_id(c.base);
+	CHECK(fb, "no framebuffer for the LINEAR import");
+	set_base(&c, c.base);
+	commit_and_wait(&c);
+	struct dispman_placement pl;
+	/* the internal base layer: read the primary plane's FB_ID from the kernel */
+	int dfd = dispman_device_get_drm_fd(c.dev);
+	uint64_t crtc = dispman_output_get_crtc_id(c.out), on_plane = 0;
+	drmModePlaneRes *res = drmModeGetPlaneResources(dfd);
+	CHECK(res, "plane resources");
+	for (uint32_t i = 0; i < res->count_planes; i++) {
+		uint64_t pf = 0, pc = 0;
+		if (prop(dfd, res->planes[i], DRM_MODE_OBJECT_PLANE, "FB_ID", &pf) &&
+		    prop(dfd, res->planes[i], DRM_MODE_OBJECT_PLANE, "CRTC_ID", &pc) &&
+		    pf == fb && pc == crtc)
+			on_plane = res->planes[i];
+	}
+	drmModeFreePlaneResources(res);
+	printf("LINEAR import: fb %u on plane %llu (kernel state)\n", fb,
+		(unsigned long long)on_plane);
+	CHECK(on_plane, "no plane of the CRTC scans out the imported fb %u", fb);
+	uint64_t bad = compare_capture(&c, 0, 0, NULL);
+	printf("capture: %llu pixels differ from the pattern\n", (unsigned long long)bad);
+	CHECK(bad == 0, "%llu pixels differ", (unsigned long long)bad);
+
+	/* a tiled layout is refused, saying why (no cap) or that no plane takes it */
+	d.modifier = I915_FORMAT_MOD_X_TILED;
+	errno = 0;
+	struct dispman_buffer *tiled = dispman_buffer_import_dmabuf(c.dev, &d);
+	CHECK(!tiled && errno == EINVAL, "X_TILED import: %p errno %d", (void *)tiled, errno);
+	(void)pl;
+	close(fd);
+	dispman_buffer_unref(dumb);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+/* ---- pacing-late ---- */
+
+static int case_pacing_late(void)
+{
+	struct ctx c;
+	setup(&c);
+	struct dispman_buffer *b[2] = { pattern_base(&c), pattern_base(&c) };
+	unsigned k = 0;
+	set_base(&c, b[k++ & 1]);
+	commit_and_wait(&c);
+	for (int i = 0; i < 8; i++) {
+		set_base(&c, b[k++ & 1]);
+		commit_and_wait(&c);
+	}
+	struct dispman_output_stats before, after, end;
+	dispman_output_get_stats(c.out, &before);
+	/* the deliberately late frame: 250 ms after the last flip */
+	usleep(250000);
+	set_base(&c, b[k++ & 1]);
+	commit_and_wait(&c);
+	dispman_output_get_stats(c.out, &after);
+	for (int i = 0; i < 5; i++) {
+		set_base(&c, b[k++ & 1]);
+		commit_and_wait(&c);
+	}
+	dispman_output_get_stats(c.out, &end);
+	const char *clock = end.clock == DISPMAN_PACING_SEQUENCE ? "sequence" :
+		end.clock == DISPMAN_PACING_TIMESTAMP ? "timestamp" : "none";
+	printf("flips %u, sequence %s (first %llu, last %llu)\n", c.flips,
+		c.seq_varies ? "advances" : "constant", (unsigned long long)c.seq_first,
+		(unsigned long long)c.seq_last);
+	printf("stats: frames %llu missed %llu late %llu skipped %llu refresh %u mHz, clock %s\n",
+		(unsigned long long)end.frames, (unsigned long long)end.missed_vblanks,
+		(unsigned long long)end.late_frames, (unsigned long long)end.skipped_vblanks,
+		end.refresh_mhz, clock);
+	printf("late frame: late %llu -> %llu, skipped %llu -> %llu\n",
+		(unsigned long long)before.late_frames, (unsigned long long)after.late_frames,
+		(unsigned long long)before.skipped_vblanks, (unsigned long long)after.skipped_vblanks);
+	CHECK(end.clock == (c.seq_varies ? DISPMAN_PACING_SEQUENCE : DISPMAN_PACING_TIMESTAMP),
+		"clock %s with a sequence that %s", clock, c.seq_varies ? "advances" : "stays");
+	CHECK(after.late_frames == before.late_frames + 1, "the late frame was not counted");
+	CHECK(end.refresh_mhz > 0, "no refresh rate");
+	/* 250 ms is 15 vblanks at 60 Hz: at least 250 ms' worth minus two were skipped */
+	uint64_t min_skip = 250ull * end.refresh_mhz / 1000000u;
+	min_skip = min_skip > 2 ? min_skip - 2 : 1;
+	CHECK(after.skipped_vblanks - before.skipped_vblanks >= min_skip,
+		"the late frame skipped %llu vblanks, expected at least %llu",
+		(unsigned long long)(after.skipped_vblanks - before.skipped_vblanks),
+		(unsigned long long)min_skip);
+	CHECK(end.frames >= 15, "frames %llu", (unsigned long long)end.frames);
+	set_base(&c, NULL);
+	dispman_buffer_unref(b[0]);
+	dispman_buffer_unref(b[1]);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+/* ---- cursor-hotspot ---- */
+
+struct cursor_count {
+	unsigned cursors, hotspot;
+	uint32_t first_hotspot;
+};
+
+static struct cursor_count count_cursors(int fd)
+{
+	struct cursor_count n = { 0 };
+	drmModePlaneRes *res = drmModeGetPlaneResources(fd);
+	CHECK(res, "plane resources: %s", strerror(errno));
+	for (uint32_t i = 0; i < res->count_planes; i++) {
+		uint64_t type = 0, hx = 0;
+		if (!prop(fd, res->planes[i], DRM_MODE_OBJECT_PLANE, "type", &type) ||
+		    type != DRM_PLANE_TYPE_CURSOR)
+			continue;
+		n.cursors++;
+		if (prop(fd, res->planes[i], DRM_MODE_OBJECT_PLANE, "HOTSPOT_X", &hx)) {
+			if (!n.hotspot)
+				n.first_hotspot = res->planes[i];
+			n.hotspot++;
+		}
+	}
+	drmModeFreePlaneResources(res);
+	return n;
+}
+
+static void check_cursor_state(struct ctx *c, struct dispman_layer *layer,
+	struct dispman_buffer *arrow, int hx, int hy)
+{
+	struct dispman_placement pl;
+	CHECK(dispman_layer_get_placement(layer, &pl) == 0, "placement");
+	printf("cursor layer: state %d plane %u reason %d\n", pl.state, pl.plane_id, pl.reason);
+	CHECK(pl.state == DISPMAN_PLACEMENT_ON_PLANE, "the cursor layer is not on a plane");
+	int fd = dispman_device_get_drm_fd(c->dev);
+	uint64_t type = 0, fb = 0, crtc = 0, x = 0, y = 0;
+	CHECK(prop(fd, pl.plane_id, DRM_MODE_OBJECT_PLANE, "type", &type) &&
+		type == DRM_PLANE_TYPE_CURSOR, "plane %u is not a cursor plane", pl.plane_id);
+	CHECK(prop(fd, pl.plane_id, DRM_MODE_OBJECT_PLANE, "FB_ID", &fb) &&
+		prop(fd, pl.plane_id, DRM_MODE_OBJECT_PLANE, "CRTC_ID", &crtc) &&
+		prop(fd, pl.plane_id, DRM_MODE_OBJECT_PLANE, "HOTSPOT_X", &x) &&
+		prop(fd, pl.plane_id, DRM_MODE_OBJECT_PLANE, "HOTSPOT_Y", &y), "plane props");
+	printf("kernel state of plane %u: FB_ID %llu CRTC_ID %llu HOTSPOT %lld,%lld\n",
+		pl.plane_id, (unsigned long long)fb, (unsigned long long)crtc, (long long)x,
+		(long long)y);
+	CHECK(fb == dispman_buffer_get_fb_id(arrow), "FB_ID %llu, the cursor's fb is %u",
+		(unsigned long long)fb, dispman_buffer_get_fb_id(arrow));
+	CHECK(crtc == dispman_output_get_crtc_id(c->out), "CRTC_ID %llu", (unsigned long long)crtc);
+	CHECK((int64_t)x == hx && (int64_t)y == hy, "HOTSPOT %lld,%lld, expected %d,%d",
+		(long long)x, (long long)y, hx, hy);
+}
+
+static int case_cursor_hotspot(void)
+{
+	struct ctx c;
+	setup(&c);
+	struct cursor_count lib = count_cursors(dispman_device_get_drm_fd(c.dev));
+	/* a plain atomic client, without DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT */
+	const char *path = getenv("DISPMAN_TEST_DEVICE");
+	char node[64];
+	if (!path) {
+		char *name = drmGetDeviceNameFromFd2(dispman_device_get_drm_fd(c.dev));
+		snprintf(node, sizeof(node), "%s", name ? name : "/dev/dri/card0");
+		free(name);
+		path = node;
+	}
+	int pfd = open(path, O_RDWR | O_CLOEXEC);
+	CHECK(pfd >= 0, "open %s: %s", path, strerror(errno));
+	CHECK(drmSetClientCap(pfd, DRM_CLIENT_CAP_ATOMIC, 1) == 0, "ATOMIC");
+	struct cursor_count plain = count_cursors(pfd);
+	close(pfd);
+	printf("cursor planes: %u seen by the library (%u with HOTSPOT_X/Y), %u by a plain "
+		"atomic client\n", lib.cursors, lib.hotspot, plain.cursors);
+	if (!lib.hotspot) {
+		printf("SKIP: the device has no virtualized cursor plane (no HOTSPOT_X/Y)\n");
+		teardown(&c);
+		return SKIP;
+	}
+	CHECK(lib.cursors > plain.cursors, "the kernel does not hide virtualized cursor planes "
+		"from plain clients here (%u vs %u): nothing shows the client cap", lib.cursors,
+		plain.cursors);
+	c.base = pattern_base(&c);
+	set_base(&c, c.base);
+	struct dispman_limits lim;
+	dispman_device_get_limits(c.dev, &lim);
+	uint32_t cw = lim.cursor_width, ch = lim.cursor_height;
+	struct dispman_buffer *arrow = dispman_buffer_create_dumb(c.dev, cw, ch,
+		DRM_FORMAT_ARGB8888);
+	CHECK(arrow, "cursor buffer: %s", strerror(errno));
+	fill_pattern(arrow);
+	struct dispman_layer *layer = dispman_layer_create(c.out);
+	CHECK(layer, "layer");
+	CHECK(dispman_layer_set_buffer(layer, arrow) == 0, "set buffer");
+	CHECK(dispman_layer_set_cursor_hotspot(layer, 7, 9) == 0, "hotspot");
+	dispman_layer_set_destination(layer, 200, 150, 0, 0);
+	dispman_layer_set_z(layer, 100);
+	commit_and_wait(&c);
+	check_cursor_state(&c, layer, arrow, 7, 9);
+	CHECK(dispman_layer_set_cursor_hotspot(layer, 20, 1) == 0, "hotspot");
+	dispman_layer_set_destination(layer, 260, 90, 0, 0);
+	commit_and_wait(&c);
+	check_cursor_state(&c, layer, arrow, 20, 1);
+	dispman_layer_destroy(layer);
+	commit_and_wait(&c);
+	dispman_buffer_unref(arrow);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+/* ---- no-fb-format ---- */
+
+static int case_no_fb_format(void)
+{
+	struct ctx c;
+	setup(&c);
+	c.base = pattern_base(&c);
+	set_base(&c, c.base);
+	const uint32_t w = 96, h = 64;
+	struct dispman_buffer *xb = dispman_buffer_create_dumb(c.dev, w, h, DRM_FORMAT_XBGR8888);
+	CHECK(xb, "XBGR8888 dumb buffer: %s", strerror(errno));
+	printf("XBGR8888 buffer: fb %u (%s)\n", dispman_buffer_get_fb_id(xb),
+		dispman_buffer_get_fb_id(xb) ? "the kernel made one" :
+		"the kernel refused one: composition only");
+	/* XBGR in memory: R in the low byte. The expected XRGB picture beside it. */
+	struct dispman_buffer *want = dispman_buffer_create_dumb(c.dev, w, h, DRM_FORMAT_XRGB8888);
+	CHECK(want, "expected buffer");
+	uint32_t *xp, xs, *wp, ws;
+	CHECK(dispman_buffer_map(xb, (void **)&xp, &xs) == 0, "map");
+	CHECK(dispman_buffer_map(want, (void **)&wp, &ws) == 0, "map");
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			uint32_t r = (x * 11u) & 0xff, g = (y * 3u) & 0xff, b = 0x40u + (x ^ y) % 64u;
+			xp[y * xs / 4 + x] = b << 16 | g << 8 | r;
+			wp[y * ws / 4 + x] = r << 16 | g << 8 | b;
+		}
+	struct dispman_layer *layer = dispman_layer_create(c.out);
+	CHECK(layer, "layer");
+	CHECK(dispman_layer_set_buffer(layer, xb) == 0, "set buffer");
+	dispman_layer_set_destination(layer, 40, 30, 0, 0);
+	dispman_layer_set_z(layer, 1);
+	commit_and_wait(&c);
+	struct dispman_placement pl;
+	CHECK(dispman_layer_get_placement(layer, &pl) == 0, "placement");
+	printf("placement: state %d reason %d\n", pl.state, pl.reason);
+	CHECK(pl.state == DISPMAN_PLACEMENT_COMPOSITED && pl.reason == DISPMAN_REASON_FORMAT,
+		"placement state %d reason %d, expected composited for FORMAT", pl.state,
+		pl.reason);
+	uint64_t bad = compare_capture(&c, 40, 30, want);
+	printf("capture: %llu pixels differ\n", (unsigned long long)bad);
+	CHECK(bad == 0, "%llu pixels differ", (unsigned long long)bad);
+	dispman_layer_destroy(layer);
+	dispman_buffer_unref(xb);
+	dispman_buffer_unref(want);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2)
+		FAIL("usage: drivers CASE");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "linear-import"))
+		return case_linear_import();
+	if (!strcmp(argv[1], "pacing-late"))
+		return case_pacing_late();
+	if (!strcmp(argv[1], "cursor-hotspot"))
+		return case_cursor_hotspot();
+	if (!strcmp(argv[1], "no-fb-format"))
+		return case_no_fb_format();
+	FAIL("unknown case %s", argv[1]);
+}
