@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libdispman-wayland: a Wayland kiosk compositor on libdispman (built with -Dwayland).
+ *
+ * It serves wl_compositor, wl_subcompositor, wl_shm, wl_output, wl_seat, xdg_wm_base,
+ * zwp_linux_dmabuf_v1 (v4, with feedback), wp_presentation, wp_viewporter and
+ * wp_single_pixel_buffer_manager_v1 on one output of a dispman_device. Every toplevel is
+ * full-screen on that output (the newest on top); every mapped surface and subsurface is a
+ * dispman_layer, so the library's plane assignment decides what goes on a plane and what is
+ * composed. dma-buf wl_buffers are imported once and shown as they are; shm buffers are
+ * copied (the damaged region only) into dumb buffers. wl_buffer.release, frame callbacks
+ * and presentation feedback follow the page flips.
+ *
+ * Conventions as in <dispman/dispman.h>: constructors return NULL with errno set,
+ * operations 0 or a negative errno, destroy(NULL) is fine, failures are logged through the
+ * library's log handler. Everything runs on the caller's thread inside
+ * dispman_wayland_dispatch().
+ */
+#ifndef DISPMAN_WAYLAND_H
+#define DISPMAN_WAYLAND_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct dispman_device;
+struct dispman_output;
+struct dispman_input;
+struct dispman_wayland;
+struct wl_display;
+
+/**
+ * Create a compositor on out (enabled with its preferred mode if it is not enabled yet,
+ * and committed once with a black screen). dev and out stay owned by the caller and must
+ * outlive the compositor; the compositor sets the output's frame callback (do not set
+ * another) and registers the device's fd in its own event loop, so the caller dispatches
+ * only the compositor (dispman_wayland_dispatch() runs dispman_device_dispatch()).
+ *
+ * No socket is opened yet: see dispman_wayland_add_socket().
+ *
+ * Returns a compositor the caller owns (free with dispman_wayland_destroy()), or NULL
+ * with errno: EINVAL (NULL argument, or an output of another device), ENOMEM, or the
+ * errno of libwayland, of enabling the output or of its first commit.
+ */
+struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
+	struct dispman_output *out);
+
+/**
+ * Destroy the compositor: disconnects every client (their buffers are freed and their
+ * layers destroyed), closes the sockets and unregisters from the device. The output keeps
+ * its mode; its layers are gone at the next commit. NULL is fine.
+ */
+void dispman_wayland_destroy(struct dispman_wayland *wl);
+
+/**
+ * Listen on a socket in $XDG_RUNTIME_DIR. name NULL picks the first free "wayland-N".
+ * Returns the socket's name, owned by the compositor and valid until it is destroyed, or
+ * NULL with errno (ENOENT: XDG_RUNTIME_DIR not set; else the errno of libwayland).
+ */
+const char *dispman_wayland_add_socket(struct dispman_wayland *wl, const char *name);
+
+/** The libwayland display, owned by the compositor (for adding globals or clients). */
+struct wl_display *dispman_wayland_get_display(struct dispman_wayland *wl);
+
+/** A pollable fd (owned by the compositor): readable when dispatch has work. */
+int dispman_wayland_get_fd(struct dispman_wayland *wl);
+
+/**
+ * Wait up to timeout_ms (-1: forever) for client requests, page flips and input, handle
+ * them and flush the clients. Returns 0 or a negative errno (EINTR returns 0).
+ */
+int dispman_wayland_dispatch(struct dispman_wayland *wl, int timeout_ms);
+
+/**
+ * Serve wl_seat from input: keyboard (keymap from xkbcommon's defaults, or $XKB_DEFAULT_*),
+ * pointer and touch, with focus on the surface under the pointer or touch point, keyboard
+ * focus on the top toplevel. input stays owned by the caller and must outlive the
+ * compositor, or be unset first (input NULL); the compositor sets its event callback.
+ * Returns 0 or -EINVAL.
+ */
+int dispman_wayland_set_input(struct dispman_wayland *wl, struct dispman_input *input);
+
+/**
+ * Capture what the output shows now through its writeback connector, as
+ * dispman_output_capture() (two modesets on drivers that cannot drive both connectors),
+ * then carry on the frame cycle. On success *frame is an XRGB8888 buffer the caller owns
+ * (dispman_buffer_unref()). Returns 0 or the negative errno of dispman_output_capture().
+ */
+int dispman_wayland_capture(struct dispman_wayland *wl, struct dispman_buffer **frame);
+
+struct dispman_wayland_stats {
+	uint64_t clients;            /* clients connected now */
+	uint64_t surfaces;           /* wl_surfaces alive now */
+	uint64_t buffers;            /* wl_buffers alive now (or still held) */
+	uint64_t layers;             /* dispman_layers of mapped surfaces now */
+	uint64_t surface_commits;    /* wl_surface.commit requests */
+	uint64_t repaints;           /* frames committed to the device */
+	uint64_t flips;              /* page flips seen */
+	uint64_t frame_callbacks;    /* wl_callback.done sent */
+	uint64_t presented;          /* wp_presentation_feedback.presented sent */
+	uint64_t discarded;          /* wp_presentation_feedback.discarded sent */
+	uint64_t releases;           /* wl_buffer.release sent */
+	uint64_t shm_copies;         /* shm buffers copied into dumb buffers */
+	uint64_t bytes_copied;       /* bytes the compositor copied (shm uploads) */
+	uint64_t dmabuf_imports;     /* dma-buf wl_buffers imported */
+	uint64_t dmabuf_failed;      /* dma-buf imports refused */
+	uint64_t zero_copy_frames;   /* repaints that put a client dma-buf on a plane */
+	uint64_t protocol_errors;    /* protocol errors the compositor sent */
+};
+
+/** Copy the compositor's counters into *stats (caller-owned storage). */
+void dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wl_seat from a dispman_input: keyboard (xkb keymap from xkbcommon's defaults or
+ * $XKB_DEFAULT_*; focus on the top toplevel), pointer (focus on the surface under it) and
+ * touch (each touch point stays with the surface it went down on). Event positions from
+ * dispman_input are output pixels; they are sent surface-local.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <xkbcommon/xkbcommon.h>
+
+#define MAX_TOUCH 16
+
+struct kseat {
+	struct kserver *srv;
+	struct dispman_input *input;
+	struct wl_global *global;
+	struct wl_list seats, pointers, keyboards, touches; /* resource links */
+	struct xkb_context *xkb;
+	struct xkb_keymap *keymap;
+	struct xkb_state *state;
+	int keymap_fd;
+	uint32_t keymap_size;
+	struct wl_array keys;           /* pressed evdev key codes */
+	uint32_t mods[4];               /* depressed, latched, locked, group */
+	struct ksurface *pointer_focus, *kb_focus;
+	struct ksurface *touch_focus[MAX_TOUCH];
+	double px, py;
+};
+
+static void unlink_resource(struct wl_resource *res)
+{
+	wl_list_remove(wl_resource_get_link(res));
+}
+
+static void release_req(struct wl_client *c, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static uint32_t caps(struct kseat *seat)
+{
+	return seat->input ? WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER |
+		WL_SEAT_CAPABILITY_TOUCH : 0;
+}
+
+static uint32_t next_serial(struct kseat *seat)
+{
+	return wl_display_next_serial(seat->srv->display);
+}
+
+#define for_each_of_client(res, list, client) \
+	wl_resource_for_each(res, list) if (wl_resource_get_client(res) == (client))
+
+static struct wl_client *client_of(struct ksurface *s)
+{
+	return s ? wl_resource_get_client(s->resource) : NULL;
+}
+
+/* ---- keyboard ---- */
+
+static void send_modifiers(struct kseat *seat, struct wl_resource *kb, uint32_t serial)
+{
+	wl_keyboard_send_modifiers(kb, serial, seat->mods[0], seat->mods[1], seat->mods[2],
+		seat->mods[3]);
+}
+
+static void keyboard_enter(struct kseat *seat, struct ksurface *s)
+{
+	struct wl_resource *kb;
+	uint32_t serial = next_serial(seat);
+	for_each_of_client(kb, &seat->keyboards, client_of(s)) {
+		wl_keyboard_send_enter(kb, serial, s->resource, &seat->keys);
+		send_modifiers(seat, kb, serial);
+	}
+}
+
+static void keyboard_set_focus(struct kseat *seat, struct ksurface *s)
+{
+	if (seat->kb_focus == s)
+		return;
+	struct wl_resource *kb;
+	if (seat->kb_focus) {
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(kb, &seat->keyboards, client_of(seat->kb_focus))
+			wl_keyboard_send_leave(kb, serial, seat->kb_focus->resource);
+	}
+	seat->kb_focus = s;
+	if (s)
+		keyboard_enter(seat, s);
+}
+
+static const struct wl_keyboard_interface keyboard_impl = {
+	.release = release_req,
+};
+
+static void seat_get_keyboard(struct wl_client *c, struct wl_resource *res, uint32_t id)
+{
+	struct kseat *seat = wl_resource_get_user_data(res);
+	struct wl_resource *kb = wl_resource_create(c, &wl_keyboard_interface,
+		wl_resource_get_version(res), id);
+	if (!kb) {
+		wl_client_post_no_memory(c);
+		return;
+	}
+	wl_resource_set_implementation(kb, &keyboard_impl, seat, unlink_resource);
+	wl_list_insert(&seat->keyboards, wl_resource_get_link(kb));
+	if (seat->keymap_fd >= 0)
+		wl_keyboard_send_keymap(kb, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, seat->keymap_fd,
+			seat->keymap_size);
+	else
+		wl_keyboard_send_keymap(kb, WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP, -1, 0);
+	if (wl_resource_get_version(kb) >= WL_KEYBOARD_REPEAT_INFO_SINCE_VERSION)
+		wl_keyboard_send_repeat_info(kb, 25, 600);
+	if (seat->kb_focus && client_of(seat->kb_focus) == c) {
+		uint32_t serial = next_serial(seat);
+		wl_keyboard_send_enter(kb, serial, seat->kb_focus->resource, &seat->keys);
+		send_modifiers(seat, kb, serial);
+	}
+}
+
+static void handle_key(struct kseat *seat, const struct dispman_input_event *ev)
+{
+	bool down = ev->state == DISPMAN_INPUT_PRESSED;
+	uint32_t *k, *end = (uint32_t *)((char *)seat->keys.data + seat->keys.size);
+	bool found = false;
+	for (k = seat->keys.data; k < end; k++) {
+		if (*k == ev->key) {
+			found = true;
+			if (!down) {
+				*k = end[-1];
+				seat->keys.size -= sizeof(uint32_t);
+			}
+			break;
+		}
+	}
+	if (down && !found) {
+		uint32_t *n = wl_array_add(&seat->keys, sizeof(uint32_t));
+		if (n)
+			*n = ev->key;
+	}
+	uint32_t ms = (uint32_t)(ev->time_usec / 1000);
+	struct wl_resource *kb;
+	uint32_t serial = next_serial(seat);
+	if (seat->kb_focus)
+		for_each_of_client(kb, &seat->keyboards, client_of(seat->kb_focus))
+			wl_keyboard_send_key(kb, serial, ms, ev->key, down ?
+				WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED);
+	if (!seat->state)
+		return;
+	xkb_state_update_key(seat->state, ev->key + 8, down ? XKB_KEY_DOWN : XKB_KEY_UP);
+	uint32_t m[4] = {
+		xkb_state_serialize_mods(seat->state, XKB_STATE_MODS_DEPRESSED),
+		xkb_state_serialize_mods(seat->state, XKB_STATE_MODS_LATCHED),
+		xkb_state_serialize_mods(seat->state, XKB_STATE_MODS_LOCKED),
+		xkb_state_serialize_layout(seat->state, XKB_STATE_LAYOUT_EFFECTIVE),
+	};
+	if (memcmp(m, seat->mods, sizeof(m)) == 0)
+		return;
+	memcpy(seat->mods, m, sizeof(m));
+	if (seat->kb_focus)
+		for_each_of_client(kb, &seat->keyboards, client_of(seat->kb_focus))
+			send_modifiers(seat, kb, serial);
+}
+
+/* ---- pointer ---- */
+
+static void pointer_set_cursor(struct wl_client *c, struct wl_resource *res, uint32_t serial,
+	struct wl_resource *surface, int32_t hx, int32_t hy)
+{
+	/* no cursor is drawn in the kiosk; the surface keeps no role */
+}
+
+static const struct wl_pointer_interface pointer_impl = {
+	.set_cursor = pointer_set_cursor,
+	.release = release_req,
+};
+
+static void seat_get_pointer(struct wl_client *c, struct wl_resource *res, uint32_t id)
+{
+	struct kseat *seat = wl_resource_get_user_data(res);
+	struct wl_resource *p = wl_resource_create(c, &wl_pointer_interface,
+		wl_resource_get_version(res), id);
+	if (!p) {
+		wl_client_post_no_memory(c);
+		return;
+	}
+	wl_resource_set_implementation(p, &pointer_impl, seat, unlink_resource);
+	wl_list_insert(&seat->pointers, wl_resource_get_link(p));
+}
+
+static void pointer_frame(struct kseat *seat, struct wl_client *client)
+{
+	struct wl_resource *p;
+	for_each_of_client(p, &seat->pointers, client)
+		if (wl_resource_get_version(p) >= WL_POINTER_FRAME_SINCE_VERSION)
+			wl_pointer_send_frame(p);
+}
+
+/* Moves the pointer focus to what is under (x, y); sends enter/leave. */
+static struct ksurface *pointer_update(struct kseat *seat, double x, double y, double *sx,
+	double *sy)
+{
+	struct ksurface *s = kserver_surface_at(seat->srv, x, y, sx, sy);
+	if (s == seat->pointer_focus)
+		return s;
+	struct wl_resource *p;
+	uint32_t serial = next_serial(seat);
+	if (seat->pointer_focus) {
+		struct wl_client *old = client_of(seat->pointer_focus);
+		for_each_of_client(p, &seat->pointers, old)
+			wl_pointer_send_leave(p, serial, seat->pointer_focus->resource);
+		pointer_frame(seat, old);
+	}
+	seat->pointer_focus = s;
+	if (s) {
+		for_each_of_client(p, &seat->pointers, client_of(s))
+			wl_pointer_send_enter(p, serial, s->resource, wl_fixed_from_double(*sx),
+				wl_fixed_from_double(*sy));
+	}
+	return s;
+}
+
+static void handle_pointer(struct kseat *seat, const struct dispman_input_event *ev)
+{
+	uint32_t ms = (uint32_t)(ev->time_usec / 1000);
+	double sx = 0, sy = 0;
+	seat->px = ev->x;
+	seat->py = ev->y;
+	struct ksurface *s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
+	if (!s)
+		return;
+	struct wl_client *client = client_of(s);
+	struct wl_resource *p;
+	switch (ev->type) {
+	case DISPMAN_INPUT_POINTER_MOTION:
+	case DISPMAN_INPUT_POINTER_MOTION_ABSOLUTE:
+		for_each_of_client(p, &seat->pointers, client)
+			wl_pointer_send_motion(p, ms, wl_fixed_from_double(sx),
+				wl_fixed_from_double(sy));
+		break;
+	case DISPMAN_INPUT_POINTER_BUTTON: {
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(p, &seat->pointers, client)
+			wl_pointer_send_button(p, serial, ms, ev->button,
+				ev->state == DISPMAN_INPUT_PRESSED ?
+				WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED);
+		break;
+	}
+	case DISPMAN_INPUT_POINTER_AXIS:
+		for_each_of_client(p, &seat->pointers, client) {
+			if (wl_resource_get_version(p) >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION)
+				wl_pointer_send_axis_source(p, ev->axis_source ==
+					DISPMAN_INPUT_AXIS_FINGER ? WL_POINTER_AXIS_SOURCE_FINGER :
+					ev->axis_source == DISPMAN_INPUT_AXIS_CONTINUOUS ?
+					WL_POINTER_AXIS_SOURCE_CONTINUOUS :
+					WL_POINTER_AXIS_SOURCE_WHEEL);
+			if (ev->axis_y != 0)
+				wl_pointer_send_axis(p, ms, WL_POINTER_AXIS_VERTICAL_SCROLL,
+					wl_fixed_from_double(ev->axis_y));
+			if (ev->axis_x != 0)
+				wl_pointer_send_axis(p, ms, WL_POINTER_AXIS_HORIZONTAL_SCROLL,
+					wl_fixed_from_double(ev->axis_x));
+		}
+		break;
+	default:
+		break;
+	}
+	pointer_frame(seat, client);
+}
+
+/* ---- touch ---- */
+
+static const struct wl_touch_interface touch_impl = {
+	.release = release_req,
+};
+
+static void seat_get_touch(struct wl_client *c, struct wl_resource *res, uint32_t id)
+{
+	struct kseat *seat = wl_resource_get_user_data(res);
+	struct wl_resource *t = wl_resource_create(c, &wl_touch_interface,
+		wl_resource_get_version(res), id);
+	if (!t) {
+		wl_client_post_no_memory(c);
+		return;
+	}
+	wl_resource_set_implementation(t, &touch_impl, seat, unlink_resource);
+	wl_list_insert(&seat->touches, wl_resource_get_link(t));
+}
+
+static void handle_touch(struct kseat *seat, const struct dispman_input_event *ev)
+{
+	uint32_t ms = (uint32_t)(ev->time_usec / 1000);
+	int32_t id = ev->seat_slot;
+	struct wl_resource *t;
+	if (ev->type == DISPMAN_INPUT_TOUCH_FRAME || ev->type == DISPMAN_INPUT_TOUCH_CANCEL) {
+		/* to every client that has a touch point */
+		for (int i = 0; i < MAX_TOUCH; i++) {
+			struct ksurface *s = seat->touch_focus[i];
+			if (!s)
+				continue;
+			bool dup = false;
+			for (int j = 0; j < i; j++)
+				dup = dup || (seat->touch_focus[j] &&
+					client_of(seat->touch_focus[j]) == client_of(s));
+			if (dup)
+				continue;
+			for_each_of_client(t, &seat->touches, client_of(s)) {
+				if (ev->type == DISPMAN_INPUT_TOUCH_FRAME)
+					wl_touch_send_frame(t);
+				else
+					wl_touch_send_cancel(t);
+			}
+		}
+		if (ev->type == DISPMAN_INPUT_TOUCH_CANCEL)
+			memset(seat->touch_focus, 0, sizeof(seat->touch_focus));
+		/* points that went up are forgotten after their frame */
+		return;
+	}
+	if (id < 0 || id >= MAX_TOUCH)
+		return;
+	if (ev->type == DISPMAN_INPUT_TOUCH_DOWN) {
+		double sx, sy;
+		struct ksurface *s = kserver_surface_at(seat->srv, ev->x, ev->y, &sx, &sy);
+		seat->touch_focus[id] = s;
+		if (!s)
+			return;
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(t, &seat->touches, client_of(s))
+			wl_touch_send_down(t, serial, ms, s->resource, id, wl_fixed_from_double(sx),
+				wl_fixed_from_double(sy));
+		return;
+	}
+	struct ksurface *s = seat->touch_focus[id];
+	if (!s)
+		return;
+	if (ev->type == DISPMAN_INPUT_TOUCH_MOTION) {
+		for_each_of_client(t, &seat->touches, client_of(s))
+			wl_touch_send_motion(t, ms, id, wl_fixed_from_double(ev->x - s->x),
+				wl_fixed_from_double(ev->y - s->y));
+	} else if (ev->type == DISPMAN_INPUT_TOUCH_UP) {
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(t, &seat->touches, client_of(s))
+			wl_touch_send_up(t, serial, ms, id);
+		/* keep the focus until the frame: send the frame to this client too */
+		for_each_of_client(t, &seat->touches, client_of(s))
+			wl_touch_send_frame(t);
+		seat->touch_focus[id] = NULL;
+	}
+}
+
+/* ---- wl_seat ---- */
+
+static void on_input(struct dispman_input *input, const struct dispman_input_event *ev,
+	void *data)
+{
+	struct kseat *seat = data;
+	switch (ev->type) {
+	case DISPMAN_INPUT_KEY:
+		handle_key(seat, ev);
+		break;
+	case DISPMAN_INPUT_POINTER_MOTION:
+	case DISPMAN_INPUT_POINTER_MOTION_ABSOLUTE:
+	case DISPMAN_INPUT_POINTER_BUTTON:
+	case DISPMAN_INPUT_POINTER_AXIS:
+		handle_pointer(seat, ev);
+		break;
+	case DISPMAN_INPUT_TOUCH_DOWN:
+	case DISPMAN_INPUT_TOUCH_MOTION:
+	case DISPMAN_INPUT_TOUCH_UP:
+	case DISPMAN_INPUT_TOUCH_CANCEL:
+	case DISPMAN_INPUT_TOUCH_FRAME:
+		handle_touch(seat, ev);
+		break;
+	default:
+		break;
+	}
+	wl_display_flush_clients(seat->srv->display);
+}
+
+static void seat_release(struct wl_client *c, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static const struct wl_seat_interface seat_impl = {
+	.get_pointer = seat_get_pointer,
+	.get_keyboard = seat_get_keyboard,
+	.get_touch = seat_get_touch,
+	.release = seat_release,
+};
+
+static void seat_bind(struct wl_client *c, void *data, uint32_t version, uint32_t id)
+{
+	struct kseat *seat = data;
+	struct wl_resource *res = wl_resource_create(c, &wl_seat_interface, (int)version, id);
+	if (!res) {
+		wl_client_post_no_memory(c);
+		return;
+	}
+	wl_resource_set_implementation(res, &seat_impl, seat, unlink_resource);
+	wl_list_insert(&seat->seats, wl_resource_get_link(res));
+	wl_seat_send_capabilities(res, caps(seat));
+	if (version >= WL_SEAT_NAME_SINCE_VERSION)
+		wl_seat_send_name(res, "seat0");
+}
+
+static void keymap_init(struct kseat *seat)
+{
+	seat->keymap_fd = -1;
+	seat->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	if (seat->xkb)
+		seat->keymap = xkb_keymap_new_from_names(seat->xkb, NULL,
+			XKB_KEYMAP_COMPILE_NO_FLAGS);
+	if (!seat->keymap) {
+		klog(DISPMAN_LOG_WARNING, "no xkb keymap: keyboards get none");
+		return;
+	}
+	seat->state = xkb_state_new(seat->keymap);
+	char *str = xkb_keymap_get_as_string(seat->keymap, XKB_KEYMAP_FORMAT_TEXT_V1);
+	if (!str)
+		return;
+	size_t len = strlen(str) + 1;
+	int fd = memfd_create("dispman-wayland-keymap", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd >= 0 && write(fd, str, len) == (ssize_t)len) {
+		fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+		seat->keymap_fd = fd;
+		seat->keymap_size = (uint32_t)len;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	free(str);
+}
+
+int seat_init(struct kserver *srv)
+{
+	struct kseat *seat = calloc(1, sizeof(*seat));
+	if (!seat)
+		return -ENOMEM;
+	seat->srv = srv;
+	wl_list_init(&seat->seats);
+	wl_list_init(&seat->pointers);
+	wl_list_init(&seat->keyboards);
+	wl_list_init(&seat->touches);
+	wl_array_init(&seat->keys);
+	keymap_init(seat);
+	seat->global = wl_global_create(srv->display, &wl_seat_interface, 7, seat, seat_bind);
+	srv->seat = seat;
+	return seat->global ? 0 : -ENOMEM;
+}
+
+void seat_finish(struct kserver *srv)
+{
+	struct kseat *seat = srv->seat;
+	if (!seat)
+		return;
+	if (seat->input)
+		dispman_input_set_callback(seat->input, NULL, NULL);
+	if (seat->keymap_fd >= 0)
+		close(seat->keymap_fd);
+	xkb_state_unref(seat->state);
+	xkb_keymap_unref(seat->keymap);
+	xkb_context_unref(seat->xkb);
+	wl_array_release(&seat->keys);
+	free(seat);
+	srv->seat = NULL;
+}
+
+void seat_set_input(struct kserver *srv, struct dispman_input *input)
+{
+	struct kseat *seat = srv->seat;
+	if (seat->input)
+		dispman_input_set_callback(seat->input, NULL, NULL);
+	seat->input = input;
+	if (input) {
+		dispman_input_set_output(input, srv->out);
+		dispman_input_set_callback(input, on_input, seat);
+	}
+	struct wl_resource *res;
+	wl_resource_for_each(res, &seat->seats)
+		wl_seat_send_capabilities(res, caps(seat));
+}
+
+void seat_surface_destroyed(struct kserver *srv, struct ksurface *s)
+{
+	struct kseat *seat = srv->seat;
+	if (!seat)
+		return;
+	if (seat->pointer_focus == s)
+		seat->pointer_focus = NULL;
+	if (seat->kb_focus == s)
+		seat->kb_focus = NULL;
+	for (int i = 0; i < MAX_TOUCH; i++)
+		if (seat->touch_focus[i] == s)
+			seat->touch_focus[i] = NULL;
+}
+
+void seat_focus_changed(struct kserver *srv)
+{
+	struct kseat *seat = srv->seat;
+	if (!seat)
+		return;
+	keyboard_set_focus(seat, kserver_top_toplevel(srv));
+	if (seat->pointer_focus && !seat->pointer_focus->mapped)
+		seat->pointer_focus = NULL;
+}

@@ -1,0 +1,822 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wl_compositor, wl_surface, wl_region, wl_subcompositor and wp_viewporter: the
+ * double-buffered surface state (pending -> cached for synchronized subsurfaces ->
+ * current) and the stacking of subsurfaces.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "presentation-time-server-protocol.h"
+#include "viewporter-server-protocol.h"
+
+static const struct wl_surface_interface surface_impl;
+
+struct ksurface *ksurface_from_resource(struct wl_resource *res)
+{
+	return wl_resource_get_user_data(res);
+}
+
+void kstate_init(struct kstate *st)
+{
+	memset(st, 0, sizeof(*st));
+	wl_list_init(&st->frames);
+	wl_list_init(&st->feedbacks);
+	st->scale = 1;
+	st->src_x = st->src_y = st->src_w = st->src_h = -1;
+	st->dst_w = st->dst_h = -1;
+}
+
+static void discard_feedbacks(struct kserver *srv, struct wl_list *list)
+{
+	struct kfeedback *f, *tmp;
+	wl_list_for_each_safe(f, tmp, list, link) {
+		wp_presentation_feedback_send_discarded(f->resource);
+		srv->stats.discarded++;
+		wl_resource_destroy(f->resource);
+	}
+}
+
+/* Drops the state's buffer hold, callbacks (destroyed unsent) and feedbacks (discarded). */
+static void kstate_finish_srv(struct kserver *srv, struct kstate *st)
+{
+	if (st->buffer)
+		kbuffer_unhold(st->buffer);
+	st->buffer = NULL;
+	struct wl_resource *cb, *tmp;
+	wl_resource_for_each_safe(cb, tmp, &st->frames)
+		wl_resource_destroy(cb);
+	discard_feedbacks(srv, &st->feedbacks);
+}
+
+/* Moves what `from` set onto `to` (from becomes empty). */
+static void kstate_merge(struct kstate *to, struct kstate *from)
+{
+	if (from->attached) {
+		if (to->buffer)
+			kbuffer_unhold(to->buffer);
+		to->buffer = from->buffer;
+		from->buffer = NULL;
+		to->attached = true;
+		to->dx = from->dx;
+		to->dy = from->dy;
+		from->attached = false;
+	}
+	krect_union(&to->damage, &from->damage);
+	to->damage_all = to->damage_all || from->damage_all;
+	from->damage = (struct krect){ 0 };
+	from->damage_all = false;
+	wl_list_insert_list(to->frames.prev, &from->frames);
+	wl_list_init(&from->frames);
+	wl_list_insert_list(to->feedbacks.prev, &from->feedbacks);
+	wl_list_init(&from->feedbacks);
+	if (from->scale_set) {
+		to->scale = from->scale;
+		to->scale_set = true;
+		from->scale_set = false;
+	}
+	if (from->viewport_changed) {
+		to->src_x = from->src_x;
+		to->src_y = from->src_y;
+		to->src_w = from->src_w;
+		to->src_h = from->src_h;
+		to->dst_w = from->dst_w;
+		to->dst_h = from->dst_h;
+		to->viewport_changed = true;
+		from->viewport_changed = false;
+	}
+}
+
+bool ksurface_is_mapped(struct ksurface *s)
+{
+	return s->current.buffer && s->current.buffer->width > 0 && s->role != KROLE_NONE &&
+		s->role != KROLE_CURSOR;
+}
+
+/* Applies a committed state to the current state. */
+void ksurface_commit_state(struct ksurface *s, struct kstate *from)
+{
+	struct kserver *srv = s->srv;
+	struct kstate *c = &s->current;
+	bool new_buffer = from->attached;
+	struct kbuffer *old = c->buffer;
+	if (new_buffer && from->buffer && !from->buffer->resource) {
+		/* destroyed by the client before the commit: same as attaching nothing */
+		kbuffer_unhold(from->buffer);
+		from->buffer = NULL;
+	}
+	/* frames and feedbacks go to the next repaint, not to the surface */
+	wl_list_insert_list(srv->frames_waiting.prev, &from->frames);
+	wl_list_init(&from->frames);
+	if (!wl_list_empty(&from->feedbacks)) {
+		/* an older feedback of this surface not yet repainted is superseded */
+		struct kfeedback *f, *tmp;
+		wl_list_for_each_safe(f, tmp, &srv->fb_waiting, link) {
+			if (f->surface == s) {
+				wp_presentation_feedback_send_discarded(f->resource);
+				srv->stats.discarded++;
+				wl_resource_destroy(f->resource);
+			}
+		}
+		wl_list_insert_list(srv->fb_waiting.prev, &from->feedbacks);
+		wl_list_init(&from->feedbacks);
+	}
+	if (from->damage_all || (from->damage.w > 0 && (from->viewport_changed ||
+	    c->src_w > 0 || c->dst_w > 0 || c->scale != 1)))
+		c->damage_all = true;
+	else
+		krect_union(&c->damage, &from->damage);
+	from->damage = (struct krect){ 0 };
+	from->damage_all = false;
+	struct kstate tmp_from = *from;
+	wl_list_init(&tmp_from.frames);
+	wl_list_init(&tmp_from.feedbacks);
+	kstate_merge(c, &tmp_from);
+	from->attached = false;
+	from->buffer = NULL;
+	from->scale_set = false;
+	from->viewport_changed = false;
+	if (new_buffer || c->damage_all || c->damage.w > 0)
+		s->content_changed = true;
+	if (new_buffer && c->buffer) {
+		c->buffer->committed = true;
+		if (old && c->buffer != old)
+			c->damage_all = c->damage_all ||
+				old->width != c->buffer->width || old->height != c->buffer->height;
+		else if (!old)
+			c->damage_all = true;
+	}
+	if (new_buffer && !c->buffer && (s->layer || s->mapped))
+		ksurface_unmap(s);
+}
+
+/* The subsurface or any ancestor is synchronized. */
+static bool effectively_sync(struct ksurface *s)
+{
+	for (struct ksurface *p = s; p && p->sub; p = p->sub->parent)
+		if (p->sub->sync)
+			return true;
+	return false;
+}
+
+static void apply_cached_children(struct ksurface *s)
+{
+	struct kstack_entry *e;
+	wl_list_for_each(e, &s->stack, link) {
+		if (e->surface == s)
+			continue;
+		struct ksubsurface *sub = e->surface->sub;
+		if (sub && sub->has_cache) {
+			ksurface_commit_state(e->surface, &sub->cached);
+			sub->has_cache = false;
+		}
+		apply_cached_children(e->surface);
+	}
+}
+
+/* Protocol checks of a state about to be committed; false when an error was posted. */
+static bool state_valid(struct ksurface *s, struct kstate *st)
+{
+	struct kserver *srv = s->srv;
+	struct kbuffer *b = st->attached ? st->buffer : s->current.buffer;
+	int32_t scale = st->scale_set ? st->scale : s->current.scale;
+	if (!b || !b->resource)
+		return true;
+	if (scale > 1 && (b->width % scale || b->height % scale) &&
+	    wl_resource_get_version(s->resource) >= 6) {
+		wl_resource_post_error(s->resource, WL_SURFACE_ERROR_INVALID_SIZE,
+			"buffer %dx%d is not a multiple of the scale %d", b->width, b->height,
+			scale);
+		srv->stats.protocol_errors++;
+		return false;
+	}
+	const struct kstate *v = st->viewport_changed ? st : &s->current;
+	if (s->viewport && v->src_w > 0) {
+		double bw = (double)b->width / scale, bh = (double)b->height / scale;
+		if (v->src_x + v->src_w > bw || v->src_y + v->src_h > bh) {
+			wl_resource_post_error(s->viewport, WP_VIEWPORT_ERROR_OUT_OF_BUFFER,
+				"source rectangle %gx%g+%g+%g lies outside the %dx%d buffer",
+				v->src_w, v->src_h, v->src_x, v->src_y, b->width, b->height);
+			srv->stats.protocol_errors++;
+			return false;
+		}
+		if (v->dst_w <= 0 && (v->src_w != floor(v->src_w) || v->src_h != floor(v->src_h))) {
+			wl_resource_post_error(s->viewport, WP_VIEWPORT_ERROR_BAD_SIZE,
+				"source size %gx%g is not integer and no destination is set",
+				v->src_w, v->src_h);
+			srv->stats.protocol_errors++;
+			return false;
+		}
+	}
+	return true;
+}
+
+static void surface_commit(struct wl_client *client, struct wl_resource *res)
+{
+	struct ksurface *s = ksurface_from_resource(res);
+	struct kserver *srv = s->srv;
+	srv->stats.surface_commits++;
+	if (!state_valid(s, &s->pending))
+		return;
+	if (s->sub && effectively_sync(s)) {
+		kstate_merge(&s->sub->cached, &s->pending);
+		s->sub->has_cache = true;
+		return;
+	}
+	ksurface_commit_state(s, &s->pending);
+	apply_cached_children(s);
+	if (s->xdg)
+		xdg_surface_committed(s);
+	kserver_schedule_repaint(srv);
+}
+
+static void surface_destroy_req(struct wl_client *client, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static void surface_attach(struct wl_client *client, struct wl_resource *res,
+	struct wl_resource *buffer, int32_t x, int32_t y)
+{
+	struct ksurface *s = ksurface_from_resource(res);
+	struct kbuffer *b = NULL;
+	if (buffer) {
+		b = kbuffer_from_resource(s->srv, buffer);
+		if (!b) {
+			wl_resource_post_error(res, WL_DISPLAY_ERROR_INVALID_OBJECT,
+				"wl_buffer %u is not a buffer this compositor knows",
+				wl_resource_get_id(buffer));
+			s->srv->stats.protocol_errors++;
+			return;
+		}
+		kbuffer_hold(b);
+	}
+	if (s->pending.buffer)
+		kbuffer_unhold(s->pending.buffer);
+	s->pending.buffer = b;
+	s->pending.attached = true;
+	s->pending.dx = x;
+	s->pending.dy = y;
+}
+
+static void add_damage(struct kstate *st, int32_t x, int32_t y, int32_t w, int32_t h)
+{
+	if (w <= 0 || h <= 0)
+		return;
+	/* clamp huge values so that the union cannot overflow */
+	if (x < -(1 << 20) || y < -(1 << 20) || w > (1 << 20) || h > (1 << 20)) {
+		st->damage_all = true;
+		return;
+	}
+	struct krect r = { x, y, w, h };
+	krect_union(&st->damage, &r);
+}
+
+static void surface_damage(struct wl_client *client, struct wl_resource *res, int32_t x,
+	int32_t y, int32_t w, int32_t h)
+{
+	struct ksurface *s = ksurface_from_resource(res);
+	int32_t sc = s->current.scale > 0 ? s->current.scale : 1;
+	if (sc > 1 && (w > (1 << 20) / sc || h > (1 << 20) / sc)) {
+		s->pending.damage_all = true;
+		return;
+	}
+	add_damage(&s->pending, x * sc, y * sc, w * sc, h * sc);
+}
+
+static void surface_damage_buffer(struct wl_client *client, struct wl_resource *res, int32_t x,
+	int32_t y, int32_t w, int32_t h)
+{
+	add_damage(&ksurface_from_resource(res)->pending, x, y, w, h);
+}
+
+static void unlink_resource(struct wl_resource *res)
+{
+	wl_list_remove(wl_resource_get_link(res));
+}
+
+static void surface_frame(struct wl_client *client, struct wl_resource *res, uint32_t id)
+{
+	struct ksurface *s = ksurface_from_resource(res);
+	struct wl_resource *cb = wl_resource_create(client, &wl_callback_interface, 1, id);
+	if (!cb) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(cb, NULL, NULL, unlink_resource);
+	wl_list_insert(s->pending.frames.prev, wl_resource_get_link(cb));
+}
+
+static void surface_set_region(struct wl_client *client, struct wl_resource *res,
+	struct wl_resource *region)
+{
+	/* opaque and input regions: the whole surface is used for both */
+}
+
+static void surface_set_buffer_transform(struct wl_client *client, struct wl_resource *res,
+	int32_t transform)
+{
+	struct ksurface *s = ksurface_from_resource(res);
+	if (transform < 0 || transform > WL_OUTPUT_TRANSFORM_FLIPPED_270) {
+		wl_resource_post_error(res, WL_SURFACE_ERROR_INVALID_TRANSFORM,
+			"transform %d is not a wl_output.transform", transform);
+		s->srv->stats.protocol_errors++;
+		return;
+	}
+	if (transform != WL_OUTPUT_TRANSFORM_NORMAL)
+		klog(DISPMAN_LOG_WARNING, "surface %u: buffer transform %d is ignored",
+			wl_resource_get_id(res), transform);
+}
+
+static void surface_set_buffer_scale(struct wl_client *client, struct wl_resource *res,
+	int32_t scale)
+{
+	struct ksurface *s = ksurface_from_resource(res);
+	if (scale < 1) {
+		wl_resource_post_error(res, WL_SURFACE_ERROR_INVALID_SCALE,
+			"buffer scale %d is not positive", scale);
+		s->srv->stats.protocol_errors++;
+		return;
+	}
+	s->pending.scale = scale;
+	s->pending.scale_set = true;
+}
+
+static const struct wl_surface_interface surface_impl = {
+	.destroy = surface_destroy_req,
+	.attach = surface_attach,
+	.damage = surface_damage,
+	.frame = surface_frame,
+	.set_opaque_region = surface_set_region,
+	.set_input_region = surface_set_region,
+	.commit = surface_commit,
+	.set_buffer_transform = surface_set_buffer_transform,
+	.set_buffer_scale = surface_set_buffer_scale,
+	.damage_buffer = surface_damage_buffer,
+};
+
+static void subsurface_orphan(struct ksubsurface *sub);
+
+static void surface_resource_destroy(struct wl_resource *res)
+{
+	struct ksurface *s = ksurface_from_resource(res);
+	struct kserver *srv = s->srv;
+	wl_signal_emit(&s->destroy_signal, s);
+	/* subsurfaces of this surface lose their parent (and are unmapped) */
+	struct kstack_entry *e, *tmp;
+	wl_list_for_each_safe(e, tmp, &s->stack, link) {
+		if (e->surface != s && e->surface->sub)
+			subsurface_orphan(e->surface->sub);
+	}
+	if (s->sub) {
+		s->sub->surface = NULL;
+		if (s->sub->parent) {
+			wl_list_remove(&s->sub->entry.link);
+			wl_list_init(&s->sub->entry.link);
+		}
+		kstate_finish_srv(srv, &s->sub->cached);
+		s->sub = NULL;
+	}
+	if (s->xdg)
+		s->xdg->surface = NULL;
+	/* feedback of this surface waiting for a frame: it will not be shown */
+	struct kfeedback *f, *ftmp;
+	wl_list_for_each_safe(f, ftmp, &srv->fb_waiting, link)
+		if (f->surface == s)
+			f->surface = NULL;
+	wl_list_for_each_safe(f, ftmp, &srv->fb_inflight, link)
+		if (f->surface == s)
+			f->surface = NULL;
+	seat_surface_destroyed(srv, s);
+	ksurface_unmap(s);
+	kslot_release_all(s);
+	kstate_finish_srv(srv, &s->pending);
+	kstate_finish_srv(srv, &s->current);
+	wl_list_remove(&s->link);
+	free(s);
+}
+
+static void compositor_create_surface(struct wl_client *client, struct wl_resource *res,
+	uint32_t id)
+{
+	struct kserver *srv = wl_resource_get_user_data(res);
+	struct ksurface *s = calloc(1, sizeof(*s));
+	if (!s) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	s->resource = wl_resource_create(client, &wl_surface_interface,
+		wl_resource_get_version(res), id);
+	if (!s->resource) {
+		free(s);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	s->srv = srv;
+	kstate_init(&s->pending);
+	kstate_init(&s->current);
+	wl_list_init(&s->stack);
+	wl_list_init(&s->slots);
+	s->self.surface = s;
+	wl_list_insert(&s->stack, &s->self.link);
+	wl_signal_init(&s->destroy_signal);
+	wl_list_insert(srv->surfaces.prev, &s->link);
+	wl_resource_set_implementation(s->resource, &surface_impl, s, surface_resource_destroy);
+}
+
+/* ---- wl_region: accepted, not used (whole surfaces are opaque/input as their format) */
+
+static void region_destroy(struct wl_client *client, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static void region_rect(struct wl_client *client, struct wl_resource *res, int32_t x, int32_t y,
+	int32_t w, int32_t h)
+{
+}
+
+static const struct wl_region_interface region_impl = {
+	.destroy = region_destroy,
+	.add = region_rect,
+	.subtract = region_rect,
+};
+
+static void compositor_create_region(struct wl_client *client, struct wl_resource *res,
+	uint32_t id)
+{
+	struct wl_resource *r = wl_resource_create(client, &wl_region_interface, 1, id);
+	if (!r) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(r, &region_impl, NULL, NULL);
+}
+
+static const struct wl_compositor_interface compositor_impl = {
+	.create_surface = compositor_create_surface,
+	.create_region = compositor_create_region,
+};
+
+static void compositor_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id)
+{
+	struct wl_resource *res = wl_resource_create(client, &wl_compositor_interface,
+		(int)version, id);
+	if (!res) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(res, &compositor_impl, data, NULL);
+}
+
+/* ---- wl_subcompositor ---- */
+
+static struct ksubsurface *sub_from(struct wl_resource *res)
+{
+	return wl_resource_get_user_data(res);
+}
+
+static void subsurface_orphan(struct ksubsurface *sub)
+{
+	if (!sub->parent)
+		return;
+	wl_list_remove(&sub->entry.link);
+	wl_list_init(&sub->entry.link);
+	sub->parent = NULL;
+	if (sub->surface)
+		ksurface_unmap(sub->surface);
+}
+
+static void subsurface_destroy_req(struct wl_client *client, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static void subsurface_resource_destroy(struct wl_resource *res)
+{
+	struct ksubsurface *sub = sub_from(res);
+	if (!sub)
+		return;
+	subsurface_orphan(sub);
+	if (sub->surface) {
+		struct ksurface *s = sub->surface;
+		kstate_finish_srv(s->srv, &sub->cached);
+		s->sub = NULL;
+		s->role = KROLE_NONE;
+		ksurface_unmap(s);
+	}
+	free(sub);
+}
+
+static void subsurface_set_position(struct wl_client *client, struct wl_resource *res, int32_t x,
+	int32_t y)
+{
+	struct ksubsurface *sub = sub_from(res);
+	if (!sub)
+		return;
+	sub->x = x;
+	sub->y = y;
+	if (sub->surface)
+		kserver_schedule_repaint(sub->surface->srv);
+}
+
+static void subsurface_place(struct wl_resource *res, struct wl_resource *sibling_res,
+	bool above)
+{
+	struct ksubsurface *sub = sub_from(res);
+	if (!sub || !sub->parent || !sub->surface)
+		return;
+	struct ksurface *sib = ksurface_from_resource(sibling_res);
+	struct kstack_entry *target = NULL;
+	if (sib == sub->parent)
+		target = &sib->self;
+	else if (sib->sub && sib->sub->parent == sub->parent && sib != sub->surface)
+		target = &sib->sub->entry;
+	if (!target) {
+		wl_resource_post_error(res, WL_SUBSURFACE_ERROR_BAD_SURFACE,
+			"surface %u is neither the parent nor a sibling",
+			wl_resource_get_id(sibling_res));
+		sub->surface->srv->stats.protocol_errors++;
+		return;
+	}
+	wl_list_remove(&sub->entry.link);
+	if (above)
+		wl_list_insert(&target->link, &sub->entry.link);
+	else
+		wl_list_insert(target->link.prev, &sub->entry.link);
+	kserver_schedule_repaint(sub->surface->srv);
+}
+
+static void subsurface_place_above(struct wl_client *client, struct wl_resource *res,
+	struct wl_resource *sibling)
+{
+	subsurface_place(res, sibling, true);
+}
+
+static void subsurface_place_below(struct wl_client *client, struct wl_resource *res,
+	struct wl_resource *sibling)
+{
+	subsurface_place(res, sibling, false);
+}
+
+static void subsurface_set_sync(struct wl_client *client, struct wl_resource *res)
+{
+	struct ksubsurface *sub = sub_from(res);
+	if (sub)
+		sub->sync = true;
+}
+
+static void subsurface_set_desync(struct wl_client *client, struct wl_resource *res)
+{
+	struct ksubsurface *sub = sub_from(res);
+	if (!sub || !sub->sync)
+		return;
+	sub->sync = false;
+	if (sub->surface && !effectively_sync(sub->surface) && sub->has_cache) {
+		ksurface_commit_state(sub->surface, &sub->cached);
+		sub->has_cache = false;
+		kserver_schedule_repaint(sub->surface->srv);
+	}
+}
+
+static const struct wl_subsurface_interface subsurface_impl = {
+	.destroy = subsurface_destroy_req,
+	.set_position = subsurface_set_position,
+	.place_above = subsurface_place_above,
+	.place_below = subsurface_place_below,
+	.set_sync = subsurface_set_sync,
+	.set_desync = subsurface_set_desync,
+};
+
+static bool is_ancestor(struct ksurface *maybe, struct ksurface *s)
+{
+	for (struct ksurface *p = s; p; p = p->sub ? p->sub->parent : NULL)
+		if (p == maybe)
+			return true;
+	return false;
+}
+
+static void subcompositor_get_subsurface(struct wl_client *client, struct wl_resource *res,
+	uint32_t id, struct wl_resource *surface_res, struct wl_resource *parent_res)
+{
+	struct kserver *srv = wl_resource_get_user_data(res);
+	struct ksurface *s = ksurface_from_resource(surface_res);
+	struct ksurface *parent = ksurface_from_resource(parent_res);
+	if (s->role != KROLE_NONE || s->sub) {
+		wl_resource_post_error(res, WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE,
+			"surface %u already has a role", wl_resource_get_id(surface_res));
+		srv->stats.protocol_errors++;
+		return;
+	}
+	if (is_ancestor(s, parent)) {
+		wl_resource_post_error(res, WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE,
+			"surface %u cannot be a subsurface of itself or its descendant",
+			wl_resource_get_id(surface_res));
+		srv->stats.protocol_errors++;
+		return;
+	}
+	struct ksubsurface *sub = calloc(1, sizeof(*sub));
+	if (!sub) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	sub->resource = wl_resource_create(client, &wl_subsurface_interface, 1, id);
+	if (!sub->resource) {
+		free(sub);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	sub->surface = s;
+	sub->parent = parent;
+	sub->sync = true;
+	kstate_init(&sub->cached);
+	sub->entry.surface = s;
+	wl_list_insert(parent->stack.prev, &sub->entry.link); /* top of the parent's stack */
+	s->sub = sub;
+	s->role = KROLE_SUBSURFACE;
+	wl_resource_set_implementation(sub->resource, &subsurface_impl, sub,
+		subsurface_resource_destroy);
+}
+
+static void subcompositor_destroy(struct wl_client *client, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static const struct wl_subcompositor_interface subcompositor_impl = {
+	.destroy = subcompositor_destroy,
+	.get_subsurface = subcompositor_get_subsurface,
+};
+
+static void subcompositor_bind(struct wl_client *client, void *data, uint32_t version,
+	uint32_t id)
+{
+	struct wl_resource *res = wl_resource_create(client, &wl_subcompositor_interface,
+		(int)version, id);
+	if (!res) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(res, &subcompositor_impl, data, NULL);
+}
+
+/* ---- wp_viewporter ---- */
+
+/* A viewport's user data: it outlives neither its resource nor, as a link, its surface. */
+struct kviewport {
+	struct wl_resource *resource;
+	struct ksurface *surface;       /* NULL once the surface is gone */
+	struct wl_listener surface_destroy;
+};
+
+static struct ksurface *viewport_surface(struct wl_resource *res)
+{
+	struct kviewport *vp = wl_resource_get_user_data(res);
+	return vp->surface;
+}
+
+static void viewport_destroy_req(struct wl_client *client, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static void viewport_resource_destroy(struct wl_resource *res)
+{
+	struct kviewport *vp = wl_resource_get_user_data(res);
+	struct ksurface *s = vp->surface;
+	if (s) {
+		wl_list_remove(&vp->surface_destroy.link);
+		s->viewport = NULL;
+		s->pending.src_x = s->pending.src_y = s->pending.src_w = s->pending.src_h = -1;
+		s->pending.dst_w = s->pending.dst_h = -1;
+		s->pending.viewport_changed = true;
+	}
+	free(vp);
+}
+
+static void viewport_on_surface_destroy(struct wl_listener *l, void *data)
+{
+	struct kviewport *vp = wl_container_of(l, vp, surface_destroy);
+	wl_list_remove(&l->link);
+	vp->surface = NULL;
+}
+
+static void viewport_set_source(struct wl_client *client, struct wl_resource *res,
+	wl_fixed_t x, wl_fixed_t y, wl_fixed_t w, wl_fixed_t h)
+{
+	struct ksurface *s = viewport_surface(res);
+	if (!s) {
+		wl_resource_post_error(res, WP_VIEWPORT_ERROR_NO_SURFACE, "the surface is gone");
+		return;
+	}
+	bool unset = x == wl_fixed_from_int(-1) && y == wl_fixed_from_int(-1) &&
+		w == wl_fixed_from_int(-1) && h == wl_fixed_from_int(-1);
+	if (!unset && (x < 0 || y < 0 || w <= 0 || h <= 0)) {
+		wl_resource_post_error(res, WP_VIEWPORT_ERROR_BAD_VALUE,
+			"source rectangle %gx%g+%g+%g is invalid", wl_fixed_to_double(w),
+			wl_fixed_to_double(h), wl_fixed_to_double(x), wl_fixed_to_double(y));
+		s->srv->stats.protocol_errors++;
+		return;
+	}
+	if (!s->pending.viewport_changed) {
+		s->pending.dst_w = s->current.dst_w;
+		s->pending.dst_h = s->current.dst_h;
+	}
+	s->pending.src_x = unset ? -1 : wl_fixed_to_double(x);
+	s->pending.src_y = unset ? -1 : wl_fixed_to_double(y);
+	s->pending.src_w = unset ? -1 : wl_fixed_to_double(w);
+	s->pending.src_h = unset ? -1 : wl_fixed_to_double(h);
+	s->pending.viewport_changed = true;
+}
+
+static void viewport_set_destination(struct wl_client *client, struct wl_resource *res,
+	int32_t w, int32_t h)
+{
+	struct ksurface *s = viewport_surface(res);
+	if (!s) {
+		wl_resource_post_error(res, WP_VIEWPORT_ERROR_NO_SURFACE, "the surface is gone");
+		return;
+	}
+	bool unset = w == -1 && h == -1;
+	if (!unset && (w <= 0 || h <= 0)) {
+		wl_resource_post_error(res, WP_VIEWPORT_ERROR_BAD_VALUE,
+			"destination size %dx%d is invalid", w, h);
+		s->srv->stats.protocol_errors++;
+		return;
+	}
+	if (!s->pending.viewport_changed) {
+		s->pending.src_x = s->current.src_x;
+		s->pending.src_y = s->current.src_y;
+		s->pending.src_w = s->current.src_w;
+		s->pending.src_h = s->current.src_h;
+	}
+	s->pending.dst_w = w;
+	s->pending.dst_h = h;
+	s->pending.viewport_changed = true;
+}
+
+static const struct wp_viewport_interface viewport_impl = {
+	.destroy = viewport_destroy_req,
+	.set_source = viewport_set_source,
+	.set_destination = viewport_set_destination,
+};
+
+static void viewporter_get_viewport(struct wl_client *client, struct wl_resource *res,
+	uint32_t id, struct wl_resource *surface_res)
+{
+	struct ksurface *s = ksurface_from_resource(surface_res);
+	if (s->viewport) {
+		wl_resource_post_error(res, WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS,
+			"surface %u already has a viewport", wl_resource_get_id(surface_res));
+		s->srv->stats.protocol_errors++;
+		return;
+	}
+	struct kviewport *vp = calloc(1, sizeof(*vp));
+	if (vp)
+		vp->resource = wl_resource_create(client, &wp_viewport_interface, 1, id);
+	if (!vp || !vp->resource) {
+		free(vp);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	vp->surface = s;
+	vp->surface_destroy.notify = viewport_on_surface_destroy;
+	wl_signal_add(&s->destroy_signal, &vp->surface_destroy);
+	s->viewport = vp->resource;
+	wl_resource_set_implementation(vp->resource, &viewport_impl, vp,
+		viewport_resource_destroy);
+}
+
+static void viewporter_destroy(struct wl_client *client, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static const struct wp_viewporter_interface viewporter_impl = {
+	.destroy = viewporter_destroy,
+	.get_viewport = viewporter_get_viewport,
+};
+
+static void viewporter_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id)
+{
+	struct wl_resource *res = wl_resource_create(client, &wp_viewporter_interface,
+		(int)version, id);
+	if (!res) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(res, &viewporter_impl, data, NULL);
+}
+
+int surface_init_globals(struct kserver *srv)
+{
+	if (!wl_global_create(srv->display, &wl_compositor_interface, 4, srv, compositor_bind) ||
+	    !wl_global_create(srv->display, &wl_subcompositor_interface, 1, srv,
+		    subcompositor_bind) ||
+	    !wl_global_create(srv->display, &wp_viewporter_interface, 1, srv, viewporter_bind))
+		return -ENOMEM;
+	return 0;
+}

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dispman-kiosk: a Wayland kiosk compositor on libdispman (like cage).
+ *
+ *   dispman-kiosk [OPTIONS] [--] COMMAND [ARGS...]
+ *
+ * Runs COMMAND with WAYLAND_DISPLAY set and exits with its status (128 + signal when it
+ * was killed). Without COMMAND it serves until SIGTERM or SIGINT. Options:
+ *   --device PATH     DRM card node (default: the first one with connectors)
+ *   --socket NAME     socket name in $XDG_RUNTIME_DIR (default: the first free wayland-N)
+ *   --input PATH      an evdev node for wl_seat (repeatable; libinput path backend)
+ *   --seat            wl_seat from every input device of seat0 (libinput udev backend)
+ *   --stats FILE      write counters (key value lines) every second and at exit
+ *   --capture PREFIX  on SIGUSR1, write the output's frame (writeback) to PREFIX.N.ppm
+ * Without $XDG_RUNTIME_DIR, /tmp/dispman-kiosk-UID is made and used.
+ */
+#include <dispman/dispman.h>
+#include <dispman/wayland.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+
+struct kiosk {
+	struct dispman_device *dev;
+	struct dispman_wayland *wl;
+	const char *stats_path;
+	const char *capture_prefix;
+	unsigned captures;
+	struct wl_event_source *timer;
+	pid_t child;
+	bool done;
+	int status;
+};
+
+static void write_stats(struct kiosk *k)
+{
+	if (!k->stats_path)
+		return;
+	struct dispman_wayland_stats s;
+	struct dispman_stats d;
+	dispman_wayland_get_stats(k->wl, &s);
+	dispman_device_get_stats(k->dev, &d);
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", k->stats_path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "dispman-kiosk: %s: %s\n", tmp, strerror(errno));
+		return;
+	}
+#define P(name) fprintf(f, #name " %llu\n", (unsigned long long)s.name)
+	P(clients); P(surfaces); P(buffers); P(layers); P(surface_commits); P(repaints);
+	P(flips); P(frame_callbacks); P(presented); P(discarded); P(releases); P(shm_copies);
+	P(bytes_copied); P(dmabuf_imports); P(dmabuf_failed); P(zero_copy_frames);
+	P(protocol_errors);
+#undef P
+	fprintf(f, "compositions %llu\ncommits %llu\nfailed_commits %llu\n",
+		(unsigned long long)d.compositions, (unsigned long long)d.commits,
+		(unsigned long long)d.failed_commits);
+	fprintf(f, "pid %d\n", (int)getpid());
+	fclose(f);
+	rename(tmp, k->stats_path);
+}
+
+static void capture(struct kiosk *k)
+{
+	if (!k->capture_prefix)
+		return;
+	struct dispman_buffer *frame = NULL;
+	int ret = dispman_wayland_capture(k->wl, &frame);
+	if (ret < 0) {
+		fprintf(stderr, "dispman-kiosk: capture: %s\n", strerror(-ret));
+		return;
+	}
+	void *data;
+	uint32_t stride;
+	if (dispman_buffer_map(frame, &data, &stride) == 0) {
+		char path[4096], tmp[4200];
+		snprintf(path, sizeof(path), "%s.%u.ppm", k->capture_prefix, k->captures++);
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		FILE *f = fopen(tmp, "wb");
+		if (f) {
+			uint32_t w = dispman_buffer_get_width(frame);
+			uint32_t h = dispman_buffer_get_height(frame);
+			fprintf(f, "P6\n%u %u\n255\n", w, h);
+			for (uint32_t y = 0; y < h; y++) {
+				const uint32_t *row = (const uint32_t *)(const void *)
+					((const char *)data + (size_t)y * stride);
+				for (uint32_t x = 0; x < w; x++) {
+					unsigned char px[3] = { (unsigned char)(row[x] >> 16),
+						(unsigned char)(row[x] >> 8), (unsigned char)row[x] };
+					fwrite(px, 1, 3, f);
+				}
+			}
+			fclose(f);
+			rename(tmp, path);
+			fprintf(stderr, "dispman-kiosk: captured %s\n", path);
+		}
+	}
+	dispman_buffer_unref(frame);
+}
+
+static int on_signal(int sig, void *data)
+{
+	struct kiosk *k = data;
+	if (sig == SIGCHLD) {
+		int st;
+		pid_t p;
+		while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
+			if (p != k->child)
+				continue;
+			k->status = WIFEXITED(st) ? WEXITSTATUS(st) :
+				WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
+			k->done = true;
+		}
+	} else if (sig == SIGUSR1) {
+		write_stats(k);
+		capture(k);
+	} else {
+		if (k->child > 0)
+			kill(k->child, SIGTERM);
+		else
+			k->done = true;
+	}
+	return 0;
+}
+
+static int on_timer(void *data)
+{
+	struct kiosk *k = data;
+	write_stats(k);
+	wl_event_source_timer_update(k->timer, 1000);
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
+		"[--seat] [--stats FILE] [--capture PREFIX] [--] [COMMAND [ARGS...]]\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *device = NULL, *socket_name = NULL;
+	const char *inputs[16];
+	size_t n_inputs = 0;
+	bool use_seat = false;
+	struct kiosk k = { .child = -1 };
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		bool has = i + 1 < argc;
+		if (strcmp(a, "--device") == 0 && has)
+			device = argv[++i];
+		else if (strcmp(a, "--socket") == 0 && has)
+			socket_name = argv[++i];
+		else if (strcmp(a, "--input") == 0 && has && n_inputs < 16)
+			inputs[n_inputs++] = argv[++i];
+		else if (strcmp(a, "--seat") == 0)
+			use_seat = true;
+		else if (strcmp(a, "--stats") == 0 && has)
+			k.stats_path = argv[++i];
+		else if (strcmp(a, "--capture") == 0 && has)
+			k.capture_prefix = argv[++i];
+		else {
+			usage();
+			return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ? 0 : 2;
+		}
+	}
+	char **command = i < argc ? &argv[i] : NULL;
+
+	if (!getenv("XDG_RUNTIME_DIR")) {
+		static char dir[64];
+		snprintf(dir, sizeof(dir), "/tmp/dispman-kiosk-%u", (unsigned)getuid());
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+			fprintf(stderr, "dispman-kiosk: cannot make %s: %s\n", dir, strerror(errno));
+			return 1;
+		}
+		setenv("XDG_RUNTIME_DIR", dir, 1);
+	}
+
+	k.dev = dispman_device_open(device);
+	if (!k.dev) {
+		fprintf(stderr, "dispman-kiosk: cannot open %s: %s\n", device ? device : "a device",
+			strerror(errno));
+		return 1;
+	}
+	struct dispman_output *out = dispman_device_get_first_connected_output(k.dev);
+	if (!out) {
+		fprintf(stderr, "dispman-kiosk: no connected output\n");
+		dispman_device_destroy(k.dev);
+		return 1;
+	}
+	k.wl = dispman_wayland_create(k.dev, out);
+	if (!k.wl) {
+		fprintf(stderr, "dispman-kiosk: cannot start the compositor: %s\n", strerror(errno));
+		dispman_device_destroy(k.dev);
+		return 1;
+	}
+	struct dispman_input *input = NULL;
+	if (use_seat)
+		input = dispman_input_create_udev(k.dev, NULL);
+	else if (n_inputs)
+		input = dispman_input_create_path(k.dev, inputs, n_inputs);
+	if ((use_seat || n_inputs) && !input)
+		fprintf(stderr, "dispman-kiosk: no input: %s (wl_seat has no devices)\n",
+			strerror(errno));
+	if (input)
+		dispman_wayland_set_input(k.wl, input);
+
+	const char *sock = dispman_wayland_add_socket(k.wl, socket_name);
+	if (!sock) {
+		dispman_wayland_destroy(k.wl);
+		dispman_input_destroy(input);
+		dispman_device_destroy(k.dev);
+		return 1;
+	}
+	setenv("WAYLAND_DISPLAY", sock, 1);
+	fprintf(stderr, "dispman-kiosk: serving WAYLAND_DISPLAY=%s on %s\n", sock,
+		dispman_output_get_name(out));
+
+	struct wl_event_loop *loop = wl_display_get_event_loop(dispman_wayland_get_display(k.wl));
+	struct wl_event_source *sigs[5];
+	int signals[] = { SIGCHLD, SIGUSR1, SIGTERM, SIGINT, SIGHUP };
+	for (size_t s = 0; s < 5; s++)
+		sigs[s] = wl_event_loop_add_signal(loop, signals[s], on_signal, &k);
+	if (k.stats_path) {
+		k.timer = wl_event_loop_add_timer(loop, on_timer, &k);
+		if (k.timer)
+			wl_event_source_timer_update(k.timer, 1000);
+		write_stats(&k);
+	}
+
+	if (command) {
+		k.child = fork();
+		if (k.child < 0) {
+			fprintf(stderr, "dispman-kiosk: fork: %s\n", strerror(errno));
+			k.status = 1;
+			k.done = true;
+		} else if (k.child == 0) {
+			sigset_t none;
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+			execvp(command[0], command);
+			fprintf(stderr, "dispman-kiosk: cannot run %s: %s\n", command[0],
+				strerror(errno));
+			_exit(127);
+		}
+	}
+	while (!k.done) {
+		int ret = dispman_wayland_dispatch(k.wl, -1);
+		if (ret < 0) {
+			fprintf(stderr, "dispman-kiosk: dispatch: %s\n", strerror(-ret));
+			k.status = 1;
+			break;
+		}
+	}
+	write_stats(&k);
+	if (k.timer)
+		wl_event_source_remove(k.timer);
+	for (size_t s = 0; s < 5; s++)
+		if (sigs[s])
+			wl_event_source_remove(sigs[s]);
+	dispman_wayland_destroy(k.wl);
+	dispman_input_destroy(input);
+	dispman_device_destroy(k.dev);
+	return k.status;
+}
