@@ -30,6 +30,7 @@
 
 struct kiosk {
 	struct dispman_device *dev;
+	struct dispman_output *out;
 	struct dispman_wayland *wl;
 	const char *stats_path;
 	const char *capture_prefix;
@@ -64,6 +65,8 @@ static void write_stats(struct kiosk *k)
 	fprintf(f, "compositions %llu\ncommits %llu\nfailed_commits %llu\n",
 		(unsigned long long)d.compositions, (unsigned long long)d.commits,
 		(unsigned long long)d.failed_commits);
+	const struct dispman_mode *mode = dispman_output_get_current_mode(k->out);
+	fprintf(f, "refresh_mhz %u\n", mode ? mode->refresh_mhz : 0);
 	fprintf(f, "pid %d\n", (int)getpid());
 	fclose(f);
 	rename(tmp, k->stats_path);
@@ -204,6 +207,7 @@ int main(int argc, char **argv)
 		dispman_device_destroy(k.dev);
 		return 1;
 	}
+	k.out = out;
 	k.wl = dispman_wayland_create(k.dev, out);
 	if (!k.wl) {
 		fprintf(stderr, "dispman-kiosk: cannot start the compositor: %s\n", strerror(errno));

@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# dispman-kiosk with real Wayland clients nobody here wrote, in the guest.
+# Usage: wayland-clients.sh CASE KIOSK CHECK_PY [GST_REGISTRY]
+#   shm           weston-simple-shm: its pattern read back through writeback twice (it
+#                 animates: frames keep flowing), shm copies of the damaged area only,
+#                 releases after flips; dispman-kiosk exits with its command's status.
+#   dmabuf-v4l    weston-simple-dmabuf-v4l on vivid (XR24): the kernel's atomic state shows
+#                 the client's imported dma-buf on an overlay plane; 0 bytes copied.
+#   presentation  weston-presentation-shm: feedback with increasing sequence at the refresh.
+#   gst           gst-launch-1.0 videotestsrc ! waylandsink exits 0, SMPTE bars captured.
+# Files (captures, stats, kernel state) go to $DISPMAN_VM_OUT/wayland-CASE.
+set -u
+case_=$1 kiosk=$2 check=$3 registry=${4:-}
+out=${DISPMAN_VM_OUT:-/tmp}/wayland-$case_
+rm -rf "$out"
+mkdir -p "$out"
+export XDG_RUNTIME_DIR=$(mktemp -d /tmp/xdg-kiosk.XXXXXX)
+chmod 700 "$XDG_RUNTIME_DIR"
+stats=$out/stats
+kpid=
+
+fail() {
+	echo "FAIL: $*" >&2
+	[ -n "$kpid" ] && kill "$kpid" 2>/dev/null
+	[ -f "$out/kiosk.log" ] && tail -n 30 "$out/kiosk.log" >&2
+	exit 1
+}
+stat() { awk -v k="$1" '$1 == k { print $2 }' "$stats" 2>/dev/null; }
+wait_stat() { # NAME MIN TIMEOUT_S
+	local i v
+	for ((i = 0; i < $3 * 5; i++)); do
+		v=$(stat "$1")
+		[ "${v:-0}" -ge "$2" ] && return 0
+		kill -0 "$kpid" 2>/dev/null || fail "dispman-kiosk exited early"
+		sleep 0.2
+	done
+	fail "$1 stayed at ${v:-none} (< $2) for $3 s"
+}
+capture() { # N: SIGUSR1, wait for PREFIX.N.ppm
+	kill -USR1 "$kpid"
+	local i
+	for ((i = 0; i < 300; i++)); do
+		[ -f "$out/cap.$1.ppm" ] && return 0
+		sleep 0.2
+	done
+	fail "capture $1 did not appear"
+}
+start() { # ARGS...: dispman-kiosk with stats and capture, in the background
+	"$kiosk" --stats "$stats" --capture "$out/cap" "$@" >"$out/kiosk.log" 2>&1 &
+	kpid=$!
+}
+finish() { # stop the kiosk (SIGTERM reaches the client); its status in $rc
+	kill "$kpid" 2>/dev/null
+	wait "$kpid"
+	rc=$?
+	kpid=
+}
+# Overlay planes that take a format in LINEAR, from drm_info (device capabilities).
+overlay_takes() { # FOURCC_HEX
+	python3 - "$1" "$out/drm_info.json" <<'EOF'
+import json, sys
+want = int(sys.argv[1], 16)
+info = json.load(open(sys.argv[2]))
+for dev in info.values():
+    for p in dev.get("planes", []):
+        t = p.get("properties", {}).get("type", {}).get("value")
+        if t == 0 and want in p.get("formats", []):
+            sys.exit(0)
+sys.exit(1)
+EOF
+}
+
+drm_info -j >"$out/drm_info.json" 2>/dev/null || fail "drm_info -j failed"
+
+case "$case_" in
+shm)
+	start -- weston-simple-shm
+	wait_stat frame_callbacks 20 180
+	capture 0
+	f0=$(stat frame_callbacks)
+	wait_stat frame_callbacks $((f0 + 20)) 180
+	capture 1
+	cp /sys/kernel/debug/dri/0/state "$out/state.txt" 2>/dev/null
+	sleep 1
+	python3 "$check" simple-shm "$out/cap.0.ppm" "$out/cap.1.ppm" || fail "pixels"
+	copies=$(stat shm_copies) bytes=$(stat bytes_copied) rel=$(stat releases)
+	# the first copy into each of the two dumb buffers is whole (250x250), every later
+	# one only the client's damage (210x210)
+	want=$((2 * 250 * 250 * 4 + (copies - 2) * 210 * 210 * 4))
+	[ "$bytes" = "$want" ] || fail "bytes_copied $bytes after $copies copies, want $want"
+	[ "${rel:-0}" -ge 20 ] || fail "only ${rel:-0} wl_buffer.release sent"
+	echo "$copies shm copies, $bytes bytes (damage only), $rel releases, $(stat frame_callbacks) frame callbacks"
+	finish
+	[ "$rc" = 143 ] || fail "kiosk exit $rc after SIGTERM to it and its client, want 143 (the client's)"
+	"$kiosk" -- sh -c 'test -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" && exit 7' >"$out/exit.log" 2>&1
+	rc=$?
+	[ "$rc" = 7 ] || fail "dispman-kiosk -- sh -c 'exit 7' exited $rc (log: $(cat "$out/exit.log"))"
+	echo "exit statuses passed through (143, 7)"
+	;;
+dmabuf-v4l)
+	[ -e /dev/video0 ] || { echo "SKIP: no /dev/video0"; exit 77; }
+	overlay_takes 34325258 || { echo "SKIP: no overlay plane takes XR24"; exit 77; }
+	v4l2-ctl -d /dev/video0 --set-fmt-video=width=640,height=480,pixelformat=XR24 ||
+		fail "vivid: cannot set XR24 640x480"
+	DISPMAN_DEBUG=1 start -- weston-simple-dmabuf-v4l -v /dev/video0 -f XR24 -d XR24
+	wait_stat zero_copy_frames 10 300
+	cp /sys/kernel/debug/dri/0/state "$out/state.txt" || fail "no debugfs state"
+	drm_info >"$out/drm_info.txt" 2>&1
+	cp "$stats" "$out/stats-running"
+	bytes=$(stat bytes_copied) imports=$(stat dmabuf_imports) zc=$(stat zero_copy_frames)
+	finish
+	cat "$out/stats-running"
+	python3 "$check" overlay-dmabuf "$out/state.txt" "$out/drm_info.json" 640 480 ||
+		fail "kernel state"
+	[ "$bytes" = 0 ] || fail "$bytes bytes copied for a dma-buf client"
+	[ "${imports:-0}" -ge 1 ] || fail "no dma-buf imported"
+	grep -q "dma-buf on plane" "$out/kiosk.log" || fail "no placement line in the debug log"
+	grep -m1 "dma-buf on plane" "$out/kiosk.log"
+	echo "$imports dma-bufs imported once each, $zc zero-copy frames, 0 bytes copied"
+	;;
+presentation)
+	start -- sh -c 'exec weston-presentation-shm -f >"$0"' "$out/client.log"
+	wait_stat presented 60 300
+	finish
+	refresh=$(stat refresh_mhz)
+	[ "${refresh:-0}" -gt 0 ] || fail "no refresh rate in the stats"
+	python3 "$check" presentation "$out/client.log" "$refresh" || fail "presentation feedback"
+	;;
+gst)
+	[ -n "$registry" ] && export GST_REGISTRY=$registry
+	start -- gst-launch-1.0 -q videotestsrc num-buffers=400 ! \
+		video/x-raw,width=320,height=240 ! waylandsink
+	wait_stat frame_callbacks 30 300
+	capture 0
+	kill -0 "$kpid" 2>/dev/null || fail "the pipeline ended before the capture"
+	for ((i = 0; i < 1500; i++)); do
+		kill -0 "$kpid" 2>/dev/null || break
+		sleep 0.2
+	done
+	wait "$kpid"
+	rc=$?
+	kpid=
+	[ "$rc" = 0 ] || fail "gst-launch-1.0 (through dispman-kiosk) exited $rc"
+	python3 "$check" smpte "$out/cap.0.ppm" || fail "pixels"
+	echo "gst-launch-1.0 exited 0 after $(stat frame_callbacks) frame callbacks"
+	;;
+*)
+	fail "unknown case $case_"
+	;;
+esac
+echo "PASS: wayland-$case_"
