@@ -2,6 +2,9 @@
 /*
  * libdispman: show buffers on a Linux KMS device.
  *
+ * The camera (V4L2) and input (libinput) APIs have headers of their own:
+ * <dispman/camera.h> and <dispman/input.h>, each including this one.
+ *
  * Conventions that hold for every function below unless its comment says otherwise:
  * - Constructors return NULL and set errno on failure.
  * - Operations return 0 (or a non-negative count) on success and a negative errno on
@@ -22,6 +25,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <dispman/version.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,6 +35,19 @@ struct dispman_device;
 struct dispman_output;
 struct dispman_layer;
 struct dispman_buffer;
+
+/* ------------------------------------------------------------------------------------ */
+/* Version */
+
+/**
+ * The version of the library the program runs with, as DISPMAN_VERSION_ENCODE(major, minor,
+ * micro); compare it with DISPMAN_VERSION (the headers the program was built with) or with
+ * DISPMAN_VERSION_ENCODE(...) of the version a feature appeared in.
+ */
+uint32_t dispman_version(void);
+
+/** The same version as a string such as "0.1.0", owned by the library (static). */
+const char *dispman_version_string(void);
 
 /* ------------------------------------------------------------------------------------ */
 /* Logging */
@@ -705,8 +723,5 @@ void dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 #ifdef __cplusplus
 }
 #endif
-
-#include <dispman/camera.h>
-#include <dispman/input.h>
 
 #endif
