@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <drm_fourcc.h>
+#include <dispman/camera.h>
 #include <dispman/dispman.h>
 
 struct sample {

@@ -23,14 +23,16 @@
 #include <string.h>
 #include <time.h>
 #include <drm_fourcc.h>
+#include <dispman/camera.h>
 #include <dispman/dispman.h>
+#include <dispman/input.h>
 
 #include "config.h"
 #include "image.h"
 #include "video.h"
 
-/* Keys need the input module (dispman/input.h, built with libinput). */
-#if HAVE_LIBINPUT && defined(DISPMAN_INPUT_H)
+/* Keys need the input module (built with libinput; without it the API fails). */
+#if HAVE_LIBINPUT
 #define PLAYER_KEYS 1
 #include <linux/input-event-codes.h>
 #else

@@ -32,6 +32,8 @@
 #include <drm_fourcc.h>
 #include <linux/videodev2.h>
 
+#include <dispman/camera.h>
+
 #include "private.h"
 #include "v4l2.h"
 

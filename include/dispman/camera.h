@@ -1,7 +1,7 @@
 /*
  * libdispman camera: a V4L2 capture stream shown on a layer, zero-copy.
  *
- * Included by <dispman/dispman.h>; not meant to be included on its own.
+ * Include this header to use it (it includes <dispman/dispman.h>).
  *
  * A camera owns a V4L2 capture node and a set of buffers that both the camera
  * driver and the display can use: either the driver's own buffers exported as
@@ -32,6 +32,8 @@
  */
 #ifndef DISPMAN_CAMERA_H
 #define DISPMAN_CAMERA_H
+
+#include <dispman/dispman.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
  * libdispman input: keyboard, pointer and touch events from libinput, delivered from
  * dispman_device_dispatch(), with positions in the coordinates of one output.
  *
- * Include <dispman/dispman.h> first (it will include this header itself).
+ * Include this header to use it (it includes <dispman/dispman.h>).
  *
  * Coordinates: the input keeps a pointer position in the pixel coordinates of its target
  * output (dispman_input_set_output()), clamped to [0, width - 1] x [0, height - 1] of that
@@ -21,6 +21,8 @@
  */
 #ifndef DISPMAN_INPUT_H
 #define DISPMAN_INPUT_H
+
+#include <dispman/dispman.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -43,6 +43,7 @@
 #include <linux/videodev2.h>
 #include <sys/mman.h>
 #include <xf86drm.h>
+#include <dispman/camera.h>
 #include <dispman/dispman.h>
 
 #define BG 0xff203040u

@@ -24,6 +24,7 @@
  * /dev/dri/card0). Needs root (DRM master, sysfs connector status).
  */
 #include <dispman/dispman.h>
+#include <dispman/input.h>
 
 #include <drm_fourcc.h>
 #include <errno.h>
