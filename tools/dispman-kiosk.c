@@ -15,6 +15,7 @@
  * Without $XDG_RUNTIME_DIR, /tmp/dispman-kiosk-UID is made and used.
  */
 #include <dispman/dispman.h>
+#include <dispman/input.h>
 #include <dispman/wayland.h>
 
 #include <errno.h>

@@ -14,6 +14,7 @@
 #include <wayland-server-protocol.h>
 
 #include <dispman/dispman.h>
+#include <dispman/input.h>
 #include <dispman/wayland.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
