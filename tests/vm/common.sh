@@ -1,9 +1,48 @@
 # Shared settings of the test-guest scripts (sourced, not run).
-# The pinned guest kernel: Debian 12's linux-image-<kabi>-amd64. vkms is built
-# out of tree from the matching linux-source package.
-: "${DISPMAN_VM_KABI:=6.1.0-57}"
+#
+# Profiles: a guest kernel plus the DRM drivers and QEMU devices of one test
+# guest. Each kernel is one of Debian 12's linux-image-<kabi>-amd64; vkms is
+# built out of tree from the matching linux-source package (Debian does not
+# ship it). `dispman_vm_profile NAME` sets, for the profile NAME:
+#   DISPMAN_VM_KABI     the kernel ABI (the environment may override the two
+#                       pinned kernels: DISPMAN_VM_KABI_6_1, DISPMAN_VM_KABI_6_12)
+#   VM_DRIVERS          the DRM drivers to load, in this order
+#   VM_DUT              the driver whose card is the device under test
+#                       (DISPMAN_DEVICE in the guest)
+#   VM_QEMU_ARGS        extra QEMU arguments (an array)
+#   VM_GPU_ID           the QEMU id of the virtio-gpu device, empty without one
+#                       (its heads can be screendumped: tests/vm/screendump)
+# and returns 1 for an unknown profile.
+DISPMAN_VM_PROFILES="vkms-6.1 vkms-6.12 virtio-gpu multi"
+DISPMAN_VM_DEFAULT_PROFILE=vkms-6.1
+: "${DISPMAN_VM_KABI_6_1:=6.1.0-57}"
+: "${DISPMAN_VM_KABI_6_12:=6.12.118+deb12}"
 : "${DISPMAN_VM_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/libdispman/vm}"
 # vkms options the design relies on: overlays, cursor and writeback.
 DISPMAN_VKMS_ARGS="enable_overlay=1 enable_cursor=1 enable_writeback=1"
 DISPMAN_VIVID_ARGS="n_devs=2 node_types=0x1,0x1 multiplanar=1,2 input_types=0x81,0x81"
-export DISPMAN_VM_KABI DISPMAN_VM_CACHE
+export DISPMAN_VM_CACHE
+
+dispman_vm_profile() {
+	local kabi
+	VM_QEMU_ARGS=()
+	VM_GPU_ID=
+	case "$1" in
+	vkms-6.1)
+		kabi=$DISPMAN_VM_KABI_6_1 VM_DRIVERS="vkms" VM_DUT=vkms ;;
+	vkms-6.12)
+		kabi=$DISPMAN_VM_KABI_6_12 VM_DRIVERS="vkms" VM_DUT=vkms ;;
+	virtio-gpu)
+		kabi=$DISPMAN_VM_KABI_6_12 VM_DRIVERS="virtio_gpu" VM_DUT=virtio_gpu VM_GPU_ID=gpu0 ;;
+	multi)
+		# virtio_gpu first: it becomes card0 and vkms, the device under
+		# test, card1, so a test that ignores DISPMAN_DEVICE shows it.
+		kabi=$DISPMAN_VM_KABI_6_12 VM_DRIVERS="virtio_gpu vkms" VM_DUT=vkms VM_GPU_ID=gpu0 ;;
+	*) return 1 ;;
+	esac
+	if [ -n "$VM_GPU_ID" ]; then
+		VM_QEMU_ARGS+=(-vga none -device "virtio-gpu-pci,max_outputs=2,id=$VM_GPU_ID")
+	fi
+	DISPMAN_VM_KABI=$kabi
+	return 0
+}
