@@ -4,8 +4,8 @@
  * with it) and a raw libdrm atomic flip loop showing the same buffers on the same device.
  *
  * Usage: alloc-bench [--mock] [--frames N] [device]
- *   device defaults to /dev/dri/card0. --mock runs on the mock libdrm instead: start it
- *   with LD_LIBRARY_PATH=<build>/tests/mock so that libdrm.so.2 is the mock, which then
+ *   device defaults to $DISPMAN_DEVICE, else /dev/dri/card0. --mock runs on the mock
+ *   libdrm instead: start it with LD_LIBRARY_PATH=<build>/tests/mock so that libdrm.so.2 is the mock, which then
  *   emulates vkms (its setup functions are looked up with dlsym).
  *
  * Each engine shows every scene for N frames with two buffers per layer alternating (a new
@@ -511,7 +511,9 @@ int main(int argc, char **argv)
 {
 	bool mock = false;
 	int frames = 300;
-	const char *path = "/dev/dri/card0";
+	/* raw libdrm opens a node: DISPMAN_DEVICE (the library's rule) or card0 */
+	const char *path = getenv("DISPMAN_DEVICE") && *getenv("DISPMAN_DEVICE") ?
+		getenv("DISPMAN_DEVICE") : "/dev/dri/card0";
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--mock") == 0)
 			mock = true;

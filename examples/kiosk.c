@@ -13,6 +13,8 @@
  *
  * Usage: kiosk [--device PATH] [--input EVENT_NODE]... [--frames N] [--quit-after-press N]
  *              [--screenshot FILE]... [--render cpu|gl|auto]
+ *   --device PATH    the KMS device (default: dispman_device_open(NULL): $DISPMAN_DEVICE,
+ *                    then the first card with a connected connector)
  *   --input          use libinput's path backend on these nodes (default: the udev seat
  *                    backend, when udevd runs)
  *   --frames N       quit after N frames reached the screen

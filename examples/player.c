@@ -3,7 +3,7 @@
  * camera as a picture-in-picture on an overlay plane, zero-copy.
  *
  *   player [options] VIDEO
- *     --device PATH        KMS device (default: the first with connectors)
+ *     --device PATH        KMS device (default: $DISPMAN_DEVICE, then discovery)
  *     --camera PATH        V4L2 capture node (default /dev/video0; "none": no PiP)
  *     --camera-size WxH    camera frame size (default 320x180)
  *     --pip X,Y            PiP position (default: bottom right, 32 px margin)

@@ -2,6 +2,7 @@
 #include "private.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -154,6 +155,11 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 		dispman_log_errno(DISPMAN_LOG_ERROR, errno, "cannot duplicate DRM fd %d", drm_fd);
 		goto err;
 	}
+	/* The node's path, when the fd is one (dispman_device_open() sets it anyway). */
+	char link[64];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dev->fd);
+	ssize_t len = readlink(link, dev->path, sizeof(dev->path) - 1);
+	dev->path[len > 0 && strncmp(dev->path, "/dev/", 5) == 0 ? len : 0] = '\0';
 
 	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) != 0) {
 		ret = -EOPNOTSUPP;
@@ -211,16 +217,24 @@ err:
 struct dispman_device *dispman_device_open(const char *path)
 {
 	int fd;
+	char found[256] = "";
+	const char *env = getenv("DISPMAN_DEVICE");
+	if (!path && env && *env) {
+		path = env;
+		dispman_log(DISPMAN_LOG_INFO, "using DRM device %s (DISPMAN_DEVICE)", path);
+	}
 	if (path) {
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0) {
 			int err = errno;
-			dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot open %s", path);
+			dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot open %s%s", path,
+				path == env ? " (named by DISPMAN_DEVICE)" : "");
 			errno = err;
 			return NULL;
 		}
+		snprintf(found, sizeof(found), "%s", path);
 	} else {
-		fd = udev_open_default_card();
+		fd = udev_open_default_card(found, sizeof(found));
 		if (fd < 0) {
 			errno = -fd;
 			return NULL;
@@ -229,8 +243,15 @@ struct dispman_device *dispman_device_open(const char *path)
 	struct dispman_device *dev = dispman_device_create_for_fd(fd);
 	int err = errno;
 	close(fd);
+	if (dev)
+		snprintf(dev->path, sizeof(dev->path), "%s", found);
 	errno = err;
 	return dev;
+}
+
+const char *dispman_device_get_path(struct dispman_device *dev)
+{
+	return dev->path[0] ? dev->path : NULL;
 }
 
 void dispman_device_destroy(struct dispman_device *dev)

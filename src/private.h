@@ -214,6 +214,7 @@ struct writeback {
 
 struct dispman_device {
 	int fd;
+	char path[256];            /* the node opened, "" when unknown */
 	int epoll_fd;
 	bool addfb2_modifiers;
 	bool writeback_cap;
@@ -558,8 +559,11 @@ int compose_scene(struct dispman_buffer *target, const struct scene *scene);
 
 /* ---- udev.c ---- */
 
-/* Open the first DRM card node with connectors. Returns an fd or -errno. */
-int udev_open_default_card(void);
+/*
+ * Open the card node dispman_device_open(NULL) picks without DISPMAN_DEVICE (the rule is
+ * in dispman.h) and write its path into path. Returns an fd or -errno (logged).
+ */
+int udev_open_default_card(char *path, size_t size);
 /*
  * Follow DRM hotplug uevents of the device's card (udevd's monitor when udevd runs, else
  * the kernel's netlink group) and call dispman_device_probe() on them. A device whose fd is

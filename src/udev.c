@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "private.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <libudev.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,65 +11,118 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool card_has_connectors(int fd)
+/* How well a card node suits dispman_device_open(NULL): 0 unusable, 1 KMS with connectors
+ * and CRTCs and atomic modesetting, 2 the same with a connected connector. */
+static int card_rank(int fd, const char *node)
 {
 	drmModeRes *res = drmModeGetResources(fd);
-	if (!res)
-		return false;
-	bool ok = res->count_connectors > 0 && res->count_crtcs > 0;
+	if (!res) {
+		dispman_log(DISPMAN_LOG_DEBUG, "%s: no KMS resources (a render-only driver?), "
+			"skipped", node);
+		return 0;
+	}
+	int rank = 0;
+	if (res->count_connectors <= 0 || res->count_crtcs <= 0) {
+		dispman_log(DISPMAN_LOG_DEBUG, "%s has no connectors or no CRTCs, skipped", node);
+	} else if (drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) != 0) {
+		dispman_log(DISPMAN_LOG_DEBUG, "%s has no atomic modesetting, skipped", node);
+	} else {
+		rank = 1;
+		for (int i = 0; i < res->count_connectors && rank < 2; i++) {
+			drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
+			if (c && c->connection == DRM_MODE_CONNECTED)
+				rank = 2;
+			drmModeFreeConnector(c);
+		}
+	}
 	drmModeFreeResources(res);
-	return ok;
+	return rank;
 }
 
-int udev_open_default_card(void)
+/* Card numbers of the DRM card nodes, sorted: through udev, else from /dev/dri. */
+static size_t list_cards(unsigned *nums, size_t max)
 {
+	size_t n = 0;
 	struct udev *udev = udev_new();
-	if (!udev) {
-		dispman_log(DISPMAN_LOG_ERROR, "cannot create a udev context");
-		return -ENOMEM;
-	}
-	int fd = -ENOENT;
-	struct udev_enumerate *en = udev_enumerate_new(udev);
-	if (!en) {
-		fd = -ENOMEM;
-		dispman_log(DISPMAN_LOG_ERROR, "cannot create a udev enumeration");
-		goto out;
-	}
-	udev_enumerate_add_match_subsystem(en, "drm");
-	udev_enumerate_add_match_sysname(en, "card[0-9]*");
-	if (udev_enumerate_scan_devices(en) < 0) {
-		dispman_log(DISPMAN_LOG_ERROR, "udev cannot scan DRM devices");
-		goto out;
-	}
-	struct udev_list_entry *entry;
-	udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(en)) {
-		const char *syspath = udev_list_entry_get_name(entry);
-		struct udev_device *d = udev_device_new_from_syspath(udev, syspath);
-		if (!d)
-			continue;
-		const char *node = udev_device_get_devnode(d);
-		if (node) {
-			int cfd = open(node, O_RDWR | O_CLOEXEC);
-			if (cfd < 0) {
-				dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "cannot open %s", node);
-			} else if (!card_has_connectors(cfd)) {
-				dispman_log(DISPMAN_LOG_DEBUG, "%s has no connectors, skipped", node);
-				close(cfd);
-			} else {
-				dispman_log(DISPMAN_LOG_INFO, "using DRM device %s", node);
-				fd = cfd;
+	struct udev_enumerate *en = udev ? udev_enumerate_new(udev) : NULL;
+	if (en) {
+		udev_enumerate_add_match_subsystem(en, "drm");
+		udev_enumerate_add_match_sysname(en, "card[0-9]*");
+		if (udev_enumerate_scan_devices(en) == 0) {
+			struct udev_list_entry *entry;
+			udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(en)) {
+				const char *name = strrchr(udev_list_entry_get_name(entry), '/');
+				unsigned num;
+				char tail;
+				if (name && sscanf(name, "/card%u%c", &num, &tail) == 1 && n < max)
+					nums[n++] = num;
 			}
 		}
-		udev_device_unref(d);
-		if (fd >= 0)
-			break;
 	}
-	if (fd < 0)
-		dispman_log(DISPMAN_LOG_ERROR, "no DRM card node with connectors found");
-out:
-	udev_enumerate_unref(en);
-	udev_unref(udev);
-	return fd;
+	if (en)
+		udev_enumerate_unref(en);
+	if (udev)
+		udev_unref(udev);
+	if (n == 0) {
+		DIR *d = opendir("/dev/dri");
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			unsigned num;
+			char tail;
+			if (sscanf(e->d_name, "card%u%c", &num, &tail) == 1 && n < max)
+				nums[n++] = num;
+		}
+		if (d)
+			closedir(d);
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && nums[j - 1] > nums[j]; j--) {
+			unsigned t = nums[j];
+			nums[j] = nums[j - 1];
+			nums[j - 1] = t;
+		}
+	return n;
+}
+
+int udev_open_default_card(char *path, size_t size)
+{
+	unsigned nums[64];
+	size_t n = list_cards(nums, ARRAY_SIZE(nums));
+	int best = -1, best_rank = 0;
+	for (size_t i = 0; i < n && best_rank < 2; i++) {
+		char node[64];
+		snprintf(node, sizeof(node), "/dev/dri/card%u", nums[i]);
+		int fd = open(node, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "cannot open %s", node);
+			continue;
+		}
+		int rank = card_rank(fd, node);
+		if (rank > best_rank) {
+			if (best >= 0)
+				close(best);
+			best = fd;
+			best_rank = rank;
+			snprintf(path, size, "%s", node);
+		} else {
+			close(fd);
+		}
+	}
+	if (best >= 0) {
+		dispman_log(DISPMAN_LOG_INFO, "using DRM device %s (%s)", path, best_rank == 2 ?
+			"the first card with a connected connector" :
+			"the first card with connectors; none is connected");
+		return best;
+	}
+	struct stat st;
+	if (stat("/dev/dri", &st) != 0)
+		dispman_log(DISPMAN_LOG_ERROR, "no /dev/dri: this system has no KMS device (on a "
+			"host without one, run the tests in the guest: tests/vm/run)");
+	else
+		dispman_log(DISPMAN_LOG_ERROR, "no DRM card node with connectors, CRTCs and atomic "
+			"modesetting found in /dev/dri (%zu card node(s) tried; set DISPMAN_DEVICE "
+			"to choose one)", n);
+	return -ENOENT;
 }
 
 /* ---- hotplug ---- */

@@ -8,7 +8,8 @@
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: dispman-info [--json|--dot|--text] [device path]\n");
+	fprintf(f, "usage: dispman-info [--json|--dot|--text] [device path]\n"
+		"  without a path: $DISPMAN_DEVICE, else the first card with a connected connector\n");
 	return f == stdout ? 0 : 2;
 }
 

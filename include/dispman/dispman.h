@@ -88,8 +88,18 @@ void dispman_log_set_level(enum dispman_log_level level);
  * Open a KMS device.
  *
  * path: a DRM card node such as "/dev/dri/card0", read during the call only (the caller
- * keeps ownership of the string). NULL discovers, through libudev, the first DRM card
- * node that has connectors.
+ * keeps ownership of the string). NULL chooses a device by this rule:
+ *
+ * 1. The environment variable DISPMAN_DEVICE, when set and not empty: that node, and only
+ *    it (a node that cannot be opened is an error, there is no fallback).
+ * 2. Else the DRM card nodes (/dev/dri/cardN, listed through libudev, else by reading
+ *    /dev/dri) in the order of their number N. A node is usable when it opens, has
+ *    connectors and CRTCs and accepts DRM_CLIENT_CAP_ATOMIC. The first usable node with a
+ *    connected connector wins; when no usable node has one, the first usable node.
+ *
+ * The choice is logged at info level; dispman_device_get_path() tells it afterwards. With
+ * several drivers loaded (vkms beside a GPU, say) set DISPMAN_DEVICE: every example, tool
+ * and test of this project opens its device with this rule or takes --device.
  *
  * Sets client caps UNIVERSAL_PLANES, ATOMIC (required) and WRITEBACK_CONNECTORS
  * (optional), and reads CRTCs, encoders, connectors and planes.
@@ -106,6 +116,12 @@ struct dispman_device *dispman_device_open(const char *path);
  * plus EBADF for an invalid fd.
  */
 struct dispman_device *dispman_device_create_for_fd(int drm_fd);
+
+/**
+ * The device node the device was opened on ("/dev/dri/card1"), owned by the device and
+ * valid until it is destroyed; NULL when unknown (an fd that is not a /dev node).
+ */
+const char *dispman_device_get_path(struct dispman_device *dev);
 
 /**
  * Destroy a device with its outputs and layers. Buffers still referenced by the caller

@@ -1,8 +1,8 @@
 /*
  * Camera integration tests on vivid + vkms (run in the test guest).
  *
- *   camera CASE [--device /dev/dri/card0] [--video /dev/video0]
- *   (without --device: DISPMAN_TEST_DEVICE, else discovery)
+ *   camera CASE [--device PATH] [--video /dev/video0]   (device default: DISPMAN_TEST_DEVICE,
+ *   else dispman_device_open(NULL): DISPMAN_DEVICE, then discovery)
  *
  * Cases:
  *   pattern-export  vivid's frames (driver buffers exported to KMS) appear at the
@@ -697,7 +697,7 @@ static int case_bad_config(const char *device)
 
 int main(int argc, char **argv)
 {
-	const char *device = getenv("DISPMAN_TEST_DEVICE"), *name = NULL;
+	const char *device = check_device(), *name = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--device") && i + 1 < argc)
 			device = argv[++i];

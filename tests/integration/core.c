@@ -18,7 +18,7 @@
  *                  fd or (under ASan) memory behind.
  *
  * Every case checks kernel state or pixels, never return codes alone, and exits 1 on the
- * first failure. DISPMAN_TEST_DEVICE names the device (default /dev/dri/card0).
+ * first failure. DISPMAN_TEST_DEVICE names the device (default: dispman_device_open(NULL)).
  */
 #include <dispman/dispman.h>
 
@@ -188,12 +188,11 @@ static void drain(struct ctx *c)
 
 static void setup(struct ctx *c)
 {
-	const char *path = getenv("DISPMAN_TEST_DEVICE");
-	if (!path)
-		path = "/dev/dri/card0";
+	const char *path = check_device();
 	memset(c, 0, sizeof(*c));
 	c->dev = dispman_device_open(path);
-	CHECK(c->dev, "cannot open %s: %s", path, strerror(errno));
+	CHECK(c->dev, "cannot open %s: %s", path ? path : "the DRM device", strerror(errno));
+	path = dispman_device_get_path(c->dev);
 	c->fd = dispman_device_get_drm_fd(c->dev);
 	drmVersion *v = drmGetVersion(c->fd);
 	printf("device %s: driver %s\n", path, v ? v->name : "?");

@@ -9,7 +9,7 @@
  * old one). Finally removing a uinput device must produce DEVICE_REMOVED.
  *
  * Needs root, /dev/uinput and a KMS device with a writeback connector
- * (DISPMAN_TEST_DEVICE, default /dev/dri/card0): run it in the vkms guest.
+ * (DISPMAN_TEST_DEVICE, default: DISPMAN_DEVICE, then discovery): run it in the vkms guest.
  *
  * libinput takes only event nodes that udev's input_id builtin tagged (ID_INPUT_*). When
  * no udevd runs (no /run/udev/control, as in the test guest), the test writes those
@@ -236,8 +236,7 @@ int main(int argc, char **argv)
 	bool udev_backend = argc > 1 && strcmp(argv[1], "--udev") == 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	const char *path = getenv("DISPMAN_TEST_DEVICE");
-	dev = dispman_device_open(path ? path : "/dev/dri/card0");
+	dev = dispman_device_open(check_device());
 	CHECK(dev, "cannot open the KMS device: %s", strerror(errno));
 	struct dispman_output *out = dispman_device_get_first_connected_output(dev);
 	CHECK(out, "no connected output");

@@ -21,7 +21,7 @@
  *                    device destroyed before the input must not crash (ASan).
  *
  * Every case exits 1 on the first failure. DISPMAN_TEST_DEVICE names the device (default
- * /dev/dri/card0). Needs root (DRM master, sysfs connector status).
+ * dispman_device_open(NULL), which honours DISPMAN_DEVICE). Needs root (DRM master, sysfs connector status).
  */
 #include <dispman/dispman.h>
 #include <dispman/input.h>
@@ -62,10 +62,12 @@ const char *__ubsan_default_options(void)
 #define BOX_W 200
 #define BOX_H 150
 
+static char opened_path[256];
+
+/* The node of the device under test, once opened (see setup()). */
 static const char *device_path(void)
 {
-	const char *p = getenv("DISPMAN_TEST_DEVICE");
-	return p ? p : "/dev/dri/card0";
+	return opened_path[0] ? opened_path : check_device_node();
 }
 
 static int64_t now_ms(void)
@@ -137,8 +139,11 @@ static void on_frame(struct dispman_output *out, uint64_t seq, const struct time
 static void setup(struct ctx *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->dev = dispman_device_open(device_path());
-	CHECK(c->dev, "cannot open %s: %s", device_path(), strerror(errno));
+	c->dev = dispman_device_open(check_device());
+	CHECK(c->dev, "cannot open %s: %s", check_device() ? check_device() : "the DRM device",
+		strerror(errno));
+	if (dispman_device_get_path(c->dev))
+		snprintf(opened_path, sizeof(opened_path), "%s", dispman_device_get_path(c->dev));
 	c->out = dispman_device_get_first_connected_output(c->dev);
 	CHECK(c->out, "no connected output");
 	CHECK(dispman_output_enable(c->out, NULL) == 0, "enable failed");

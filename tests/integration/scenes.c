@@ -10,7 +10,7 @@
  * second capture must match the second set of buffers.
  *
  * Usage: scenes SCENE (one, overlap-4, offscreen, blend, twenty). DISPMAN_TEST_DEVICE
- * names the device (default /dev/dri/card0).
+ * names the device (default: dispman_device_open(NULL), which honours DISPMAN_DEVICE).
  */
 #include <errno.h>
 #include <math.h>
@@ -260,8 +260,7 @@ int main(int argc, char **argv)
 {
 	if (argc != 2)
 		FAIL("usage: scenes one|overlap-4|offscreen|blend|twenty");
-	const char *path = getenv("DISPMAN_TEST_DEVICE");
-	struct dispman_device *dev = dispman_device_open(path ? path : "/dev/dri/card0");
+	struct dispman_device *dev = dispman_device_open(check_device());
 	if (!dev)
 		FAIL("open device: %s", strerror(errno));
 	/* The guest runs emulated (TCG), a TEST_ONLY commit takes milliseconds there: allow

@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 			FAIL("usage: %s [--expect-seed N] [--expect-mismatch]", argv[0]);
 	}
 
-	const char *path = getenv("DISPMAN_TEST_DEVICE") ? getenv("DISPMAN_TEST_DEVICE") : "/dev/dri/card0";
+	const char *path = check_device_node();
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		FAIL("open %s: %s", path, strerror(errno));

@@ -9,6 +9,7 @@
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -55,6 +56,41 @@ static void test_open_path(void **state)
 	assert_null(dispman_device_open("/dev/null"));
 	assert_int_not_equal(errno, 0);
 	assert_error_logged(NULL);
+}
+
+/* DISPMAN_DEVICE names the device of dispman_device_open(NULL), without fallback. */
+static void test_open_env(void **state)
+{
+	struct unit_fixture *f = *state;
+	setenv("DISPMAN_DEVICE", "/nonexistent/dri/card7", 1);
+	errno = 0;
+	assert_null(dispman_device_open(NULL));
+	assert_int_equal(errno, ENOENT);
+	assert_error_logged("cannot open /nonexistent/dri/card7 (named by DISPMAN_DEVICE)");
+	/* an explicit path wins over the variable */
+	unit_log_clear();
+	assert_null(dispman_device_open("/nonexistent/dri/card3"));
+	assert_error_logged("cannot open /nonexistent/dri/card3: ");
+	assert_false(unit_log_find(DISPMAN_LOG_ERROR, "card7"));
+	/* a node that opens but is no DRM device */
+	setenv("DISPMAN_DEVICE", "/dev/null", 1);
+	unit_log_clear();
+	errno = 0;
+	assert_null(dispman_device_open(NULL));
+	assert_int_not_equal(errno, 0);
+	assert_true(unit_log_find(DISPMAN_LOG_INFO, "using DRM device /dev/null (DISPMAN_DEVICE)"));
+	/* empty: discovery (this host has no usable card: an error that says why) */
+	setenv("DISPMAN_DEVICE", "", 1);
+	unit_log_clear();
+	struct dispman_device *d = dispman_device_open(NULL);
+	if (!d) {
+		assert_false(unit_log_find(DISPMAN_LOG_INFO, "(DISPMAN_DEVICE)"));
+		assert_true(unit_log_find(DISPMAN_LOG_ERROR, "/dev/dri"));
+	}
+	dispman_device_destroy(d);
+	unsetenv("DISPMAN_DEVICE");
+	/* an fd that is no /dev node has no path */
+	assert_null(dispman_device_get_path(f->dev));
 }
 
 static void test_bad_fd(void **state)
@@ -464,9 +500,10 @@ static void test_destroy_null(void **state)
 
 int main(int argc, char **argv)
 {
-	enum { N_FIXED = 16, N = N_FIXED + UNIT_ARRAY_LEN(open_failures) };
+	enum { N_FIXED = 17, N = N_FIXED + UNIT_ARRAY_LEN(open_failures) };
 	struct CMUnitTest tests[N] = {
 		{ "device@open", test_open, unit_setup_vkms_closed, unit_teardown, NULL },
+		{ "device@open-env", test_open_env, unit_setup_vkms, unit_teardown, NULL },
 		{ "device@open-path", test_open_path, unit_setup_vkms_closed, unit_teardown, NULL },
 		{ "device@bad-fd", test_bad_fd, unit_setup_vkms_closed, unit_teardown, NULL },
 		{ "device@log-source-path", test_log_source_path, unit_setup_vkms_closed,
