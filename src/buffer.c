@@ -248,9 +248,10 @@ static int buffer_add_fb(struct dispman_buffer *buf, enum dispman_log_level leve
 	if (ret != 0) {
 		int err = errno ? errno : EINVAL;
 		buf->fb_id = 0;
-		if (err == EINVAL && buf->kind == BUFFER_DUMB) {
+		if ((err == EINVAL || err == ENOENT) && buf->kind == BUFFER_DUMB) {
 			/* The kernel makes no framebuffer of a format no plane takes (vkms
-			 * since 6.2, many real drivers): the buffer still serves the CPU
+			 * since 6.2 and many drivers say EINVAL, virtio-gpu ENOENT; the GEM
+			 * handle exists, we just made it): the buffer still serves the CPU
 			 * compositor. */
 			dispman_log_errno(DISPMAN_LOG_INFO, err, "AddFB2 %ux%u %s refused, the "
 				"buffer is for CPU composition only", buf->width, buf->height,

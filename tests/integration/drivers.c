@@ -6,7 +6,7 @@
  *
  * Cases:
  *   linear-import  a dma-buf imported with the explicit LINEAR modifier is scanned out
- *                  (plane FB_ID, pixels by capture), also without DRM_CAP_ADDFB2_MODIFIERS
+ *                  (plane FB_ID, pixels by capture and, on virtio-gpu, QEMU's screendump), also without DRM_CAP_ADDFB2_MODIFIERS
  *                  (virtio-gpu); a tiled modifier is refused with EINVAL
  *   pacing-late    a frame committed 250 ms after a flip counts as late, with its skipped
  *                  vblanks, whatever clock the driver gives (virtio-gpu: sequence 0)
@@ -15,6 +15,7 @@
  *                  cursor layer's fb and hotspot; exit 77 where the device has none
  *   no-fb-format   an XBGR8888 buffer (no plane takes it; 6.12 vkms makes no framebuffer)
  *                  is created and composed, reason FORMAT, pixels checked by capture
+ *                  (and screendump where the profile has one)
  *
  * Exit 0 on success, 1 on the first failure, 77 when the case does not apply to the device
  * (decided by its capabilities).
@@ -143,18 +144,15 @@ static bool prop(int fd, uint32_t id, uint32_t type, const char *name, uint64_t 
 }
 
 /*
- * Capture the output; count pixels that differ from the pattern base, or, inside
- * (rx, ry, rw, rh), from want(x - rx, y - ry) given as an XRGB8888 buffer.
+ * Count pixels of the XRGB8888 picture (sp, stride ss) that differ from the pattern base,
+ * or, inside want's rectangle at (rx, ry), from want.
  */
-static uint64_t compare_capture(struct ctx *c, int rx, int ry, struct dispman_buffer *want)
+static uint64_t compare_pixels(struct ctx *c, const uint32_t *sp, uint32_t ss, int rx, int ry,
+	struct dispman_buffer *want, const char *what)
 {
-	struct dispman_buffer *shot = NULL;
-	int r = dispman_output_capture(c->out, &shot);
-	CHECK(r == 0, "capture: %s", strerror(-r));
-	uint32_t *sp, ss, *wp = NULL, ws = 0;
+	uint32_t *wp = NULL, ws = 0;
 	uint32_t rw = want ? dispman_buffer_get_width(want) : 0;
 	uint32_t rh = want ? dispman_buffer_get_height(want) : 0;
-	CHECK(dispman_buffer_map(shot, (void **)&sp, &ss) == 0, "map capture");
 	if (want)
 		CHECK(dispman_buffer_map(want, (void **)&wp, &ws) == 0, "map expected");
 	uint64_t bad = 0;
@@ -166,10 +164,71 @@ static uint64_t compare_capture(struct ctx *c, int rx, int ry, struct dispman_bu
 				pattern(x, y);
 			uint32_t got = sp[y * ss / 4 + x];
 			if ((got & 0xffffff) != (exp & 0xffffff) && bad++ < 3)
-				printf("  differs at %u,%u: got %06x want %06x\n", x, y,
+				printf("  %s differs at %u,%u: got %06x want %06x\n", what, x, y,
 					got & 0xffffff, exp & 0xffffff);
 		}
+	return bad;
+}
+
+/*
+ * The head's screendump taken by QEMU (an oracle outside the guest's kernel and the
+ * library) as XRGB8888, or NULL where the profile has none for this device.
+ */
+static uint32_t *screendump(struct ctx *c)
+{
+	const char *tool = getenv("DISPMAN_SCREENDUMP");
+	const char *dev = getenv("DISPMAN_SCREENDUMP_DEVICE");
+	const char *dut = getenv("DISPMAN_TEST_DEVICE");
+	const char *out = getenv("DISPMAN_VM_OUT");
+	if (!tool || !dev || !dut || !out || strcmp(dev, dut))
+		return NULL;
+	char file[512], cmd[1200];
+	snprintf(file, sizeof(file), "%s/drivers-%d.ppm", out, (int)getpid());
+	snprintf(cmd, sizeof(cmd), "'%s' --head 0 '%s'", tool, file);
+	CHECK(system(cmd) == 0, "screendump failed: %s", cmd);
+	FILE *f = fopen(file, "rb");
+	CHECK(f, "open %s", file);
+	unsigned w = 0, h = 0, max = 0;
+	CHECK(fscanf(f, "P6 %u %u %u", &w, &h, &max) == 3 && fgetc(f) != EOF, "PPM header");
+	CHECK(w == c->mode->width && h == c->mode->height && max == 255,
+		"screendump %ux%u (max %u), mode %ux%u", w, h, max, c->mode->width,
+		c->mode->height);
+	uint32_t *px = malloc((size_t)w * h * 4);
+	CHECK(px, "out of memory");
+	for (size_t i = 0; i < (size_t)w * h; i++) {
+		int r = fgetc(f), g = fgetc(f), b = fgetc(f);
+		CHECK(b != EOF, "short PPM");
+		px[i] = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+	}
+	fclose(f);
+	unlink(file);
+	return px;
+}
+
+/*
+ * The screen against the pattern base (and want at rx, ry): through capture, and through
+ * QEMU's screendump where the profile has one. Returns the differing pixels of both.
+ */
+static uint64_t compare_capture(struct ctx *c, int rx, int ry, struct dispman_buffer *want)
+{
+	struct dispman_buffer *shot = NULL;
+	int r = dispman_output_capture(c->out, &shot);
+	CHECK(r == 0, "capture: %s", strerror(-r));
+	uint32_t *sp, ss;
+	CHECK(dispman_buffer_map(shot, (void **)&sp, &ss) == 0, "map capture");
+	uint64_t bad = compare_pixels(c, sp, ss, rx, ry, want, "capture");
 	dispman_buffer_unref(shot);
+	printf("capture: %llu pixels differ\n", (unsigned long long)bad);
+	uint32_t *dump = screendump(c);
+	if (dump) {
+		uint64_t d = compare_pixels(c, dump, c->mode->width * 4, rx, ry, want,
+			"screendump");
+		printf("screendump (QEMU): %llu pixels differ\n", (unsigned long long)d);
+		bad += d;
+		free(dump);
+	} else {
+		printf("no screendump for this device: capture only\n");
+	}
 	return bad;
 }
 
@@ -223,7 +282,6 @@ static int case_linear_import(void)
 		(unsigned long long)on_plane);
 	CHECK(on_plane, "no plane of the CRTC scans out the imported fb %u", fb);
 	uint64_t bad = compare_capture(&c, 0, 0, NULL);
-	printf("capture: %llu pixels differ from the pattern\n", (unsigned long long)bad);
 	CHECK(bad == 0, "%llu pixels differ", (unsigned long long)bad);
 
 	/* a tiled layout is refused, saying why (no cap) or that no plane takes it */
@@ -447,7 +505,6 @@ static int case_no_fb_format(void)
 		"placement state %d reason %d, expected composited for FORMAT", pl.state,
 		pl.reason);
 	uint64_t bad = compare_capture(&c, 40, 30, want);
-	printf("capture: %llu pixels differ\n", (unsigned long long)bad);
 	CHECK(bad == 0, "%llu pixels differ", (unsigned long long)bad);
 	dispman_layer_destroy(layer);
 	dispman_buffer_unref(xb);

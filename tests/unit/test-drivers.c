@@ -122,6 +122,20 @@ static void test_no_fb_refused(void **state)
 	dispman_buffer_unref(base);
 }
 
+/* virtio-gpu answers ENOENT for a format it has no framebuffer for: the same "no". */
+static void test_no_fb_enoent(void **state)
+{
+	struct unit_fixture *f = *state;
+	mock_drm_fail_next("drmModeAddFB2", ENOENT);
+	struct dispman_buffer *buf = dispman_buffer_create_dumb(f->dev, 32, 16,
+		DRM_FORMAT_XRGB8888);
+	assert_non_null(buf);
+	assert_int_equal(dispman_buffer_get_fb_id(buf), 0);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	assert_true(unit_log_find(DISPMAN_LOG_INFO, "CPU composition only"));
+	dispman_buffer_unref(buf);
+}
+
 /* Another AddFB2 failure (no memory) still fails the creation: only "no" is taken. */
 static void test_no_fb_enomem(void **state)
 {
@@ -308,6 +322,8 @@ int main(int argc, char **argv)
 		{ "drivers@no-fb-composited", test_no_fb_composited, unit_setup_vkms,
 			unit_teardown, NULL },
 		{ "drivers@no-fb-refused", test_no_fb_refused, unit_setup_vkms, unit_teardown,
+			NULL },
+		{ "drivers@no-fb-enoent", test_no_fb_enoent, unit_setup_vkms, unit_teardown,
 			NULL },
 		{ "drivers@no-fb-enomem", test_no_fb_enomem, unit_setup_vkms, unit_teardown,
 			NULL },
