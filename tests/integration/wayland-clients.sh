@@ -49,6 +49,9 @@ capture() { # N: SIGUSR1, wait for PREFIX.N.ppm
 start() { # ARGS...: dispman-kiosk with stats and capture, in the background
 	"$kiosk" --stats "$stats" --capture "$out/cap" "$@" >"$out/kiosk.log" 2>&1 &
 	kpid=$!
+	# the first stats file is written once its signal handlers are in place
+	local i
+	i=0; while [ ! -f "$stats" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 }
 finish() { # stop the kiosk (SIGTERM reaches the client); its status in $rc
 	kill "$kpid" 2>/dev/null
@@ -120,7 +123,8 @@ dmabuf-v4l)
 	echo "$imports dma-bufs imported once each, $zc zero-copy frames, 0 bytes copied"
 	;;
 presentation)
-	start -- sh -c 'exec weston-presentation-shm -f >"$0"' "$out/client.log"
+	# line-buffered: the client dies by SIGTERM with the kiosk, without flushing stdio
+	start -- sh -c 'exec stdbuf -oL weston-presentation-shm -f >"$0"' "$out/client.log"
 	wait_stat presented 60 300
 	finish
 	refresh=$(stat refresh_mhz)

@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wl_seat of dispman-kiosk, end to end in the guest: uinput makes a keyboard, a mouse and a
+ * touchscreen; dispman-kiosk opens them (--input) and runs this program again as its
+ * client (--client). The client shows a full-screen toplevel with a 300x300 subsurface in
+ * the bottom-right corner and logs every wl_keyboard, wl_pointer and wl_touch event. The
+ * driver writes known events into uinput and checks the log: the keymap (xkb, 'a' for
+ * KEY_A), key codes and states, Shift in the modifiers, pointer focus moving from the
+ * toplevel to the subsurface with surface-local coordinates (the pointer clamped in the
+ * corners), buttons, and touch points on either surface in their surface's coordinates.
+ *
+ *   wayland-input KIOSK
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/input-event-codes.h>
+#include <linux/uinput.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include <xkbcommon/xkbcommon.h>
+
+#include "xdg-shell-client-protocol.h"
+
+#include "check.h"
+#include "uinput-dev.h"
+
+#define ABS_MAXV 4095
+#define SUB_X 724
+#define SUB_Y 468
+#define SUB_SIZE 300
+
+/* ---------------- the client ---------------- */
+
+static FILE *logf_;
+static struct wl_compositor *compositor;
+static struct wl_subcompositor *subcompositor;
+static struct wl_shm *shm;
+static struct xdg_wm_base *wm;
+static struct wl_seat *seat;
+static struct wl_surface *top, *sub;
+static struct xkb_context *xkb;
+static struct xkb_keymap *keymap;
+static bool configured, framed;
+static int32_t cfg_w, cfg_h;
+
+static const char *tag(struct wl_surface *s)
+{
+	return s == top ? "top" : s == sub ? "sub" : "?";
+}
+
+static void client_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void client_log(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(logf_, fmt, ap);
+	va_end(ap);
+	fputc('\n', logf_);
+	fflush(logf_);
+}
+
+static void kb_keymap(void *d, struct wl_keyboard *k, uint32_t format, int32_t fd, uint32_t size)
+{
+	char name[64] = "none";
+	if (format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1) {
+		char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map != MAP_FAILED) {
+			keymap = xkb_keymap_new_from_string(xkb, map, XKB_KEYMAP_FORMAT_TEXT_V1,
+				XKB_KEYMAP_COMPILE_NO_FLAGS);
+			munmap(map, size);
+		}
+		if (keymap) {
+			struct xkb_state *st = xkb_state_new(keymap);
+			xkb_keysym_get_name(xkb_state_key_get_one_sym(st, KEY_A + 8), name,
+				sizeof(name));
+			xkb_state_unref(st);
+		}
+	}
+	close(fd);
+	client_log("keymap %u %u %s", format, size, name);
+}
+
+static void kb_enter(void *d, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s,
+	struct wl_array *keys)
+{
+	client_log("kb-enter %s", tag(s));
+}
+
+static void kb_leave(void *d, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s)
+{
+	client_log("kb-leave %s", tag(s));
+}
+
+static void kb_key(void *d, struct wl_keyboard *k, uint32_t serial, uint32_t time, uint32_t key,
+	uint32_t state)
+{
+	client_log("key %u %u", key, state);
+}
+
+static void kb_modifiers(void *d, struct wl_keyboard *k, uint32_t serial, uint32_t dep,
+	uint32_t latched, uint32_t locked, uint32_t group)
+{
+	uint32_t shift = 0;
+	if (keymap) {
+		xkb_mod_index_t i = xkb_keymap_mod_get_index(keymap, XKB_MOD_NAME_SHIFT);
+		if (i != XKB_MOD_INVALID)
+			shift = 1u << i;
+	}
+	client_log("mods shift=%d depressed=%#x", (dep & shift) != 0, dep);
+}
+
+static void kb_repeat(void *d, struct wl_keyboard *k, int32_t rate, int32_t delay)
+{
+}
+
+static const struct wl_keyboard_listener kb_listener = {
+	kb_keymap, kb_enter, kb_leave, kb_key, kb_modifiers, kb_repeat,
+};
+
+static void p_enter(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s,
+	wl_fixed_t x, wl_fixed_t y)
+{
+	client_log("ptr-enter %s %.0f %.0f", tag(s), wl_fixed_to_double(x), wl_fixed_to_double(y));
+}
+
+static void p_leave(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s)
+{
+	client_log("ptr-leave %s", tag(s));
+}
+
+static void p_motion(void *d, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y)
+{
+	client_log("ptr-motion %.0f %.0f", wl_fixed_to_double(x), wl_fixed_to_double(y));
+}
+
+static void p_button(void *d, struct wl_pointer *p, uint32_t serial, uint32_t time,
+	uint32_t button, uint32_t state)
+{
+	client_log("ptr-button %u %u", button, state);
+}
+
+static void p_axis(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis, wl_fixed_t v)
+{
+	client_log("ptr-axis %u %.0f", axis, wl_fixed_to_double(v));
+}
+
+static void p_frame(void *d, struct wl_pointer *p)
+{
+}
+
+static void p_axis_source(void *d, struct wl_pointer *p, uint32_t src)
+{
+}
+
+static void p_axis_stop(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis)
+{
+}
+
+static void p_axis_discrete(void *d, struct wl_pointer *p, uint32_t axis, int32_t v)
+{
+}
+
+static const struct wl_pointer_listener p_listener = {
+	p_enter, p_leave, p_motion, p_button, p_axis, p_frame, p_axis_source, p_axis_stop,
+	p_axis_discrete,
+};
+
+static void t_down(void *d, struct wl_touch *t, uint32_t serial, uint32_t time,
+	struct wl_surface *s, int32_t id, wl_fixed_t x, wl_fixed_t y)
+{
+	client_log("touch-down %s %d %.0f %.0f", tag(s), id, wl_fixed_to_double(x),
+		wl_fixed_to_double(y));
+}
+
+static void t_up(void *d, struct wl_touch *t, uint32_t serial, uint32_t time, int32_t id)
+{
+	client_log("touch-up %d", id);
+}
+
+static void t_motion(void *d, struct wl_touch *t, uint32_t time, int32_t id, wl_fixed_t x,
+	wl_fixed_t y)
+{
+	client_log("touch-motion %d %.0f %.0f", id, wl_fixed_to_double(x), wl_fixed_to_double(y));
+}
+
+static void t_frame(void *d, struct wl_touch *t)
+{
+}
+
+static void t_cancel(void *d, struct wl_touch *t)
+{
+	client_log("touch-cancel");
+}
+
+static const struct wl_touch_listener t_listener = { t_down, t_up, t_motion, t_frame, t_cancel };
+
+static void seat_caps(void *d, struct wl_seat *s, uint32_t caps)
+{
+	static bool done;
+	client_log("seat-caps %u", caps);
+	if (done || caps != 7)
+		return;
+	done = true;
+	wl_keyboard_add_listener(wl_seat_get_keyboard(s), &kb_listener, NULL);
+	wl_pointer_add_listener(wl_seat_get_pointer(s), &p_listener, NULL);
+	wl_touch_add_listener(wl_seat_get_touch(s), &t_listener, NULL);
+}
+
+static void seat_name(void *d, struct wl_seat *s, const char *name)
+{
+}
+
+static const struct wl_seat_listener seat_listener = { seat_caps, seat_name };
+
+static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
+	uint32_t version)
+{
+	if (strcmp(iface, "wl_compositor") == 0)
+		compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
+	else if (strcmp(iface, "wl_subcompositor") == 0)
+		subcompositor = wl_registry_bind(reg, name, &wl_subcompositor_interface, 1);
+	else if (strcmp(iface, "wl_shm") == 0)
+		shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
+	else if (strcmp(iface, "xdg_wm_base") == 0)
+		wm = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
+	else if (strcmp(iface, "wl_seat") == 0) {
+		seat = wl_registry_bind(reg, name, &wl_seat_interface, 5);
+		wl_seat_add_listener(seat, &seat_listener, NULL);
+	}
+}
+
+static void global_remove(void *data, struct wl_registry *reg, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener registry_listener = { global, global_remove };
+
+static struct wl_buffer *fill_buffer(int w, int h, uint32_t color)
+{
+	size_t size = (size_t)w * (size_t)h * 4;
+	int fd = memfd_create("wayland-input", MFD_CLOEXEC);
+	CHECK(fd >= 0 && ftruncate(fd, (off_t)size) == 0, "memfd");
+	uint32_t *px = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(px != MAP_FAILED, "mmap");
+	for (size_t i = 0; i < size / 4; i++)
+		px[i] = color;
+	munmap(px, size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
+	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
+		WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return b;
+}
+
+static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
+{
+	xdg_surface_ack_configure(xs, serial);
+	configured = true;
+}
+
+static const struct xdg_surface_listener xs_listener = { xs_configure };
+
+static void tl_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
+	struct wl_array *states)
+{
+	cfg_w = w;
+	cfg_h = h;
+}
+
+static void tl_close(void *data, struct xdg_toplevel *t)
+{
+}
+
+static const struct xdg_toplevel_listener tl_listener = { tl_configure, tl_close };
+
+static void frame_done(void *data, struct wl_callback *cb, uint32_t t)
+{
+	wl_callback_destroy(cb);
+	framed = true;
+}
+
+static const struct wl_callback_listener frame_listener = { frame_done };
+
+static int run_client(const char *log_path, const char *ready_path)
+{
+	logf_ = fopen(log_path, "w");
+	CHECK(logf_, "%s: %s", log_path, strerror(errno));
+	xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	struct wl_display *d = wl_display_connect(NULL);
+	CHECK(d, "client: cannot connect: %s", strerror(errno));
+	struct wl_registry *reg = wl_display_get_registry(d);
+	wl_registry_add_listener(reg, &registry_listener, NULL);
+	wl_display_roundtrip(d);
+	CHECK(compositor && subcompositor && shm && wm && seat, "client: a global is missing");
+	top = wl_compositor_create_surface(compositor);
+	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(wm, top);
+	xdg_surface_add_listener(xs, &xs_listener, NULL);
+	struct xdg_toplevel *tl = xdg_surface_get_toplevel(xs);
+	xdg_toplevel_add_listener(tl, &tl_listener, NULL);
+	wl_surface_commit(top);
+	while (!configured)
+		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
+	client_log("configure %d %d", cfg_w, cfg_h);
+	CHECK(cfg_w == 1024 && cfg_h == 768, "client: configured %dx%d, not the mode", cfg_w,
+		cfg_h);
+	sub = wl_compositor_create_surface(compositor);
+	struct wl_subsurface *ss = wl_subcompositor_get_subsurface(subcompositor, sub, top);
+	wl_subsurface_set_position(ss, SUB_X, SUB_Y);
+	wl_surface_attach(sub, fill_buffer(SUB_SIZE, SUB_SIZE, 0xff0000), 0, 0);
+	wl_surface_damage(sub, 0, 0, SUB_SIZE, SUB_SIZE);
+	wl_surface_commit(sub);
+	wl_surface_attach(top, fill_buffer(cfg_w, cfg_h, 0x203040), 0, 0);
+	wl_surface_damage(top, 0, 0, cfg_w, cfg_h);
+	wl_callback_add_listener(wl_surface_frame(top), &frame_listener, NULL);
+	wl_surface_commit(top);
+	while (!framed)
+		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
+	client_log("mapped");
+	FILE *r = fopen(ready_path, "w");
+	CHECK(r, "%s", ready_path);
+	fclose(r);
+	while (wl_display_dispatch(d) >= 0)
+		;
+	return 0;
+}
+
+/* ---------------- the driver ---------------- */
+
+static void set_bit(int fd, unsigned long req, int bit)
+{
+	if (ioctl(fd, req, bit) < 0)
+		FAIL("uinput ioctl %#lx %d: %s", req, bit, strerror(errno));
+}
+
+static void abs_setup(int fd, int code, int max)
+{
+	struct uinput_abs_setup a = { .code = (unsigned short)code };
+	a.absinfo.maximum = max;
+	a.absinfo.resolution = code == ABS_MT_SLOT || code == ABS_MT_TRACKING_ID ? 0 : 10;
+	set_bit(fd, UI_SET_ABSBIT, code);
+	if (ioctl(fd, UI_ABS_SETUP, &a) < 0)
+		FAIL("UI_ABS_SETUP %d: %s", code, strerror(errno));
+}
+
+static void ev(int fd, int type, int code, int value)
+{
+	uinput_emit(fd, (unsigned)type, (unsigned)code, value);
+}
+
+static void syn(int fd)
+{
+	ev(fd, EV_SYN, SYN_REPORT, 0);
+	usleep(20000);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+static void wait_log(const char *path, const char *what, int n, pid_t kiosk)
+{
+	for (int i = 0; i < 600; i++) {
+		char *s = slurp(path);
+		if (s && count(s, what) >= n)
+			return;
+		CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited");
+		usleep(100000);
+	}
+	FAIL("the client did not log %d \"%s\" within 60 s; log:\n%s", n, what, slurp(path));
+}
+
+/* Each expected line must appear, in this order (other lines may come between). */
+static void expect_in_order(const char *log, const char *const *lines, size_t n)
+{
+	const char *p = log;
+	for (size_t i = 0; i < n; i++) {
+		const char *q = strstr(p, lines[i]);
+		CHECK(q, "expected \"%s\" (after the previous match); client log:\n%s", lines[i],
+			log);
+		p = q + strlen(lines[i]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && strcmp(argv[1], "--client") == 0)
+		return run_client(argv[2], argv[3]);
+	CHECK(argc == 2, "usage: wayland-input KIOSK");
+	const char *out = getenv("DISPMAN_VM_OUT") ? getenv("DISPMAN_VM_OUT") : "/tmp";
+	char dir[512], log_path[600], ready[600];
+	snprintf(dir, sizeof(dir), "%s/wayland-input", out);
+	mkdir(dir, 0755);
+	snprintf(log_path, sizeof(log_path), "%s/client.log", dir);
+	snprintf(ready, sizeof(ready), "%s/ready", dir);
+	unlink(ready);
+	char xdg[] = "/tmp/xdg-input.XXXXXX";
+	CHECK(mkdtemp(xdg), "mkdtemp");
+	setenv("XDG_RUNTIME_DIR", xdg, 1);
+
+	struct uinput_dev kb = { .fd = uinput_open() }, mouse = { .fd = uinput_open() },
+		touch = { .fd = uinput_open() };
+	set_bit(kb.fd, UI_SET_EVBIT, EV_KEY);
+	for (int k = KEY_ESC; k <= KEY_KPDOT; k++)
+		set_bit(kb.fd, UI_SET_KEYBIT, k);
+	uinput_create(&kb, "wayland-input keyboard", "E:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n");
+	set_bit(mouse.fd, UI_SET_EVBIT, EV_KEY);
+	set_bit(mouse.fd, UI_SET_EVBIT, EV_REL);
+	set_bit(mouse.fd, UI_SET_KEYBIT, BTN_LEFT);
+	set_bit(mouse.fd, UI_SET_KEYBIT, BTN_RIGHT);
+	set_bit(mouse.fd, UI_SET_RELBIT, REL_X);
+	set_bit(mouse.fd, UI_SET_RELBIT, REL_Y);
+	uinput_create(&mouse, "wayland-input mouse", "E:ID_INPUT_MOUSE=1\n");
+	set_bit(touch.fd, UI_SET_EVBIT, EV_KEY);
+	set_bit(touch.fd, UI_SET_EVBIT, EV_ABS);
+	set_bit(touch.fd, UI_SET_KEYBIT, BTN_TOUCH);
+	set_bit(touch.fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT);
+	abs_setup(touch.fd, ABS_X, ABS_MAXV);
+	abs_setup(touch.fd, ABS_Y, ABS_MAXV);
+	abs_setup(touch.fd, ABS_MT_SLOT, 9);
+	abs_setup(touch.fd, ABS_MT_TRACKING_ID, 65535);
+	abs_setup(touch.fd, ABS_MT_POSITION_X, ABS_MAXV);
+	abs_setup(touch.fd, ABS_MT_POSITION_Y, ABS_MAXV);
+	uinput_create(&touch, "wayland-input touchscreen", "E:ID_INPUT_TOUCHSCREEN=1\n");
+
+	pid_t kiosk = fork();
+	CHECK(kiosk >= 0, "fork");
+	if (kiosk == 0) {
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		self[n > 0 ? n : 0] = 0;
+		execl(argv[1], argv[1], "--input", kb.devnode, "--input", mouse.devnode, "--input",
+			touch.devnode, "--", self, "--client", log_path, ready, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; access(ready, F_OK) != 0; i++) {
+		CHECK(i < 1800, "the client did not map within 180 s; log:\n%s", slurp(log_path));
+		CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited early");
+		usleep(100000);
+	}
+	usleep(300000);
+
+	/* keyboard: a, then Shift+a */
+	ev(kb.fd, EV_KEY, KEY_A, 1); syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_A, 0); syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_LEFTSHIFT, 1); syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_A, 1); syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_A, 0); syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_LEFTSHIFT, 0); syn(kb.fd);
+	wait_log(log_path, "key 42 0", 1, kiosk);
+
+	/* pointer: into the top-left corner (clamped at 0,0: the toplevel), click, then into
+	 * the bottom-right corner (1023,767: the subsurface at its 299,299), click */
+	for (int i = 0; i < 4; i++) {
+		ev(mouse.fd, EV_REL, REL_X, -3000);
+		ev(mouse.fd, EV_REL, REL_Y, -3000);
+		syn(mouse.fd);
+	}
+	ev(mouse.fd, EV_KEY, BTN_LEFT, 1); syn(mouse.fd);
+	ev(mouse.fd, EV_KEY, BTN_LEFT, 0); syn(mouse.fd);
+	for (int i = 0; i < 4; i++) {
+		ev(mouse.fd, EV_REL, REL_X, 3000);
+		ev(mouse.fd, EV_REL, REL_Y, 3000);
+		syn(mouse.fd);
+	}
+	ev(mouse.fd, EV_KEY, BTN_RIGHT, 1); syn(mouse.fd);
+	ev(mouse.fd, EV_KEY, BTN_RIGHT, 0); syn(mouse.fd);
+	wait_log(log_path, "ptr-button 273 0", 1, kiosk);
+
+	/* touch: down on the subsurface at output (768,576) -> its (44,108), move to (800,600)
+	 * -> (76,132), up; then down on the toplevel at (256,192) and up */
+	ev(touch.fd, EV_ABS, ABS_MT_SLOT, 0);
+	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, 1);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, 3072);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, 3072);
+	ev(touch.fd, EV_KEY, BTN_TOUCH, 1);
+	ev(touch.fd, EV_ABS, ABS_X, 3072);
+	ev(touch.fd, EV_ABS, ABS_Y, 3072);
+	syn(touch.fd);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, 3200);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, 3200);
+	ev(touch.fd, EV_ABS, ABS_X, 3200);
+	ev(touch.fd, EV_ABS, ABS_Y, 3200);
+	syn(touch.fd);
+	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
+	ev(touch.fd, EV_KEY, BTN_TOUCH, 0);
+	syn(touch.fd);
+	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, 2);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, 1024);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, 1024);
+	ev(touch.fd, EV_KEY, BTN_TOUCH, 1);
+	ev(touch.fd, EV_ABS, ABS_X, 1024);
+	ev(touch.fd, EV_ABS, ABS_Y, 1024);
+	syn(touch.fd);
+	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
+	ev(touch.fd, EV_KEY, BTN_TOUCH, 0);
+	syn(touch.fd);
+	wait_log(log_path, "touch-up", 2, kiosk);
+
+	kill(kiosk, SIGTERM);
+	int st;
+	waitpid(kiosk, &st, 0);
+	const char *log = slurp(log_path);
+	printf("client log:\n%s", log);
+	static const char *const want[] = {
+		"seat-caps 7", "keymap 1 ", " a\n", "kb-enter top",
+		"key 30 1", "key 30 0", "key 42 1", "mods shift=1", "key 30 1", "key 30 0",
+		"key 42 0", "mods shift=0",
+		"ptr-motion 0 0", "ptr-button 272 1", "ptr-button 272 0",
+		"ptr-leave top", "ptr-enter sub", "ptr-motion 299 299", "ptr-button 273 1",
+		"ptr-button 273 0",
+		"touch-down sub 0 44 108", "touch-motion 0 76 132", "touch-up 0",
+		"touch-down top 0 256 192", "touch-up 0",
+	};
+	expect_in_order(log, want, sizeof(want) / sizeof(want[0]));
+	CHECK(!strstr(log, "touch-down ?") && !strstr(log, "enter ?"), "events for an unknown "
+		"surface");
+	uinput_destroy(&kb);
+	uinput_destroy(&mouse);
+	uinput_destroy(&touch);
+	printf("PASS: keys, modifiers, pointer focus and coordinates, touch on both surfaces\n");
+	return 0;
+}
