@@ -413,7 +413,9 @@ static int case_cursor_hotspot(void)
 	struct ctx c;
 	setup(&c);
 	struct cursor_count lib = count_cursors(dispman_device_get_drm_fd(c.dev));
-	/* a plain atomic client, without DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT */
+	/* Two clients of our own, independent of the library: a plain atomic one and one
+	 * that sets DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT (6); the second decides whether the
+	 * case applies. */
 	const char *path = getenv("DISPMAN_TEST_DEVICE");
 	char node[64];
 	if (!path) {
@@ -426,17 +428,24 @@ static int case_cursor_hotspot(void)
 	CHECK(pfd >= 0, "open %s: %s", path, strerror(errno));
 	CHECK(drmSetClientCap(pfd, DRM_CLIENT_CAP_ATOMIC, 1) == 0, "ATOMIC");
 	struct cursor_count plain = count_cursors(pfd);
+	bool has_cap = drmSetClientCap(pfd, 6 /* CURSOR_PLANE_HOTSPOT */, 1) == 0;
+	struct cursor_count capped = has_cap ? count_cursors(pfd) : plain;
 	close(pfd);
 	printf("cursor planes: %u seen by the library (%u with HOTSPOT_X/Y), %u by a plain "
-		"atomic client\n", lib.cursors, lib.hotspot, plain.cursors);
-	if (!lib.hotspot) {
+		"atomic client, %u (%u with HOTSPOT_X/Y) with the hotspot cap%s\n", lib.cursors,
+		lib.hotspot, plain.cursors, capped.cursors, capped.hotspot,
+		has_cap ? "" : " (refused)");
+	if (!capped.hotspot) {
 		printf("n/a: the device has no virtualized cursor plane (no HOTSPOT_X/Y)\n");
 		teardown(&c);
 		return SKIP;
 	}
-	CHECK(lib.cursors > plain.cursors, "the kernel does not hide virtualized cursor planes "
-		"from plain clients here (%u vs %u): nothing shows the client cap", lib.cursors,
-		plain.cursors);
+	CHECK(lib.hotspot == capped.hotspot && lib.cursors == capped.cursors,
+		"the library sees %u cursor planes (%u virtualized), the kernel offers %u (%u): "
+		"the client cap is not set", lib.cursors, lib.hotspot, capped.cursors,
+		capped.hotspot);
+	CHECK(capped.cursors > plain.cursors, "the kernel does not hide virtualized cursor "
+		"planes from plain clients here (%u vs %u)", capped.cursors, plain.cursors);
 	c.base = pattern_base(&c);
 	set_base(&c, c.base);
 	struct dispman_limits lim;
