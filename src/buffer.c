@@ -250,7 +250,7 @@ static int buffer_add_fb(struct dispman_buffer *buf, enum dispman_log_level leve
 		buf->fb_id = 0;
 		if ((err == EINVAL || err == ENOENT) && buf->kind == BUFFER_DUMB) {
 			/* The kernel makes no framebuffer of a format no plane takes (vkms
-			 * since 6.2 and many drivers say EINVAL, virtio-gpu ENOENT; the GEM
+			 * in Linux 6.12, not 6.1, and many drivers say EINVAL, virtio-gpu ENOENT; the GEM
 			 * handle exists, we just made it): the buffer still serves the CPU
 			 * compositor. */
 			dispman_log_errno(DISPMAN_LOG_INFO, err, "AddFB2 %ux%u %s refused, the "

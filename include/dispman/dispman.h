@@ -632,10 +632,9 @@ int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_plac
  * Create a CPU-mapped dumb buffer. fourcc must be a single-plane format the library
  * knows (DRM_FORMAT_XRGB8888, ARGB8888, XBGR8888, ABGR8888, RGB565, XRGB2101010, ...).
  *
- * When the kernel refuses a framebuffer for it (AddFB2 fails with EINVAL, as vkms since
- * Linux 6.2 and many drivers do for a format no plane takes, or ENOENT, virtio-gpu's
- * answer), the buffer is still created,
- * without a framebuffer (dispman_buffer_get_fb_id() returns 0; logged at info level): it
+ * When the kernel refuses a framebuffer for it (AddFB2 fails with EINVAL, as vkms in
+ * Linux 6.12 (not 6.1) and many drivers do for a format no plane takes, or ENOENT,
+ * virtio-gpu's answer), the buffer is still created, without a framebuffer (dispman_buffer_get_fb_id() returns 0; logged at info level): it
  * can only be composed on the CPU, and a layer showing it reports COMPOSITED with the
  * reason FORMAT (NOT_SHOWN, FORMAT when the compositor cannot read the format either).
  *
