@@ -165,7 +165,11 @@ static int start_camera(struct player *p)
 		p->pip_x = (int32_t)p->mode->width - (int32_t)w - 32;
 		p->pip_y = (int32_t)p->mode->height - (int32_t)h - 32;
 	}
-	dispman_layer_set_destination(p->pip, p->pip_x, p->pip_y, w, h);
+	int r = dispman_layer_set_destination(p->pip, p->pip_x, p->pip_y, w, h);
+	if (r < 0) {
+		fprintf(stderr, "player: --pip %d,%d: %s\n", p->pip_x, p->pip_y, strerror(-r));
+		return r;
+	}
 	dispman_camera_set_error_callback(p->cam, on_camera_error, p);
 	return dispman_camera_start(p->cam);
 }

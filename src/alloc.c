@@ -67,6 +67,10 @@ struct ctx {
 int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tests,
 	unsigned max_usec)
 {
+	if (!dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+		return -EINVAL;
+	}
 	dev->alloc_max_tests = max_tests;
 	dev->alloc_max_usec = max_usec;
 	return 0;

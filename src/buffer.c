@@ -639,11 +639,16 @@ uint32_t dispman_buffer_get_fb_id(struct dispman_buffer *buf)
 	return buf->fb_id;
 }
 
-void dispman_buffer_set_release_callback(struct dispman_buffer *buf,
+int dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 	dispman_buffer_release_callback cb, void *data)
 {
+	if (!buf) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: buffer is NULL", __func__);
+		return -EINVAL;
+	}
 	buf->release_cb = cb;
 	buf->release_data = data;
+	return 0;
 }
 
 void buffer_set_shown_callback(struct dispman_buffer *buf, buffer_shown_func cb, void *data)

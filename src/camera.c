@@ -890,11 +890,16 @@ void dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_
 		stats->buffers_queued += cam->bufs[i].state == CAM_BUF_DRIVER;
 }
 
-void dispman_camera_set_frame_callback(struct dispman_camera *cam,
+int dispman_camera_set_frame_callback(struct dispman_camera *cam,
 	dispman_camera_frame_callback cb, void *data)
 {
+	if (!cam) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+		return -EINVAL;
+	}
 	cam->frame_cb = cb;
 	cam->frame_data = data;
+	return 0;
 }
 
 void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,
@@ -909,15 +914,24 @@ void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uin
 		*height = cam->v4l2.fmt.height;
 }
 
-void dispman_camera_set_error_callback(struct dispman_camera *cam,
+int dispman_camera_set_error_callback(struct dispman_camera *cam,
 	dispman_camera_error_callback cb, void *data)
 {
+	if (!cam) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+		return -EINVAL;
+	}
 	cam->error_cb = cb;
 	cam->error_data = data;
+	return 0;
 }
 
 int dispman_camera_set_control(struct dispman_camera *cam, const char *name, int64_t value)
 {
+	if (!cam) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+		return -EINVAL;
+	}
 	if (!name) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: control name is NULL");
 		return -EINVAL;

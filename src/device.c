@@ -367,11 +367,16 @@ int dispman_device_resume(struct dispman_device *dev)
 	return 0;
 }
 
-void dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
+int dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
 	void *data)
 {
+	if (!dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+		return -EINVAL;
+	}
 	dev->output_cb = cb;
 	dev->output_data = data;
+	return 0;
 }
 
 static struct dispman_output *find_output(struct dispman_device *dev, uint32_t connector_id)

@@ -13,6 +13,7 @@
 #include "input-private.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -638,15 +639,24 @@ void dispman_input_destroy(struct dispman_input *input)
 		destroy_input(input);
 }
 
-void dispman_input_set_callback(struct dispman_input *input, dispman_input_callback cb,
+int dispman_input_set_callback(struct dispman_input *input, dispman_input_callback cb,
 	void *data)
 {
+	if (!input) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
+		return -EINVAL;
+	}
 	input->cb = cb;
 	input->cb_data = data;
+	return 0;
 }
 
 int dispman_input_set_output(struct dispman_input *input, struct dispman_output *out)
 {
+	if (!input) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
+		return -EINVAL;
+	}
 	if (out && out->dev != input->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: output %s belongs to another device",
 			out->name);
@@ -666,17 +676,30 @@ void dispman_input_get_pointer_position(struct dispman_input *input, double *x, 
 		*y = input->pointer.y;
 }
 
-void dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
+int dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
 {
+	if (!input) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
+		return -EINVAL;
+	}
+	if (!isfinite(x) || !isfinite(y)) {
+		dispman_log(DISPMAN_LOG_ERROR, "input: cannot warp the pointer to (%g, %g)", x, y);
+		return -EINVAL;
+	}
 	target_output(input);
 	pointer_area_warp(&input->pointer, x, y);
 	if (input->cursor)
 		place_cursor(input);
+	return 0;
 }
 
 int dispman_input_set_cursor_layer(struct dispman_input *input, struct dispman_layer *layer,
 	int hot_x, int hot_y)
 {
+	if (!input) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
+		return -EINVAL;
+	}
 	if (layer && layer->out->dev != input->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: cursor layer belongs to another device");
 		return -EINVAL;
@@ -729,9 +752,11 @@ void dispman_input_destroy(struct dispman_input *input)
 {
 }
 
-void dispman_input_set_callback(struct dispman_input *input, dispman_input_callback cb,
+int dispman_input_set_callback(struct dispman_input *input, dispman_input_callback cb,
 	void *data)
 {
+	unsupported();
+	return -ENOTSUP;
 }
 
 int dispman_input_set_output(struct dispman_input *input, struct dispman_output *out)
@@ -748,8 +773,10 @@ void dispman_input_get_pointer_position(struct dispman_input *input, double *x, 
 		*y = 0.0;
 }
 
-void dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
+int dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
 {
+	unsupported();
+	return -ENOTSUP;
 }
 
 int dispman_input_set_cursor_layer(struct dispman_input *input, struct dispman_layer *layer,

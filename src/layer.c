@@ -41,8 +41,18 @@ void dispman_layer_destroy(struct dispman_layer *layer)
 	layer_destroy_internal(layer);
 }
 
+/* The setters' common check: a layer to set. */
+static bool have_layer(const struct dispman_layer *layer, const char *fn)
+{
+	if (!layer)
+		dispman_log(DISPMAN_LOG_ERROR, "%s: NULL layer", fn);
+	return layer != NULL;
+}
+
 int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer *buf)
 {
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
 	if (buf && buf->dev != layer->out->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: buffer belongs to another device",
 			layer->out->name);
@@ -59,52 +69,91 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	return 0;
 }
 
-void dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y, uint32_t w,
+int dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y, uint32_t w,
 	uint32_t h)
 {
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
+	if ((uint64_t)x + w > UINT32_MAX || (uint64_t)y + h > UINT32_MAX) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: source %.2fx%.2f at (%.2f, %.2f) "
+			"ends beyond 65536 pixels (16.16 coordinates)", layer->out->name, layer->z,
+			w / 65536.0, h / 65536.0, x / 65536.0, y / 65536.0);
+		return -ERANGE;
+	}
 	layer->src_set = w && h;
 	layer->src_x = x;
 	layer->src_y = y;
 	layer->src_w = w;
 	layer->src_h = h;
 	layer->out->dev->shape_dirty = true;
+	return 0;
 }
 
-void dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_t y,
+int dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_t y,
 	uint32_t w, uint32_t h)
 {
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
+	if ((int64_t)x + w > INT32_MAX || (int64_t)y + h > INT32_MAX) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: destination %ux%u at (%d, %d) "
+			"ends beyond %d", layer->out->name, layer->z, w, h, x, y, INT32_MAX);
+		return -ERANGE;
+	}
 	layer->dst_set = w && h;
 	layer->dst_x = x;
 	layer->dst_y = y;
 	layer->dst_w = w;
 	layer->dst_h = h;
 	layer->out->dev->shape_dirty = true;
+	return 0;
 }
 
-void dispman_layer_set_z(struct dispman_layer *layer, int z)
+int dispman_layer_set_z(struct dispman_layer *layer, int z)
 {
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
 	layer->z = z;
 	layer->out->dev->shape_dirty = true;
+	return 0;
 }
 
-void dispman_layer_set_alpha(struct dispman_layer *layer, uint16_t alpha)
+int dispman_layer_set_alpha(struct dispman_layer *layer, uint32_t alpha)
 {
-	layer->alpha = alpha;
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
+	if (alpha > 0xffff) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: alpha 0x%x is beyond 0xffff",
+			layer->out->name, layer->z, alpha);
+		return -ERANGE;
+	}
+	layer->alpha = (uint16_t)alpha;
 	layer->out->dev->shape_dirty = true;
+	return 0;
 }
 
-void dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode)
+int dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode)
 {
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
+	switch (mode) {
+	case DISPMAN_BLEND_PREMULTIPLIED:
+	case DISPMAN_BLEND_COVERAGE:
+	case DISPMAN_BLEND_NONE:
+		break;
+	default:
+		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: unknown blend mode %d",
+			layer->out->name, layer->z, (int)mode);
+		return -EINVAL;
+	}
 	layer->blend = mode;
 	layer->out->dev->shape_dirty = true;
+	return 0;
 }
 
 int dispman_layer_set_cursor_hotspot(struct dispman_layer *layer, int32_t x, int32_t y)
 {
-	if (!layer) {
-		dispman_log(DISPMAN_LOG_ERROR, "dispman_layer_set_cursor_hotspot: NULL layer");
+	if (!have_layer(layer, __func__))
 		return -EINVAL;
-	}
 	if (layer->hot_x != x || layer->hot_y != y)
 		layer->out->dev->shape_dirty = true;
 	layer->hot_x = x;
@@ -112,10 +161,13 @@ int dispman_layer_set_cursor_hotspot(struct dispman_layer *layer, int32_t x, int
 	return 0;
 }
 
-void dispman_layer_set_visible(struct dispman_layer *layer, bool visible)
+int dispman_layer_set_visible(struct dispman_layer *layer, bool visible)
 {
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
 	layer->visible = visible;
 	layer->out->dev->shape_dirty = true;
+	return 0;
 }
 
 int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_placement *placement)

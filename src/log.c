@@ -29,15 +29,26 @@ static void default_handler(enum dispman_log_level level, const char *fmt, va_li
 	fputc('\n', stderr);
 }
 
-void dispman_log_set_handler(dispman_log_handler handler, void *data)
+int dispman_log_set_handler(dispman_log_handler handler, void *data)
 {
 	log_handler = handler ? handler : default_handler;
 	log_data = handler ? data : NULL;
+	return 0;
 }
 
-void dispman_log_set_level(enum dispman_log_level level)
+int dispman_log_set_level(enum dispman_log_level level)
 {
-	log_level = (int)level;
+	switch (level) {
+	case DISPMAN_LOG_SILENT:
+	case DISPMAN_LOG_ERROR:
+	case DISPMAN_LOG_WARNING:
+	case DISPMAN_LOG_INFO:
+	case DISPMAN_LOG_DEBUG:
+		log_level = (int)level;
+		return 0;
+	}
+	dispman_log(DISPMAN_LOG_ERROR, "dispman_log_set_level: unknown level %d", (int)level);
+	return -EINVAL;
 }
 
 bool log_enabled(enum dispman_log_level level)

@@ -569,6 +569,10 @@ bool dispman_output_is_enabled(struct dispman_output *out)
 
 int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf)
 {
+	if (!out) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+		return -EINVAL;
+	}
 	if (!out->base_layer) {
 		if (!buf)
 			return 0;
@@ -585,9 +589,14 @@ int dispman_output_commit(struct dispman_output *out)
 	return device_commit_internal(out->dev, out);
 }
 
-void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
+int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
 	void *data)
 {
+	if (!out) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+		return -EINVAL;
+	}
 	out->frame_cb = cb;
 	out->frame_data = data;
+	return 0;
 }

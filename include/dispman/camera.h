@@ -166,17 +166,24 @@ void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uin
 typedef void (*dispman_camera_frame_callback)(struct dispman_camera *cam, uint32_t index,
 	uint32_t sequence, bool error, void *data);
 
-/** Set (cb NULL: remove) the frame callback; data is passed back, never owned. */
-void dispman_camera_set_frame_callback(struct dispman_camera *cam,
+/**
+ * Set (cb NULL: remove) the frame callback; data is passed back, never owned. Returns 0 or
+ * -EINVAL (cam NULL).
+ */
+int dispman_camera_set_frame_callback(struct dispman_camera *cam,
 	dispman_camera_frame_callback cb, void *data);
 
-/** Set (cb NULL: remove) the error callback; data is passed back, never owned. */
-void dispman_camera_set_error_callback(struct dispman_camera *cam,
+/**
+ * Set (cb NULL: remove) the error callback; data is passed back, never owned. Returns 0 or
+ * -EINVAL (cam NULL).
+ */
+int dispman_camera_set_error_callback(struct dispman_camera *cam,
 	dispman_camera_error_callback cb, void *data);
 
 /**
  * Set a V4L2 control by the name v4l2-ctl prints (e.g. "inject_v4l2_buf_flag_error"
- * on vivid). Returns 0, -ENOENT (no such control) or the driver's errno.
+ * on vivid). Returns 0, -EINVAL (cam or name NULL), -ENOENT (no such control) or the
+ * driver's errno.
  */
 int dispman_camera_set_control(struct dispman_camera *cam, const char *name, int64_t value);
 

@@ -70,16 +70,17 @@ typedef void (*dispman_log_handler)(enum dispman_log_level level, const char *fm
 /**
  * Replace the process-wide log handler. handler NULL restores the default handler, which
  * prints to stderr. data is not owned by the library; it is passed back to handler.
- * Not thread-safe against concurrent logging.
+ * Not thread-safe against concurrent logging. Returns 0.
  */
-void dispman_log_set_handler(dispman_log_handler handler, void *data);
+int dispman_log_set_handler(dispman_log_handler handler, void *data);
 
 /**
  * Set the most verbose level that reaches the handler. The default is
  * DISPMAN_LOG_ERROR, or DISPMAN_LOG_DEBUG when the environment variable
- * DISPMAN_DEBUG is set to 1 when the first message is logged.
+ * DISPMAN_DEBUG is set to 1 when the first message is logged. Returns 0, or -EINVAL (and
+ * logs it; the level stays) for a value that is not a dispman_log_level.
  */
-void dispman_log_set_level(enum dispman_log_level level);
+int dispman_log_set_level(enum dispman_log_level level);
 
 /* ------------------------------------------------------------------------------------ */
 /* Devices */
@@ -217,8 +218,11 @@ enum dispman_output_event {
 typedef void (*dispman_output_callback)(struct dispman_device *dev, struct dispman_output *out,
 	enum dispman_output_event event, void *data);
 
-/** Set (cb NULL: remove) the output callback; data is passed back, never owned. */
-void dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
+/**
+ * Set (cb NULL: remove) the output callback; data is passed back, never owned. Returns 0 or
+ * -EINVAL (dev NULL).
+ */
+int dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
 	void *data);
 
 /**
@@ -249,7 +253,7 @@ void dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *
  * always runs; time bounds the retries). 0 selects the default: 16 tests, 16000 us (a frame
  * at 60 Hz). When the budget runs out, every layer is composited (reason BUDGET). Frames
  * of an unchanged shape reuse the previous assignment without any TEST_ONLY commit.
- * Returns 0.
+ * Returns 0 or -EINVAL (dev NULL).
  */
 int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tests,
 	unsigned max_usec);
@@ -379,8 +383,8 @@ bool dispman_output_is_enabled(struct dispman_output *out);
 /**
  * Show buf full-screen on the output at the next commit through an internal layer at the
  * bottom of the stack (below every dispman_layer). The output takes its own reference to
- * buf; the caller keeps its own. buf NULL removes it. Returns 0 or -EINVAL (a buffer of
- * another device).
+ * buf; the caller keeps its own. buf NULL removes it. Returns 0 or -EINVAL (out NULL, or a
+ * buffer of another device).
  */
 int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf);
 
@@ -402,8 +406,11 @@ int dispman_output_commit(struct dispman_output *out);
 typedef void (*dispman_frame_callback)(struct dispman_output *out, uint64_t sequence,
 	const struct timespec *time, void *data);
 
-/** Set (cb NULL: remove) the frame callback; data is passed back, never owned. */
-void dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
+/**
+ * Set (cb NULL: remove) the frame callback; data is passed back, never owned. Returns 0 or
+ * -EINVAL (out NULL).
+ */
+int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
 	void *data);
 
 /** The clock frame pacing counts vblanks with (dispman_output_stats.clock). */
@@ -554,38 +561,52 @@ void dispman_layer_destroy(struct dispman_layer *layer);
 /**
  * Set the layer's buffer. The layer takes a new reference (the caller keeps its own);
  * the previous buffer's reference is dropped. NULL shows nothing. Unless set explicitly,
- * source and destination rectangles follow the buffer's size. Returns 0 or -EINVAL (a
- * buffer of another device).
+ * source and destination rectangles follow the buffer's size. Returns 0 or -EINVAL (layer
+ * NULL, or a buffer of another device).
  */
 int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer *buf);
 
-/** Source rectangle in 16.16 fixed point. w or h 0 resets to the whole buffer. */
-void dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y, uint32_t w,
+/*
+ * Layer setters take effect at the next commit. Each returns 0, or a negative errno with a
+ * log line and the layer unchanged: -EINVAL for a NULL layer or an unknown enum value,
+ * -ERANGE for a number outside the range its comment gives.
+ */
+
+/**
+ * Source rectangle in 16.16 fixed point. w or h 0 resets to the whole buffer. Returns
+ * -ERANGE when x + w or y + h exceeds UINT32_MAX (no buffer reaches there). A rectangle
+ * not inside the layer's buffer at commit time leaves the layer NOT_SHOWN (reason SOURCE).
+ */
+int dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y, uint32_t w,
 	uint32_t h);
 
-/** Destination rectangle on the output in pixels. w or h 0 resets to the buffer size. */
-void dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_t y,
+/**
+ * Destination rectangle on the output in pixels. w or h 0 resets to the buffer size.
+ * Returns -ERANGE when x + w or y + h exceeds INT32_MAX. A destination beyond
+ * DISPMAN_MAX_COORD at commit time leaves the layer NOT_SHOWN (reason DESTINATION).
+ */
+int dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_t y,
 	uint32_t w, uint32_t h);
 
-/** Stacking order: higher z is above. Equal z: creation order. */
-void dispman_layer_set_z(struct dispman_layer *layer, int z);
+/** Stacking order: higher z is above. Equal z: creation order. Any int. */
+int dispman_layer_set_z(struct dispman_layer *layer, int z);
 
-/** Plane alpha, 0xffff opaque. */
-void dispman_layer_set_alpha(struct dispman_layer *layer, uint16_t alpha);
+/** Plane alpha, 0 (transparent) to 0xffff (opaque, the default); -ERANGE above 0xffff. */
+int dispman_layer_set_alpha(struct dispman_layer *layer, uint32_t alpha);
 
 /**
  * How the buffer's alpha channel is used: PREMULTIPLIED (the default), COVERAGE (straight
- * alpha) or NONE (alpha ignored). Only buffers with an alpha channel are affected. A plane
- * without the "pixel blend mode" property takes only PREMULTIPLIED; other modes are then
- * composited (reason ALPHA).
+ * alpha) or NONE (alpha ignored); -EINVAL for any other value. Only buffers with an alpha
+ * channel are affected. A plane without the "pixel blend mode" property takes only
+ * PREMULTIPLIED; other modes are then composited (reason ALPHA).
  */
-void dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode);
+int dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode);
 
 /**
  * Show or hide the layer from the next commit on. A hidden layer keeps its buffer and
  * its settings; it is NOT_SHOWN with the reason INVISIBLE.
  */
-void dispman_layer_set_visible(struct dispman_layer *layer, bool visible);
+int dispman_layer_set_visible(struct dispman_layer *layer, bool visible);
 
 /**
  * The cursor hotspot of the layer: the pixel of its buffer (x, y from the buffer's top
@@ -731,9 +752,9 @@ typedef void (*dispman_buffer_release_callback)(struct dispman_buffer *buf, void
 /**
  * Set (or with cb NULL remove) the buffer's release callback (see
  * dispman_buffer_release_callback); one per buffer, a new one replaces the old. data is
- * passed back to cb and never owned by the library.
+ * passed back to cb and never owned by the library. Returns 0 or -EINVAL (buf NULL).
  */
-void dispman_buffer_set_release_callback(struct dispman_buffer *buf,
+int dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 	dispman_buffer_release_callback cb, void *data);
 
 #ifdef __cplusplus

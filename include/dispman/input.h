@@ -155,14 +155,18 @@ int dispman_input_add_device(struct dispman_input *input, const char *path);
 /** Close every device and unregister from the device's dispatch. NULL is fine. */
 void dispman_input_destroy(struct dispman_input *input);
 
-/** Set (cb NULL: remove) the event callback; data is passed back, never owned. */
-void dispman_input_set_callback(struct dispman_input *input, dispman_input_callback cb,
+/**
+ * Set (cb NULL: remove) the event callback; data is passed back, never owned. Returns 0,
+ * -EINVAL (input NULL) or -ENOTSUP (built without libinput).
+ */
+int dispman_input_set_callback(struct dispman_input *input, dispman_input_callback cb,
 	void *data);
 
 /**
  * The output whose mode maps absolute positions and bounds the pointer. out must belong to
  * the input's device and stays owned by it. NULL restores the default: the first enabled
- * output, else the first connected one, chosen again at each event. Returns 0 or -EINVAL.
+ * output, else the first connected one, chosen again at each event. Returns 0 or -EINVAL
+ * (input NULL, or an output of another device).
  */
 int dispman_input_set_output(struct dispman_input *input, struct dispman_output *out);
 
@@ -171,9 +175,10 @@ void dispman_input_get_pointer_position(struct dispman_input *input, double *x, 
 
 /**
  * Move the pointer to (x, y), clamped to the output, without an event. A cursor layer
- * follows at the next commit (no commit is requested).
+ * follows at the next commit (no commit is requested). Returns 0, -EINVAL (input NULL, x or
+ * y not finite: the pointer stays) or -ENOTSUP (built without libinput).
  */
-void dispman_input_warp_pointer(struct dispman_input *input, double x, double y);
+int dispman_input_warp_pointer(struct dispman_input *input, double x, double y);
 
 /**
  * Let the pointer drive a cursor layer: after each batch of pointer motion the layer's
@@ -184,7 +189,7 @@ void dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
  * follow the output's mode again when it comes back. The
  * layer is placed at the current pointer position at once, to be shown by the next commit.
  * The hot spot also becomes the layer's cursor hotspot (dispman_layer_set_cursor_hotspot()).
- * layer NULL stops it. Returns 0 or -EINVAL (a layer of another device).
+ * layer NULL stops it. Returns 0 or -EINVAL (input NULL, or a layer of another device).
  */
 int dispman_input_set_cursor_layer(struct dispman_input *input, struct dispman_layer *layer,
 	int hot_x, int hot_y);

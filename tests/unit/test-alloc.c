@@ -245,21 +245,22 @@ static void test_case_run(void **state)
 		const struct lspec *s = &tc->l[i];
 		f.layers[i] = dispman_layer_create(f.out);
 		assert_non_null(f.layers[i]);
-		dispman_layer_set_z(f.layers[i], (int)i);
+		assert_int_equal(dispman_layer_set_z(f.layers[i], (int)i), 0);
 		if (!s->nobuf) {
 			f.bufs[i] = make_buffer(&f, s, i == 0, (uint32_t)i + 1);
 			f.alt[i] = make_buffer(&f, s, i == 0, (uint32_t)i + 7);
 			assert_int_equal(dispman_layer_set_buffer(f.layers[i], f.bufs[i]), 0);
 		}
-		dispman_layer_set_destination(f.layers[i], s->x, s->y, s->dw ? s->dw : s->w,
-			s->dh ? s->dh : s->h);
+		assert_int_equal(dispman_layer_set_destination(f.layers[i], s->x, s->y,
+			s->dw ? s->dw : s->w, s->dh ? s->dh : s->h), 0);
 		if (s->src[2])
-			dispman_layer_set_source(f.layers[i], s->src[0], s->src[1], s->src[2],
-				s->src[3]);
+			assert_int_equal(dispman_layer_set_source(f.layers[i], s->src[0], s->src[1],
+				s->src[2], s->src[3]), 0);
 		if (s->alpha || s->zero_alpha)
-			dispman_layer_set_alpha(f.layers[i], s->alpha);
-		dispman_layer_set_blend_mode(f.layers[i], (enum dispman_blend_mode)s->blend);
-		dispman_layer_set_visible(f.layers[i], !s->hidden);
+			assert_int_equal(dispman_layer_set_alpha(f.layers[i], s->alpha), 0);
+		assert_int_equal(dispman_layer_set_blend_mode(f.layers[i],
+			(enum dispman_blend_mode)s->blend), 0);
+		assert_int_equal(dispman_layer_set_visible(f.layers[i], !s->hidden), 0);
 	}
 	if (tc->before)
 		tc->before(&f);
@@ -504,7 +505,7 @@ static const struct test_case cases[] = {
 	  .w = { WCOMP(BUDGET), WCOMP(BUDGET), WCOMP(BUDGET) }, .tests = 1,
 	  .before = before_budget },
 	/* One case per reason a layer is not drawn, with free planes left. */
-	{ .name = "reason-source-beyond", .n = 2, .l = { FULL, SRC(0xffff0000u, 0, 10 << 16,
+	{ .name = "reason-source-beyond", .n = 2, .l = { FULL, SRC(0xfff00000u, 0, 10 << 16,
 		10 << 16) }, .w = { WON(MOCK_VKMS_PRIMARY), WHID(SOURCE) }, .tests = 1 },
 	{ .name = "reason-source-partly-beyond", .n = 2, .l = { FULL, SRC(100 << 16, 0,
 		200 << 16, 200 << 16) }, .w = { WON(MOCK_VKMS_PRIMARY), WHID(SOURCE) }, .tests = 1 },
@@ -515,7 +516,7 @@ static const struct test_case cases[] = {
 	{ .name = "reason-source-inside", .n = 2, .l = { FULL, SRC(100 << 16, 100 << 16,
 		100 << 16, 100 << 16) }, .w = { WCOMP(STACKING), WCOMP(SCALING) }, .tests = 2 },
 	{ .name = "reason-destination-2g", .n = 2, .l = { FULL, { .w = 64, .h = 64,
-		.dw = 1u << 31, .dh = 1u << 31 } },
+		.dw = INT32_MAX, .dh = INT32_MAX } },
 	  .w = { WON(MOCK_VKMS_PRIMARY), WHID(DESTINATION) }, .tests = 1 },
 	{ .name = "reason-destination-edge", .n = 2, .l = { FULL, { .x = -40000, .w = 64,
 		.h = 64, .dw = 41000, .dh = 64 } },

@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The API's own contract: the version macros and query. (Setters and sized structs are
- * added below as they are.)
+ * The API's own contract: the version macros and query, and setters that refuse bad values
+ * (out-of-range enums, numbers beyond their range, NULL objects) with a negative errno and
+ * a log line, leaving what was set before. Run under ASan/UBSan: a stored out-of-range
+ * blend mode used to index a plane's blend table out of bounds at the next commit.
  */
 #include "unit.h"
 
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <dispman/camera.h>
+#include <dispman/input.h>
+
+#include "private.h"
 
 /* The runtime query, the macros and meson's project version agree. */
 static void test_version(void **state)
@@ -32,10 +43,210 @@ static void test_version(void **state)
 	assert_true(DISPMAN_VERSION_ENCODE(0, 2, 0) > DISPMAN_VERSION_ENCODE(0, 1, 255));
 }
 
+/* A refused call: the errno, and an error line naming what was wrong. */
+#define assert_refused(call, err, needle) do { \
+		unit_log_clear(); \
+		assert_int_equal((call), (err)); \
+		assert_error_logged(needle); \
+	} while (0)
+
+/* The settings a layer has after the setters below accepted these values. */
+#define GOOD_SRC_X (1u << 16)
+#define GOOD_DST_X 40
+#define GOOD_ALPHA 0x8000u
+
+static void assert_layer_unchanged(const struct dispman_layer *l)
+{
+	assert_true(l->src_set);
+	assert_int_equal(l->src_x, GOOD_SRC_X);
+	assert_int_equal(l->src_w, 32u << 16);
+	assert_true(l->dst_set);
+	assert_int_equal(l->dst_x, GOOD_DST_X);
+	assert_int_equal(l->dst_w, 32);
+	assert_int_equal(l->z, 3);
+	assert_int_equal(l->alpha, GOOD_ALPHA);
+	assert_int_equal(l->blend, DISPMAN_BLEND_COVERAGE);
+	assert_true(l->visible);
+}
+
+/* Every layer setter: bad values are refused and not stored; the limits are accepted; the
+ * layer still commits (a stored blend mode 7 read has_blend[7] out of bounds here). */
+static void test_layer_setters(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *base = unit_show_first_frame(f, 0x102030);
+	struct dispman_layer *l = dispman_layer_create(f->out);
+	struct dispman_buffer *buf = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_ARGB8888, 0);
+	assert_int_equal(dispman_layer_set_buffer(l, buf), 0);
+	assert_int_equal(dispman_layer_set_source(l, GOOD_SRC_X, 0, 32u << 16, 32u << 16), 0);
+	assert_int_equal(dispman_layer_set_destination(l, GOOD_DST_X, 10, 32, 32), 0);
+	assert_int_equal(dispman_layer_set_z(l, 3), 0);
+	assert_int_equal(dispman_layer_set_alpha(l, GOOD_ALPHA), 0);
+	assert_int_equal(dispman_layer_set_blend_mode(l, DISPMAN_BLEND_COVERAGE), 0);
+	assert_int_equal(dispman_layer_set_visible(l, true), 0);
+	assert_layer_unchanged(l);
+
+	static const int bad_blend[] = { 3, 7, -1, INT_MAX, INT_MIN };
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad_blend); i++)
+		assert_refused(dispman_layer_set_blend_mode(l,
+			(enum dispman_blend_mode)bad_blend[i]), -EINVAL, "unknown blend mode");
+	static const uint32_t bad_alpha[] = { 0x10000, 0x1ffff, UINT32_MAX };
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad_alpha); i++)
+		assert_refused(dispman_layer_set_alpha(l, bad_alpha[i]), -ERANGE, "beyond 0xffff");
+	static const uint32_t bad_src[][4] = {
+		{ 0xffff0000u, 0, 0x20000, 0x10000 },
+		{ 0, 0xffff0000u, 0x10000, 0x20000 },
+		{ UINT32_MAX, 0, 1, 1 },
+		{ 1, 0, UINT32_MAX, 0x10000 },
+	};
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad_src); i++)
+		assert_refused(dispman_layer_set_source(l, bad_src[i][0], bad_src[i][1],
+			bad_src[i][2], bad_src[i][3]), -ERANGE, "beyond 65536 pixels");
+	static const struct { int32_t x, y; uint32_t w, h; } bad_dst[] = {
+		{ INT32_MAX, 0, 1, 1 },
+		{ 0, INT32_MAX, 1, 1 },
+		{ 0, 0, 1u << 31, 1 },
+		{ 0, 0, 1, UINT32_MAX },
+		{ -1, 0, UINT32_MAX, 1 },
+		{ 100, 100, INT32_MAX - 99, 1 },
+	};
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad_dst); i++)
+		assert_refused(dispman_layer_set_destination(l, bad_dst[i].x, bad_dst[i].y,
+			bad_dst[i].w, bad_dst[i].h), -ERANGE, "destination");
+	assert_layer_unchanged(l);
+
+	/* NULL layer, for each setter. */
+	assert_refused(dispman_layer_set_buffer(NULL, buf), -EINVAL, "NULL layer");
+	assert_refused(dispman_layer_set_source(NULL, 0, 0, 0, 0), -EINVAL, "NULL layer");
+	assert_refused(dispman_layer_set_destination(NULL, 0, 0, 0, 0), -EINVAL, "NULL layer");
+	assert_refused(dispman_layer_set_z(NULL, 0), -EINVAL, "NULL layer");
+	assert_refused(dispman_layer_set_alpha(NULL, 0), -EINVAL, "NULL layer");
+	assert_refused(dispman_layer_set_blend_mode(NULL, DISPMAN_BLEND_NONE), -EINVAL,
+		"NULL layer");
+	assert_refused(dispman_layer_set_visible(NULL, true), -EINVAL, "NULL layer");
+	assert_refused(dispman_layer_set_cursor_hotspot(NULL, 0, 0), -EINVAL, "NULL layer");
+
+	/* The layer commits with what was accepted: ARGB with alpha 0x8000 and COVERAGE. */
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	struct dispman_placement p;
+	assert_int_equal(dispman_layer_get_placement(l, &p), 0);
+	assert_int_not_equal(p.state, DISPMAN_PLACEMENT_NOT_SHOWN);
+
+	/* The limits themselves are accepted. */
+	assert_int_equal(dispman_layer_set_alpha(l, 0xffff), 0);
+	assert_int_equal(dispman_layer_set_alpha(l, 0), 0);
+	assert_int_equal(dispman_layer_set_source(l, 0xffff0000u, 0xffff0000u, 0xffff, 0xffff), 0);
+	assert_int_equal(dispman_layer_set_destination(l, INT32_MAX - 1, INT32_MIN, 1, 0), 0);
+	assert_int_equal(dispman_layer_set_destination(l, INT32_MIN, 0, UINT32_MAX, 1), 0);
+	assert_int_equal(dispman_layer_set_z(l, INT_MIN), 0);
+	assert_int_equal(dispman_layer_set_z(l, INT_MAX), 0);
+	for (int m = DISPMAN_BLEND_PREMULTIPLIED; m <= DISPMAN_BLEND_NONE; m++) {
+		assert_int_equal(dispman_layer_set_blend_mode(l, (enum dispman_blend_mode)m), 0);
+		assert_int_equal(l->blend, m);
+	}
+	assert_int_equal(dispman_layer_set_visible(l, false), 0);
+	assert_false(l->visible);
+	dispman_buffer_unref(buf);
+	dispman_buffer_unref(base);
+}
+
+/* The log level: only dispman_log_level values; a refused one leaves the level. */
+static void test_log_level(void **state)
+{
+	(void)state;
+	static const int bad[] = { -1, 5, 100, INT_MIN, INT_MAX };
+	assert_int_equal(dispman_log_set_level(DISPMAN_LOG_WARNING), 0);
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad); i++)
+		assert_refused(dispman_log_set_level((enum dispman_log_level)bad[i]), -EINVAL,
+			"unknown level");
+	assert_true(log_enabled(DISPMAN_LOG_WARNING));
+	assert_false(log_enabled(DISPMAN_LOG_INFO));
+	for (int l = DISPMAN_LOG_SILENT; l <= DISPMAN_LOG_DEBUG; l++)
+		assert_int_equal(dispman_log_set_level((enum dispman_log_level)l), 0);
+	assert_true(log_enabled(DISPMAN_LOG_DEBUG));
+	assert_int_equal(dispman_log_set_handler(NULL, NULL), 0);
+}
+
+static void on_output(struct dispman_device *dev, struct dispman_output *out,
+	enum dispman_output_event event, void *data)
+{
+}
+
+static void on_frame(struct dispman_output *out, uint64_t seq, const struct timespec *t,
+	void *data)
+{
+}
+
+static void on_input(struct dispman_input *input, const struct dispman_input_event *ev,
+	void *data)
+{
+}
+
+/* The other setters: a NULL object is refused with a log line; a real one is taken. */
+static void test_object_setters(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *buf = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_XRGB8888, 0);
+	int x = 0;
+
+	assert_refused(dispman_device_set_output_callback(NULL, on_output, &x), -EINVAL,
+		"device is NULL");
+	assert_int_equal(dispman_device_set_output_callback(f->dev, on_output, &x), 0);
+	assert_ptr_equal(f->dev->output_data, &x);
+	assert_refused(dispman_device_set_alloc_budget(NULL, 1, 1), -EINVAL, "device is NULL");
+	assert_refused(dispman_output_set_frame_callback(NULL, on_frame, &x), -EINVAL,
+		"output is NULL");
+	assert_int_equal(dispman_output_set_frame_callback(f->out, on_frame, &x), 0);
+	assert_ptr_equal(f->out->frame_data, &x);
+	assert_refused(dispman_output_set_buffer(NULL, buf), -EINVAL, "output is NULL");
+	assert_refused(dispman_buffer_set_release_callback(NULL, unit_record_release, &x),
+		-EINVAL, "buffer is NULL");
+	assert_int_equal(dispman_buffer_set_release_callback(buf, unit_record_release, &x), 0);
+	assert_int_equal(dispman_buffer_set_release_callback(buf, NULL, NULL), 0);
+
+#if HAVE_V4L2
+	assert_refused(dispman_camera_set_frame_callback(NULL, NULL, NULL), -EINVAL,
+		"camera is NULL");
+	assert_refused(dispman_camera_set_error_callback(NULL, NULL, NULL), -EINVAL,
+		"camera is NULL");
+	assert_refused(dispman_camera_set_control(NULL, "brightness", 1), -EINVAL,
+		"camera is NULL");
+#endif
+
+#if HAVE_LIBINPUT
+	assert_refused(dispman_input_set_callback(NULL, on_input, &x), -EINVAL, "input is NULL");
+	assert_refused(dispman_input_set_output(NULL, f->out), -EINVAL, "input is NULL");
+	assert_refused(dispman_input_set_cursor_layer(NULL, NULL, 0, 0), -EINVAL,
+		"input is NULL");
+	assert_refused(dispman_input_warp_pointer(NULL, 1, 1), -EINVAL, "input is NULL");
+	struct dispman_input *in = dispman_input_create_path(f->dev, NULL, 0);
+	assert_non_null(in);
+	assert_int_equal(dispman_input_set_callback(in, on_input, &x), 0);
+	assert_int_equal(dispman_input_set_output(in, f->out), 0);
+	assert_int_equal(dispman_input_warp_pointer(in, 100, 50), 0);
+	static const double bad[][2] = { { NAN, 0 }, { 0, NAN }, { INFINITY, 0 },
+		{ 0, -INFINITY } };
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad); i++)
+		assert_refused(dispman_input_warp_pointer(in, bad[i][0], bad[i][1]), -EINVAL,
+			"cannot warp");
+	double px, py;
+	dispman_input_get_pointer_position(in, &px, &py);
+	assert_true(px == 100 && py == 50);
+	dispman_input_destroy(in);
+#else
+	(void)on_input;
+#endif
+	dispman_buffer_unref(buf);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
 		{ "api@version", test_version, NULL, NULL, NULL },
+		{ "api@layer-setters", test_layer_setters, unit_setup_vkms, unit_teardown, NULL },
+		{ "api@log-level", test_log_level, unit_setup_vkms, unit_teardown, NULL },
+		{ "api@object-setters", test_object_setters, unit_setup_vkms, unit_teardown, NULL },
 	};
 	return unit_main("api", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
