@@ -6,11 +6,14 @@
  * Testing extras (kept apart in capture_and_check()):
  *   --capture FILE   capture the output through writeback and write FILE (.png or PPM)
  *   --check          compare the captured frame with the drawing; exit 1 on any mismatch
+ *   --then CMD       run the shell command CMD while the frame is still shown (a test's
+ *                    screendump, say); exit 1 when it fails
  */
 #include <dispman/dispman.h>
 #include <drm_fourcc.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "image.h"
@@ -84,15 +87,17 @@ static int capture_and_check(struct dispman_output *out, struct dispman_buffer *
 
 int main(int argc, char **argv)
 {
-	const char *capture_path = NULL;
+	const char *capture_path = NULL, *then = NULL;
 	bool check = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--capture") == 0 && i + 1 < argc) {
 			capture_path = argv[++i];
+		} else if (strcmp(argv[i], "--then") == 0 && i + 1 < argc) {
+			then = argv[++i];
 		} else if (strcmp(argv[i], "--check") == 0) {
 			check = true;
 		} else {
-			fprintf(stderr, "usage: hello [--capture FILE] [--check]\n");
+			fprintf(stderr, "usage: hello [--capture FILE] [--check] [--then CMD]\n");
 			return 2;
 		}
 	}
@@ -121,6 +126,14 @@ int main(int argc, char **argv)
 	int status = 0;
 	if (capture_path || check)
 		status = capture_and_check(out, buf, capture_path, check);
+	if (then) {
+		fflush(stdout);
+		int rc = system(then);
+		if (rc != 0) {
+			fprintf(stderr, "hello: '%s' failed (status %#x)\n", then, (unsigned)rc);
+			status = 1;
+		}
+	}
 	dispman_buffer_unref(buf);
 	dispman_device_destroy(dev);
 	return status;

@@ -1,8 +1,8 @@
 /*
  * The first integration test: it proves the whole chain with raw libdrm, no
- * libdispman involved. Open the vkms device, show a full-screen dumb buffer
- * of a known pattern with an atomic commit, read it back through the
- * writeback connector, and compare every pixel.
+ * libdispman involved. Open the device (it needs a writeback connector), show
+ * a full-screen dumb buffer of a known pattern with an atomic commit, read it
+ * back through the writeback connector, and compare every pixel.
  *
  * --expect-seed N compares against the pattern of seed N instead of the one
  * drawn (seed 1). With a different seed the comparison must find mismatches;
