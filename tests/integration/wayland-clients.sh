@@ -74,7 +74,11 @@ sys.exit(1)
 EOF
 }
 
-drm_info -j >"$out/drm_info.json" 2>/dev/null || fail "drm_info -j failed"
+# The device under test (the guest names it; on the multi profile it is not card0) and
+# its debugfs folder (/sys/kernel/debug/dri/<minor>).
+dut=${DISPMAN_DEVICE:-/dev/dri/card0}
+dri=/sys/kernel/debug/dri/$((0x$(stat -Lc %T "$dut")))
+drm_info -j "$dut" >"$out/drm_info.json" 2>/dev/null || fail "drm_info -j $dut failed"
 
 case "$case_" in
 shm)
@@ -84,7 +88,7 @@ shm)
 	f0=$(stat frame_callbacks)
 	wait_stat frame_callbacks $((f0 + 20)) 180
 	capture 1
-	cp /sys/kernel/debug/dri/0/state "$out/state.txt" 2>/dev/null
+	cp "$dri/state" "$out/state.txt" 2>/dev/null
 	sleep 1
 	python3 "$check" simple-shm "$out/cap.0.ppm" "$out/cap.1.ppm" || fail "pixels"
 	copies=$(stat shm_copies) bytes=$(stat bytes_copied) rel=$(stat releases)
@@ -108,7 +112,7 @@ dmabuf-v4l)
 		fail "vivid: cannot set XR24 640x480"
 	DISPMAN_DEBUG=1 start -- weston-simple-dmabuf-v4l -v /dev/video0 -f XR24 -d XR24
 	wait_stat zero_copy_frames 10 300
-	cp /sys/kernel/debug/dri/0/state "$out/state.txt" || fail "no debugfs state"
+	cp "$dri/state" "$out/state.txt" || fail "no debugfs state"
 	drm_info >"$out/drm_info.txt" 2>&1
 	cp "$stats" "$out/stats-running"
 	bytes=$(stat bytes_copied) imports=$(stat dmabuf_imports) zc=$(stat zero_copy_frames)
