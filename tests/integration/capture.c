@@ -206,7 +206,10 @@ static int case_paths(void)
 	unsigned mx;
 	struct dispman_buffer *cpu;
 	int n = compare_paths(&c, wb, dump, &cpu, &mx);
-	CHECK(n > 0, "neither writeback nor a screendump to compare the CPU capture with");
+	if (n == 0) {
+		printf("n/a: neither writeback nor a screendump to compare the CPU capture with\n");
+		return SKIP;
+	}
 	CHECK(mx == 0, "the paths differ on a frame without semi-transparent plane pixels");
 	/* the frame is the scene */
 	CHECK((frame_row(cpu, 10)[10] & 0xffffff) == (px_base(10, 10) & 0xffffff), "base pixel");

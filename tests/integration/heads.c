@@ -205,7 +205,8 @@ int main(void)
 			c.h[n++].out = o;
 	}
 	if (n < 2 || !screendump_available(c.dev) || !path) {
-		printf("not applicable: %zu connected output(s), screendump %s\n", n,
+		printf("n/a: needs two connected outputs and a screendump (%zu connected, "
+			"screendump %s)\n", n,
 			screendump_available(c.dev) ? "available" : "not available");
 		dispman_device_destroy(c.dev);
 		return SKIP;
