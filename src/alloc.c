@@ -431,12 +431,13 @@ static void select_layers(struct ctx *c)
 	}
 }
 
-static const struct ctx *prio_ctx;
-
-static int cmp_priority(const void *a, const void *b)
+/* qsort_r's comparison: the context is the ctx, so that devices on other threads can sort
+ * at the same time. */
+static int cmp_priority(const void *a, const void *b, void *arg)
 {
+	const struct ctx *c = arg;
 	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
-	const struct entry *ea = &prio_ctx->e[ia], *eb = &prio_ctx->e[ib];
+	const struct entry *ea = &c->e[ia], *eb = &c->e[ib];
 	unsigned ra = ea->layer->update_rate, rb = eb->layer->update_rate;
 	/* rates within 1/8 of each other count as equal: then bigger, then higher */
 	if (ra / 32 != rb / 32)
@@ -601,9 +602,7 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 		goto out;
 	}
 	compute_compat(&c);
-	prio_ctx = &c;
-	qsort(c.order, c.n, sizeof(*c.order), cmp_priority);
-	prio_ctx = NULL;
+	qsort_r(c.order, c.n, sizeof(*c.order), cmp_priority, &c);
 
 	for (;;) {
 		select_layers(&c);

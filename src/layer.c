@@ -5,7 +5,6 @@
 
 struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 {
-	static unsigned next_serial;
 	struct dispman_layer *layer = calloc(1, sizeof(*layer));
 	if (!layer) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: out of memory creating a layer", out->name);
@@ -16,7 +15,7 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 	layer->alpha = 0xffff;
 	layer->blend = DISPMAN_BLEND_PREMULTIPLIED;
 	layer->visible = true;
-	layer->serial = next_serial++;
+	layer->serial = out->dev->next_layer_serial++;
 	layer->placement.reason = DISPMAN_REASON_INVISIBLE;
 	list_insert_tail(&out->layers, &layer->link);
 	out->dev->shape_dirty = true;

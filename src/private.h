@@ -225,6 +225,7 @@ struct dispman_device {
 	int commit_hold;           /* > 0: commits are queued, not made (capture) */
 	bool shape_dirty;
 	bool force_modeset;
+	unsigned next_layer_serial; /* layer.c: creation order of the device's layers */
 	struct dispman_limits limits;
 	struct dispman_stats stats;
 	/* alloc.c: search budget (0: default) and what the kernel taught us */

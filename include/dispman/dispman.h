@@ -13,7 +13,10 @@
  * - Every failure is also reported through the log handler (see dispman_log_set_handler).
  * - Objects of one device are single-threaded: call them from one thread at a time. All
  *   callbacks run inside dispman_device_dispatch() (or inside the call named in the
- *   callback's comment).
+ *   callback's comment). Different devices share no state and may each be used from a
+ *   thread of its own; only the log handler and level are process-wide.
+ * - Setters return 0 or a negative errno, and refuse (and log) a value they cannot take
+ *   instead of storing it.
  */
 #ifndef DISPMAN_DISPMAN_H
 #define DISPMAN_DISPMAN_H
