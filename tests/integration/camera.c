@@ -634,6 +634,9 @@ static int case_setup_error(const char *device, const char *what)
 		CHECK(dispman_camera_start(c.cam) == 0, "second start");
 		run_frames(&c, 5, 120);
 	} else {
+		/* pinned: the automatic mode would take the next path (probed before the
+		 * error is armed: the probe itself calls REQBUFS) */
+		enum dispman_camera_memory path = native_path(&c);
 		/* vivid's REQBUFS error is armed through a control of an open node */
 		int fd = open(video_path, O_RDWR);
 		CHECK(fd >= 0, "open %s", video_path);
@@ -648,8 +651,6 @@ static int case_setup_error(const char *device, const char *what)
 		struct v4l2_control ctl = { .id = id, .value = 1 };
 		CHECK(ioctl(fd, VIDIOC_S_CTRL, &ctl) == 0, "arm REQBUFS error");
 		close(fd);
-		/* pinned: the automatic mode would take the next path */
-		enum dispman_camera_memory path = native_path(&c);
 		c.cam = make_camera(&c, path, DRM_FORMAT_XRGB8888, 0);
 		printf("create with an injected REQBUFS error: %s\n", c.cam ? "ok" : strerror(errno));
 		CHECK(!c.cam, "create succeeded");
@@ -676,7 +677,7 @@ static int case_formats(const char *device)
 		if (f[i].v4l2_fourcc == V4L2_PIX_FMT_YUYV && yuyv < 0)
 			yuyv = i;
 	}
-	printf("%d format/size entries, %d a vkms plane scans out\n", n, scanout);
+	printf("%d format/size entries, %d a plane scans out\n", n, scanout);
 	for (int i = 0; i < n && i < 6; i++)
 		printf("  %.4s -> %.4s %ux%u%s%s\n", (const char *)&f[i].v4l2_fourcc,
 			f[i].drm_fourcc ? (const char *)&f[i].drm_fourcc : "none", f[i].width,
