@@ -130,6 +130,64 @@ static void test_contents(void **state)
 	}
 }
 
+static char *describe_to_string(struct dispman_device *dev, enum dispman_describe_format fmt)
+{
+	char *got = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&got, &len);
+	assert_non_null(mem);
+	assert_int_equal(dispman_device_describe(dev, fmt, mem), 0);
+	fclose(mem);
+	return got;
+}
+
+/* drm_info's level: caps, client caps, mode timings, property type, flags, spec, values. */
+static void test_details(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const char *const json_needles[] = {
+		"\"caps\": {", "\"DUMB_BUFFER\": 1", "\"CURSOR_WIDTH\": 512", "\"client_caps\": {",
+		"\"ATOMIC\": true", "\"hsync_start\": 1048", "\"vtotal\": 806", "\"clock\": 65000",
+		"\"flag_names\": \"nhsync nvsync\"", "\"type\": \"enum\"", "\"type\": \"signed range\"",
+		"\"min\": -2147483648", "\"max\": 2147483647", "\"object_type\": \"CRTC\"",
+		"\"immutable\"", "\"atomic\"", "\"raw_value\": 18446744073709551615",
+		"\"value\": -1", "\"name\": \"Standby\"", "\"modifier_name\": \"LINEAR\"",
+		"\"format_codes\": [", "\"max_width\": 8192",
+	};
+	char *got = describe_to_string(f->dev, DISPMAN_DESCRIBE_JSON);
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(json_needles); i++)
+		if (!strstr(got, json_needles[i]))
+			fail_msg("JSON lacks %s", json_needles[i]);
+	free(got);
+	static const char *const text_needles[] = {
+		"DPMS: On [enum; On=0 Standby=1 Suspend=2 Off=3]",
+		"IN_FENCE_FD: -1 [signed range, atomic; -1..2147483647]",
+		"1024x768@60.003 preferred: 65000 kHz, h 1024 1048 1184 1344 0, v 768 771 777 806 0",
+		"CURSOR_HEIGHT: 512",
+	};
+	got = describe_to_string(f->dev, DISPMAN_DESCRIBE_TEXT);
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(text_needles); i++)
+		if (!strstr(got, text_needles[i]))
+			fail_msg("text lacks %s", text_needles[i]);
+	free(got);
+}
+
+/* A plane whose IN_FORMATS cannot be read lists no modifier: not "INVALID". */
+static void test_no_modifiers(void **state)
+{
+	struct unit_fixture *f = *state;
+	mock_drm_fail_next("drmModeGetPropertyBlob", EINVAL); /* the primary's IN_FORMATS */
+	unit_open_device(f);
+	for (int fmt = DISPMAN_DESCRIBE_TEXT; fmt <= DISPMAN_DESCRIBE_JSON; fmt++) {
+		char *got = describe_to_string(f->dev, (enum dispman_describe_format)fmt);
+		assert_null(strstr(got, "INVALID"));
+		assert_non_null(strstr(got, fmt == DISPMAN_DESCRIBE_JSON ? "\"in_formats\": false" :
+			"in_formats: false"));
+		assert_non_null(strstr(got, "LINEAR")); /* the other planes' modifier */
+		free(got);
+	}
+}
+
 static void test_invalid(void **state)
 {
 	struct unit_fixture *f = *state;
@@ -169,6 +227,9 @@ int main(int argc, char **argv)
 	static const struct CMUnitTest fixed[] = {
 		{ "describe@contents", test_contents, unit_setup_vkms, unit_teardown, NULL },
 		{ "describe@invalid", test_invalid, unit_setup_vkms, unit_teardown, NULL },
+		{ "describe@details", test_details, unit_setup_vkms, unit_teardown, NULL },
+		{ "describe@no-modifiers", test_no_modifiers, unit_setup_vkms_closed, unit_teardown,
+			NULL },
 		{ "describe@write-error", test_write_error, unit_setup_vkms, unit_teardown, NULL },
 		{ "describe@libdrm-failure", test_libdrm_failure, unit_setup_vkms, unit_teardown,
 			NULL },
