@@ -29,6 +29,13 @@
  * with reason IMPORT). Zero copy stays the first choice; a path that fails
  * while another remains is logged at info level, not as an error. The stats'
  * memory field and the layer's placement say which path runs.
+ *
+ * A library built without V4L2 support (no linux/videodev2.h, or meson -Dv4l2=disabled)
+ * declares and exports the same functions: dispman_camera_query_formats(),
+ * dispman_camera_start(), dispman_camera_stop() and dispman_camera_set_control() return
+ * -ENOTSUP, dispman_camera_create() returns NULL with errno ENOTSUP, each with a log line
+ * saying why; the setters return -EINVAL (no camera can exist) and the others do
+ * nothing.
  */
 #ifndef DISPMAN_CAMERA_H
 #define DISPMAN_CAMERA_H
