@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Compile and link every C example of the docs against the built library.
 
-usage: check-examples.py CC INCLUDE_DIR LIBDIR FILE.md...
+usage: check-examples.py CC INCLUDE_DIRS LIBDIR FILE.md...  (INCLUDE_DIRS: dirs joined by ':')
 
 Every ```c block of the given Markdown files is a complete program: it is compiled with
 -std=c11 -Wall -Wextra -Werror against the installed headers and linked with
@@ -30,7 +30,8 @@ def main():
                 src = os.path.join(tmp, "ex%d.c" % n)
                 with open(src, "w") as f:
                     f.write(m.group(1))
-                cmd = shlex.split(cc) + ["-std=c11", "-Wall", "-Wextra", "-Werror", "-I", inc] + \
+                incs = [a for d in inc.split(":") for a in ("-I", d)]
+                cmd = shlex.split(cc) + ["-std=c11", "-Wall", "-Wextra", "-Werror"] + incs + \
                     drm + [src, "-o", src[:-2], "-L", libdir, "-ldispman"]
                 r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True)

@@ -7,6 +7,8 @@
  */
 #include "private.h"
 
+#include <dispman/camera.h>
+
 static void say_why(const char *func)
 {
 	dispman_log(DISPMAN_LOG_ERROR, "%s: libdispman was built without V4L2 camera support",
