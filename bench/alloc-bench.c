@@ -1,372 +1,94 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per-frame CPU time and TEST_ONLY commits per frame of libdispman, libliftoff (when built
- * with it) and a raw libdrm atomic flip loop showing the same buffers on the same device.
+ * Plane assignment and composition: libdispman against libliftoff (when built with it)
+ * and the floor, a raw libdrm flip loop (floor-flip.c), on the same device and scenes.
  *
- * Usage: alloc-bench [--mock] [--frames N] [device]
- *   device defaults to $DISPMAN_DEVICE, else /dev/dri/card0. --mock runs on the mock
- *   libdrm instead: start it with LD_LIBRARY_PATH=<build>/tests/mock so that libdrm.so.2 is the mock, which then
- *   emulates vkms (its setup functions are looked up with dlsym).
+ * Usage: alloc-bench [--mock] [--runs R] [--short S] [--long L] [--layers 1,4,...]
+ *                    [--modes steady,moving,changing] [--timeout SEC] [device]
+ *   device defaults to /dev/dri/card0. --mock runs on the mock libdrm instead: start it
+ *   with LD_LIBRARY_PATH=<build>/tests/mock so that libdrm.so.2 is the mock.
  *
- * Each engine shows every scene for N frames with two buffers per layer alternating (a new
- * framebuffer on every layer every frame), nonblocking page flips, waiting for each flip
- * event. The first frame of a scene is its shape change; the others are the steady state.
- * CPU time is CLOCK_PROCESS_CPUTIME_ID (user + system) per frame, the median is printed.
- * TEST_ONLY commits are counted by wrapping drmModeAtomicCommit in this executable, for
- * all engines alike. The raw loop knows the planes beforehand: it is the floor, and when a
- * scene has more layers than planes it shows only as many layers as there are planes.
- * libliftoff only assigns planes: layers it leaves over are not drawn by anyone here,
- * while libdispman composes them on the CPU (that work is included in its numbers).
+ * How it measures (doc/allocation.md quotes the table it prints):
+ * - Every measurement is a fresh child process (this executable, re-executed) that opens
+ *   the device, builds the scene (a full-screen background and 160x120 tiles, XRGB8888,
+ *   two buffers per layer), shows it and then runs F frames: nonblocking commits, each
+ *   waiting for its flip event. Modes: steady (every layer a new buffer every frame),
+ *   moving (the top layer moves by 1 px a frame), changing (the middle layer gets a new
+ *   buffer every frame, the others keep theirs).
+ * - CPU is the child's own (CLOCK_PROCESS_CPUTIME_ID, user + system: the kernel's atomic
+ *   check counts, vkms' blending worker does not), from its start to its last flip.
+ *   Each contender runs S and L frames; per frame = (cpu(L) - cpu(S)) / (L - S), start-up
+ *   = cpu(S) - S * per frame. So the first frames (modeset, first search, the emulator
+ *   translating new code) do not count as per-frame cost.
+ * - R rounds; in each round every contender runs once (short and long), the order
+ *   rotating from round to round, all in one boot. Medians over the rounds are printed
+ *   with min and max. One warm-up run of each contender comes first and is not counted.
+ * - ioctls, TEST_ONLY and real commits are counted by interposing ioctl() and
+ *   drmModeAtomicCommit() in this executable (bench-kms.c), for every contender alike.
+ * - libdispman's own counters give the pixels composed and damaged, the geometry commits
+ *   made without a search, and the composition memory.
+ * A contender's median below 0.75x the floor's is flagged: no library doing at least the
+ * floor's work can be faster than it, so such a number is a measuring error.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <stdbool.h>
-#include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
-#include <xf86drm.h>
-#include <xf86drmMode.h>
 #include <dispman/dispman.h>
 #if HAVE_LIBLIFTOFF
 #include <libliftoff.h>
 #endif
 
-#define MAX_LAYERS 24
+#include "bench-kms.h"
 
-static unsigned long n_tests, n_commits;
-static bool in_frame;
+enum engine { ENG_FLOOR, ENG_LIFTOFF, ENG_DISPMAN, N_ENGINES };
+static const char *const engine_names[] = { "floor", "libliftoff", "libdispman" };
+static const char *const mode_names[] = { "steady", "moving", "changing", "release" };
 
-typedef int (*commit_fn)(int, drmModeAtomicReqPtr, uint32_t, void *);
-
-/* Interposed for libdispman, libliftoff and the raw loop: counts TEST_ONLY commits. */
-int drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, void *user_data)
-{
-	static commit_fn real;
-	if (!real)
-		real = (commit_fn)(uintptr_t)dlsym(RTLD_NEXT, "drmModeAtomicCommit");
-	if (in_frame) {
-		if (flags & DRM_MODE_ATOMIC_TEST_ONLY)
-			n_tests++;
-		else
-			n_commits++;
-	}
-	return real(fd, req, flags, user_data);
-}
-
-struct lspec {
-	int32_t x, y;
-	uint32_t w, h;
-	uint32_t fmt;
+struct child_result {
+	bool ok;
+	double cpu_us;
+	unsigned long ioctls, tests, commits;
+	unsigned long on_planes;
+	unsigned long long damaged, composed, geometry, refused, comp_bytes, comp_peak;
+	unsigned long long mem[3]; /* release mode */
+	unsigned w, h, planes;
 };
 
-struct scene {
-	const char *name;
-	size_t n;
-	struct lspec l[MAX_LAYERS];
-};
+/* ---- child side ---- */
 
-static struct scene scenes[3];
-
-static void make_scenes(uint32_t W, uint32_t H)
+static int open_device(bool mock, const char *path)
 {
-	struct scene *s = &scenes[0];
-	s->name = "4 layers (all fit)";
-	s->l[s->n++] = (struct lspec){ 0, 0, W, H, DRM_FORMAT_XRGB8888 };
-	for (int i = 0; i < 3; i++)
-		s->l[s->n++] = (struct lspec){ 100 + i * 150, 100 + i * 100, 256, 256,
-			DRM_FORMAT_ARGB8888 };
-	s = &scenes[1];
-	s->name = "10 layers (all fit)";
-	s->l[s->n++] = (struct lspec){ 0, 0, W, H, DRM_FORMAT_XRGB8888 };
-	for (int i = 0; i < 9; i++)
-		s->l[s->n++] = (struct lspec){ 40 + (i % 3) * 300, 40 + (i / 3) * 220, 200, 160,
-			DRM_FORMAT_ARGB8888 };
-	s = &scenes[2];
-	s->name = "20 layers (10 planes)";
-	s->l[s->n++] = (struct lspec){ 0, 0, W, H, DRM_FORMAT_XRGB8888 };
-	for (int i = 0; i < 19; i++)
-		s->l[s->n++] = (struct lspec){ (i * 97) % 800, (i * 61) % 560, 160, 120,
-			DRM_FORMAT_ARGB8888 };
-}
-
-struct result {
-	double first_us;          /* CPU of the shape-change frame */
-	double median_us;         /* CPU per steady-state frame */
-	unsigned long first_tests;
-	double tests_per_frame;   /* steady state */
-	bool ran;
-};
-
-static double cpu_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* ---- plain KMS helpers for the raw loop and libliftoff ---- */
-
-struct kms {
-	int fd;
-	uint32_t crtc, conn, mode_blob;
-	drmModeModeInfo mode;
-	uint32_t planes[16];      /* primary, overlays by id, cursor */
-	size_t n_planes;
-	uint32_t fbs[2][MAX_LAYERS], handles[2][MAX_LAYERS];
-	bool flipped;
-};
-
-static uint32_t prop(int fd, uint32_t obj, uint32_t type, const char *name)
-{
-	drmModeObjectProperties *p = drmModeObjectGetProperties(fd, obj, type);
-	uint32_t id = 0;
-	for (uint32_t i = 0; p && i < p->count_props && !id; i++) {
-		drmModePropertyRes *r = drmModeGetProperty(fd, p->props[i]);
-		if (r && strcmp(r->name, name) == 0)
-			id = r->prop_id;
-		drmModeFreeProperty(r);
-	}
-	drmModeFreeObjectProperties(p);
-	return id;
-}
-
-static uint64_t prop_value(int fd, uint32_t obj, uint32_t type, const char *name)
-{
-	uint32_t id = prop(fd, obj, type, name);
-	drmModeObjectProperties *p = drmModeObjectGetProperties(fd, obj, type);
-	uint64_t v = 0;
-	for (uint32_t i = 0; p && i < p->count_props; i++)
-		if (p->props[i] == id)
-			v = p->prop_values[i];
-	drmModeFreeObjectProperties(p);
-	return v;
-}
-
-static int kms_open(struct kms *k, int fd)
-{
-	memset(k, 0, sizeof(*k));
-	k->fd = fd;
-	drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
-	if (drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) < 0)
+	if (!mock)
+		return open(path, O_RDWR | O_CLOEXEC);
+	void (*setup)(void) = (void (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT,
+		"mock_drm_setup_vkms_like");
+	int (*mopen)(void) = (int (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "mock_drm_open");
+	if (!setup || !mopen) {
+		fprintf(stderr, "--mock: libdrm.so.2 is not the mock (set LD_LIBRARY_PATH to "
+			"<build>/tests/mock)\n");
 		return -1;
-	drmModeRes *res = drmModeGetResources(fd);
-	if (!res)
-		return -1;
-	k->crtc = res->crtcs[0];
-	for (int i = 0; i < res->count_connectors && !k->conn; i++) {
-		drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
-		if (c && c->connection == DRM_MODE_CONNECTED && c->count_modes &&
-		    c->connector_type != DRM_MODE_CONNECTOR_WRITEBACK) {
-			k->conn = c->connector_id;
-			k->mode = c->modes[0];
-			for (int m = 0; m < c->count_modes; m++)
-				if (c->modes[m].type & DRM_MODE_TYPE_PREFERRED)
-					k->mode = c->modes[m];
-		}
-		drmModeFreeConnector(c);
 	}
-	drmModeFreeResources(res);
-	drmModePlaneRes *pr = drmModeGetPlaneResources(fd);
-	uint32_t ovl[16], cur = 0, pri = 0;
-	size_t n_ovl = 0;
-	for (uint32_t i = 0; pr && i < pr->count_planes; i++) {
-		uint64_t t = prop_value(fd, pr->planes[i], DRM_MODE_OBJECT_PLANE, "type");
-		if (t == DRM_PLANE_TYPE_PRIMARY && !pri)
-			pri = pr->planes[i];
-		else if (t == DRM_PLANE_TYPE_CURSOR && !cur)
-			cur = pr->planes[i];
-		else if (t == DRM_PLANE_TYPE_OVERLAY && n_ovl < 14)
-			ovl[n_ovl++] = pr->planes[i];
-	}
-	drmModeFreePlaneResources(pr);
-	k->planes[k->n_planes++] = pri;
-	for (size_t i = 0; i < n_ovl; i++)
-		k->planes[k->n_planes++] = ovl[i];
-	if (cur)
-		k->planes[k->n_planes++] = cur;
-	return k->conn && pri ? 0 : -1;
-}
-
-static uint32_t kms_dumb_fb(struct kms *k, const struct lspec *l, uint8_t fill, uint32_t *handle)
-{
-	struct drm_mode_create_dumb c = { .width = l->w, .height = l->h, .bpp = 32 };
-	if (drmIoctl(k->fd, DRM_IOCTL_MODE_CREATE_DUMB, &c) < 0)
-		return 0;
-	uint32_t handles[4] = { c.handle }, pitches[4] = { c.pitch }, offsets[4] = { 0 }, fb = 0;
-	if (drmModeAddFB2(k->fd, l->w, l->h, l->fmt, handles, pitches, offsets, &fb, 0) < 0)
-		fb = 0;
-	int dfd;
-	if (drmPrimeHandleToFD(k->fd, c.handle, DRM_CLOEXEC | DRM_RDWR, &dfd) == 0) {
-		void *p = mmap(NULL, c.size, PROT_WRITE, MAP_SHARED, dfd, 0);
-		if (p != MAP_FAILED) {
-			memset(p, fill, c.size);
-			munmap(p, c.size);
-		}
-		close(dfd);
-	}
-	*handle = c.handle;
-	return fb;
-}
-
-static void kms_free_fbs(struct kms *k, const struct scene *s)
-{
-	for (int v = 0; v < 2; v++) {
-		for (size_t i = 0; i < s->n; i++) {
-			if (k->fbs[v][i])
-				drmModeRmFB(k->fd, k->fbs[v][i]);
-			struct drm_mode_destroy_dumb d = { .handle = k->handles[v][i] };
-			if (k->handles[v][i])
-				drmIoctl(k->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
-			k->fbs[v][i] = k->handles[v][i] = 0;
-		}
-	}
-}
-
-static void flip_handler(int fd, unsigned seq, unsigned sec, unsigned usec, unsigned crtc,
-	void *data)
-{
-	((struct kms *)data)->flipped = true;
-}
-
-static int kms_wait_flip(struct kms *k)
-{
-	drmEventContext ev = { .version = 3, .page_flip_handler2 = flip_handler };
-	k->flipped = false;
-	for (int i = 0; i < 100 && !k->flipped; i++) {
-		struct pollfd p = { .fd = k->fd, .events = POLLIN };
-		if (poll(&p, 1, 100) > 0)
-			drmHandleEvent(k->fd, &ev);
-	}
-	return k->flipped ? 0 : -ETIMEDOUT;
-}
-
-/* Modeset with the first layer on the primary plane (blocking). */
-static int kms_modeset(struct kms *k, uint32_t fb)
-{
-	if (drmModeCreatePropertyBlob(k->fd, &k->mode, sizeof(k->mode), &k->mode_blob) < 0)
-		return -1;
-	drmModeAtomicReq *r = drmModeAtomicAlloc();
-	uint32_t p = k->planes[0];
-	drmModeAtomicAddProperty(r, k->conn, prop(k->fd, k->conn, DRM_MODE_OBJECT_CONNECTOR,
-		"CRTC_ID"), k->crtc);
-	drmModeAtomicAddProperty(r, k->crtc, prop(k->fd, k->crtc, DRM_MODE_OBJECT_CRTC,
-		"MODE_ID"), k->mode_blob);
-	drmModeAtomicAddProperty(r, k->crtc, prop(k->fd, k->crtc, DRM_MODE_OBJECT_CRTC,
-		"ACTIVE"), 1);
-	static const char *const names[] = { "FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W",
-		"SRC_H", "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H" };
-	uint64_t vals[] = { fb, k->crtc, 0, 0, (uint64_t)k->mode.hdisplay << 16,
-		(uint64_t)k->mode.vdisplay << 16, 0, 0, k->mode.hdisplay, k->mode.vdisplay };
-	for (size_t i = 0; i < 10; i++)
-		drmModeAtomicAddProperty(r, p, prop(k->fd, p, DRM_MODE_OBJECT_PLANE, names[i]),
-			vals[i]);
-	int ret = drmModeAtomicCommit(k->fd, r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
-	drmModeAtomicFree(r);
-	return ret;
-}
-
-/* Turn every plane off (between engines). */
-static void kms_clear(struct kms *k)
-{
-	drmModeAtomicReq *r = drmModeAtomicAlloc();
-	for (size_t i = 1; i < k->n_planes; i++) {
-		uint32_t p = k->planes[i];
-		drmModeAtomicAddProperty(r, p, prop(k->fd, p, DRM_MODE_OBJECT_PLANE, "FB_ID"), 0);
-		drmModeAtomicAddProperty(r, p, prop(k->fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_ID"), 0);
-	}
-	drmModeAtomicCommit(k->fd, r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
-	drmModeAtomicFree(r);
-}
-
-/* ---- engines ---- */
-
-static void run_raw(struct kms *k, const struct scene *s, int frames, struct result *res)
-{
-	size_t n = s->n < k->n_planes ? s->n : k->n_planes;
-	for (int v = 0; v < 2; v++)
-		for (size_t i = 0; i < n; i++)
-			k->fbs[v][i] = kms_dumb_fb(k, &s->l[i], (uint8_t)(0x40 + v * 0x40 + i),
-				&k->handles[v][i]);
-	kms_modeset(k, k->fbs[0][0]);
-	uint32_t fb_prop[16], props[16][9];
-	static const char *const names[] = { "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W", "SRC_H",
-		"CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H" };
-	for (size_t i = 0; i < n; i++) {
-		fb_prop[i] = prop(k->fd, k->planes[i], DRM_MODE_OBJECT_PLANE, "FB_ID");
-		for (int j = 0; j < 9; j++)
-			props[i][j] = prop(k->fd, k->planes[i], DRM_MODE_OBJECT_PLANE, names[j]);
-	}
-	double *t = calloc((size_t)frames, sizeof(*t));
-	for (int f = 0; f < frames; f++) {
-		in_frame = true;
-		unsigned long t0 = n_tests;
-		double c0 = cpu_us();
-		drmModeAtomicReq *r = drmModeAtomicAlloc();
-		for (size_t i = 0; i < n; i++) {
-			drmModeAtomicAddProperty(r, k->planes[i], fb_prop[i], k->fbs[(f + 1) & 1][i]);
-			if (f == 0) {
-				const struct lspec *l = &s->l[i];
-				uint64_t v[9] = { k->crtc, 0, 0, (uint64_t)l->w << 16,
-					(uint64_t)l->h << 16, (uint64_t)(int64_t)l->x,
-					(uint64_t)(int64_t)l->y, l->w, l->h };
-				for (int j = 0; j < 9; j++)
-					drmModeAtomicAddProperty(r, k->planes[i], props[i][j], v[j]);
-			}
-		}
-		int ret = drmModeAtomicCommit(k->fd, r, DRM_MODE_ATOMIC_NONBLOCK |
-			DRM_MODE_PAGE_FLIP_EVENT, k);
-		drmModeAtomicFree(r);
-		if (ret == 0)
-			kms_wait_flip(k);
-		t[f] = cpu_us() - c0;
-		in_frame = false;
-		if (ret < 0) {
-			fprintf(stderr, "raw: commit failed: %s\n", strerror(errno));
-			break;
-		}
-		if (f == 0) {
-			res->first_us = t[0];
-			res->first_tests = n_tests - t0;
-			n_tests = 0;
-		}
-	}
-	res->median_us = median(t + 1, frames - 1);
-	res->tests_per_frame = (double)n_tests / (frames - 1);
-	res->ran = true;
-	free(t);
-	kms_clear(k);
-	kms_free_fbs(k, s);
-	drmModeDestroyPropertyBlob(k->fd, k->mode_blob);
+	setup();
+	return mopen();
 }
 
 #if HAVE_LIBLIFTOFF
-static void run_liftoff(struct kms *k, const struct scene *s, int frames, struct result *res)
+static int run_liftoff(struct kms *k, const struct scene *s, enum bench_mode mode, int frames,
+	struct child_result *res)
 {
-	for (int v = 0; v < 2; v++)
-		for (size_t i = 0; i < s->n; i++)
-			k->fbs[v][i] = kms_dumb_fb(k, &s->l[i], (uint8_t)(0x40 + v * 0x40 + i),
-				&k->handles[v][i]);
-	kms_modeset(k, k->fbs[0][0]);
+	if (kms_make_fbs(k, s, s->n) < 0)
+		return -1;
+	bench_loop_start();
+	if (kms_modeset(k, k->fbs[0][0]) < 0)
+		return -1;
 	struct liftoff_device *dev = liftoff_device_create(k->fd);
 	liftoff_device_register_all_planes(dev);
 	struct liftoff_output *out = liftoff_output_create(dev, k->crtc);
@@ -383,45 +105,34 @@ static void run_liftoff(struct kms *k, const struct scene *s, int frames, struct
 		liftoff_layer_set_property(layers[i], "SRC_Y", 0);
 		liftoff_layer_set_property(layers[i], "SRC_W", (uint64_t)l->w << 16);
 		liftoff_layer_set_property(layers[i], "SRC_H", (uint64_t)l->h << 16);
+		liftoff_layer_set_property(layers[i], "FB_ID", k->fbs[0][i]);
 	}
-	double *t = calloc((size_t)frames, sizeof(*t));
-	for (int f = 0; f < frames; f++) {
-		in_frame = true;
-		unsigned long t0 = n_tests;
-		double c0 = cpu_us();
-		for (size_t i = 0; i < s->n; i++)
-			liftoff_layer_set_property(layers[i], "FB_ID", k->fbs[(f + 1) & 1][i]);
+	size_t top = s->n - 1, changing = bench_changing_layer(s->n);
+	int ret = 0;
+	for (int f = -1; f < frames && ret == 0; f++) {
+		uint32_t fb = (uint32_t)((f + 1) & 1);
+		if (f >= 0 && mode == MODE_STEADY)
+			for (size_t i = 0; i < s->n; i++)
+				liftoff_layer_set_property(layers[i], "FB_ID", k->fbs[fb][i]);
+		else if (f >= 0 && mode == MODE_CHANGING)
+			liftoff_layer_set_property(layers[changing], "FB_ID", k->fbs[fb][changing]);
+		else if (f >= 0)
+			liftoff_layer_set_property(layers[top], "CRTC_X",
+				(uint64_t)(int64_t)(s->l[top].x + 1 + f % 64));
 		drmModeAtomicReq *r = drmModeAtomicAlloc();
-		int ret = liftoff_output_apply(out, r, DRM_MODE_ATOMIC_NONBLOCK);
+		ret = liftoff_output_apply(out, r, DRM_MODE_ATOMIC_NONBLOCK);
 		if (ret == 0)
 			ret = drmModeAtomicCommit(k->fd, r, DRM_MODE_ATOMIC_NONBLOCK |
 				DRM_MODE_PAGE_FLIP_EVENT, k);
 		drmModeAtomicFree(r);
 		if (ret == 0)
-			kms_wait_flip(k);
-		t[f] = cpu_us() - c0;
-		in_frame = false;
-		if (ret < 0) {
+			ret = kms_wait_flip(k);
+		if (ret < 0)
 			fprintf(stderr, "libliftoff: frame %d failed: %s\n", f, strerror(errno));
-			break;
-		}
-		if (f == 0) {
-			res->first_us = t[0];
-			res->first_tests = n_tests - t0;
-			n_tests = 0;
-		}
 	}
-	res->median_us = median(t + 1, frames - 1);
-	res->tests_per_frame = (double)n_tests / (frames - 1);
-	res->ran = true;
-	free(t);
 	for (size_t i = 0; i < s->n; i++)
-		liftoff_layer_destroy(layers[i]);
-	liftoff_output_destroy(out);
-	liftoff_device_destroy(dev);
-	kms_clear(k);
-	kms_free_fbs(k, s);
-	drmModeDestroyPropertyBlob(k->fd, k->mode_blob);
+		res->on_planes += liftoff_layer_get_plane(layers[i]) != NULL;
+	return ret;
 }
 #endif
 
@@ -430,16 +141,27 @@ static bool dm_flipped;
 static void dm_frame(struct dispman_output *out, uint64_t seq, const struct timespec *ts,
 	void *data)
 {
+	(void)out, (void)seq, (void)ts, (void)data;
 	dm_flipped = true;
 }
 
-static void run_dispman(int fd, const struct scene *s, int frames, struct result *res,
-	size_t *on_planes)
+static int dm_frame_commit(struct dispman_device *dev)
+{
+	dm_flipped = false;
+	int ret = dispman_device_commit(dev);
+	while (ret == 0 && !dm_flipped)
+		if ((ret = dispman_device_dispatch(dev, 1000)) > 0)
+			ret = 0;
+	return ret;
+}
+
+static int run_dispman(int fd, const struct scene *s, enum bench_mode mode, int frames,
+	struct child_result *res)
 {
 	struct dispman_device *dev = dispman_device_create_for_fd(fd);
 	struct dispman_output *out = dev ? dispman_device_get_first_connected_output(dev) : NULL;
 	if (!out)
-		return;
+		return -1;
 	dispman_output_enable(out, NULL);
 	dispman_output_set_frame_callback(out, dm_frame, NULL);
 	struct dispman_buffer *bufs[2][MAX_LAYERS];
@@ -450,7 +172,8 @@ static void run_dispman(int fd, const struct scene *s, int frames, struct result
 			bufs[v][i] = dispman_buffer_create_dumb(dev, l->w, l->h, l->fmt);
 			void *p;
 			uint32_t stride;
-			dispman_buffer_map(bufs[v][i], &p, &stride);
+			if (!bufs[v][i] || dispman_buffer_map(bufs[v][i], &p, &stride) < 0)
+				return -1;
 			memset(p, 0x40 + v * 0x40 + (int)i, (size_t)stride * l->h);
 		}
 		layers[i] = dispman_layer_create(out);
@@ -458,87 +181,61 @@ static void run_dispman(int fd, const struct scene *s, int frames, struct result
 		dispman_layer_set_z(layers[i], (int)i);
 		dispman_layer_set_buffer(layers[i], bufs[0][i]);
 	}
-	/* the modeset, like the other engines' */
-	dm_flipped = false;
-	dispman_device_commit(dev);
-	while (!dm_flipped && dispman_device_dispatch(dev, 1000) > 0)
-		;
-	/* the measured shape change: every layer moves by one pixel */
-	for (size_t i = 1; i < s->n; i++)
-		dispman_layer_set_destination(layers[i], s->l[i].x + 1, s->l[i].y, s->l[i].w,
-			s->l[i].h);
-	double *t = calloc((size_t)frames, sizeof(*t));
-	for (int f = 0; f < frames; f++) {
-		in_frame = true;
-		unsigned long t0 = n_tests;
-		double c0 = cpu_us();
-		for (size_t i = 0; i < s->n; i++)
-			dispman_layer_set_buffer(layers[i], bufs[(f + 1) & 1][i]);
-		dm_flipped = false;
-		int ret = dispman_device_commit(dev);
-		while (ret == 0 && !dm_flipped && dispman_device_dispatch(dev, 1000) > 0)
-			;
-		t[f] = cpu_us() - c0;
-		in_frame = false;
-		if (ret < 0) {
-			fprintf(stderr, "libdispman: frame %d failed: %s\n", f, strerror(-ret));
-			break;
+	bench_loop_start();
+	int ret = dm_frame_commit(dev);
+	size_t top = s->n - 1, changing = bench_changing_layer(s->n);
+	size_t n = s->n;
+	for (int f = 0; f < frames && ret == 0; f++) {
+		uint32_t fb = (uint32_t)((f + 1) & 1);
+		if (mode == MODE_STEADY || mode == MODE_RELEASE) {
+			for (size_t i = 0; i < n; i++)
+				dispman_layer_set_buffer(layers[i], bufs[fb][i]);
+		} else if (mode == MODE_CHANGING) {
+			dispman_layer_set_buffer(layers[changing], bufs[fb][changing]);
+		} else {
+			const struct lspec *l = &s->l[top];
+			dispman_layer_set_destination(layers[top], l->x + 1 + f % 64, l->y, l->w,
+				l->h);
 		}
-		if (f == 0) {
-			res->first_us = t[0];
-			res->first_tests = n_tests - t0;
-			n_tests = 0;
+		ret = dm_frame_commit(dev);
+		if (mode == MODE_RELEASE && f == 9) {
+			/* 64 layers composed; now 60 of them go away */
+			struct dispman_stats st;
+			dispman_device_get_stats(dev, &st);
+			res->mem[0] = st.composition_bytes;
+			for (size_t i = 4; i < n; i++)
+				dispman_layer_destroy(layers[i]);
+			n = 4;
+		} else if (mode == MODE_RELEASE && f == 10) {
+			struct dispman_stats st;
+			dispman_device_get_stats(dev, &st);
+			res->mem[1] = st.composition_bytes;
 		}
 	}
-	*on_planes = 0;
-	for (size_t i = 0; i < s->n; i++) {
+	if (ret < 0)
+		fprintf(stderr, "libdispman: frame failed: %s\n", strerror(-ret));
+	struct dispman_stats st;
+	dispman_device_get_stats(dev, &st);
+	res->mem[2] = st.composition_bytes;
+	res->damaged = st.damaged_pixels;
+	res->composed = st.composed_pixels;
+	res->geometry = st.geometry_commits;
+	res->refused = st.geometry_refused;
+	res->comp_bytes = st.composition_bytes;
+	res->comp_peak = st.composition_bytes_peak;
+	for (size_t i = 0; i < n; i++) {
 		struct dispman_placement p;
 		dispman_layer_get_placement(layers[i], &p);
-		*on_planes += p.state == DISPMAN_PLACEMENT_ON_PLANE;
+		res->on_planes += p.state == DISPMAN_PLACEMENT_ON_PLANE;
 	}
-	res->median_us = median(t + 1, frames - 1);
-	res->tests_per_frame = (double)n_tests / (frames - 1);
-	res->ran = true;
-	free(t);
-	for (size_t i = 0; i < s->n; i++) {
-		dispman_buffer_unref(bufs[0][i]);
-		dispman_buffer_unref(bufs[1][i]);
-	}
-	dispman_device_destroy(dev);
+	/* teardown is not measured */
+	return ret;
 }
 
-int main(int argc, char **argv)
+static int child_main(enum engine e, size_t n_layers, enum bench_mode mode, int frames,
+	bool mock, const char *path)
 {
-	bool mock = false;
-	int frames = 300;
-	/* raw libdrm opens a node: DISPMAN_DEVICE (the library's rule) or card0 */
-	const char *path = getenv("DISPMAN_DEVICE") && *getenv("DISPMAN_DEVICE") ?
-		getenv("DISPMAN_DEVICE") : "/dev/dri/card0";
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--mock") == 0)
-			mock = true;
-		else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
-			frames = atoi(argv[++i]);
-		else
-			path = argv[i];
-	}
-	if (frames < 3)
-		frames = 3;
-	int fd;
-	if (mock) {
-		void (*setup)(void) = (void (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT,
-			"mock_drm_setup_vkms_like");
-		int (*mopen)(void) = (int (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "mock_drm_open");
-		if (!setup || !mopen) {
-			fprintf(stderr, "--mock: libdrm.so.2 is not the mock (set LD_LIBRARY_PATH to "
-				"<build>/tests/mock)\n");
-			return 1;
-		}
-		setup();
-		fd = mopen();
-	} else {
-		fd = open(path, O_RDWR | O_CLOEXEC);
-	}
+	int fd = open_device(mock, path);
 	if (fd < 0) {
 		perror(path);
 		return 1;
@@ -548,36 +245,277 @@ int main(int argc, char **argv)
 		fprintf(stderr, "no atomic KMS output on %s\n", path);
 		return 1;
 	}
-	make_scenes(k.mode.hdisplay, k.mode.vdisplay);
-	drmVersion *ver = drmGetVersion(fd);
-	printf("device: %s (%s), %ux%u, %zu planes, %d frames per run, CPU = user+sys per "
-		"frame (median)\n\n", mock ? "mock libdrm" : path, ver ? ver->name : "?",
-		k.mode.hdisplay, k.mode.vdisplay, k.n_planes, frames);
-	drmFreeVersion(ver);
-	printf("%-22s %-10s %11s %11s %13s %11s %9s\n", "scene", "engine", "shape: CPU",
-		"shape: tests", "steady: CPU", "tests/frame", "vs raw");
-	for (size_t si = 0; si < 3; si++) {
-		const struct scene *s = &scenes[si];
-		struct result raw = { 0 }, lo = { 0 }, dm = { 0 };
-		size_t on_planes = 0;
-		run_raw(&k, s, frames, &raw);
-#if HAVE_LIBLIFTOFF
-		run_liftoff(&k, s, frames, &lo);
-#endif
-		run_dispman(fd, s, frames, &dm, &on_planes);
-		const char *names[] = { "raw", "libliftoff", "libdispman" };
-		struct result *r[] = { &raw, &lo, &dm };
-		for (int e = 0; e < 3; e++) {
-			if (!r[e]->ran)
-				continue;
-			printf("%-22s %-10s %9.1fus %11lu %11.1fus %11.2f %8.2fx\n",
-				e == 0 ? s->name : "", names[e], r[e]->first_us, r[e]->first_tests,
-				r[e]->median_us, r[e]->tests_per_frame,
-				r[e]->median_us / raw.median_us);
-		}
-		printf("%-22s (libdispman: %zu of %zu layers on planes, the rest composed)\n", "",
-			on_planes, s->n);
+	struct scene s;
+	bench_make_scene(&s, n_layers, k.mode.hdisplay, k.mode.vdisplay);
+	struct child_result r = { .w = k.mode.hdisplay, .h = k.mode.vdisplay,
+		.planes = (unsigned)k.n_planes };
+	int ret;
+	if (e == ENG_FLOOR) {
+		ret = floor_flip_run(&k, &s, mode, frames);
+		r.on_planes = s.n < k.n_planes ? s.n : k.n_planes;
 	}
-	close(fd);
+#if HAVE_LIBLIFTOFF
+	else if (e == ENG_LIFTOFF)
+		ret = run_liftoff(&k, &s, mode, frames, &r);
+#endif
+	else if (e == ENG_DISPMAN)
+		ret = run_dispman(fd, &s, mode, frames, &r);
+	else
+		ret = -1;
+	double c1 = bench_cpu_us();
+	bench_counting = false;
+	double c0 = bench_loop_c0;
+	if (ret < 0)
+		return 1;
+	printf("cpu_us=%.1f ioctls=%lu tests=%lu commits=%lu on_planes=%lu damaged=%llu "
+		"composed=%llu geometry=%llu refused=%llu comp_bytes=%llu comp_peak=%llu "
+		"mem0=%llu mem1=%llu mem2=%llu w=%u h=%u planes=%u\n", c1 - c0, bench_ioctls,
+		bench_tests, bench_commits, r.on_planes, r.damaged, r.composed, r.geometry,
+		r.refused, r.comp_bytes, r.comp_peak, r.mem[0], r.mem[1], r.mem[2], r.w, r.h,
+		r.planes);
+	fflush(stdout);
+	_exit(0); /* no teardown: the kernel frees the rest */
+}
+
+/* ---- driver side ---- */
+
+static const char *self_exe = "/proc/self/exe";
+static bool opt_mock;
+static const char *opt_path = "/dev/dri/card0";
+static int opt_timeout = 120;
+
+static int run_child(enum engine e, size_t n, enum bench_mode mode, int frames,
+	struct child_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	int pfd[2];
+	if (pipe(pfd) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		alarm((unsigned)opt_timeout);
+		char a_e[8], a_n[8], a_m[8], a_f[16];
+		snprintf(a_e, sizeof(a_e), "%d", (int)e);
+		snprintf(a_n, sizeof(a_n), "%zu", n);
+		snprintf(a_m, sizeof(a_m), "%d", (int)mode);
+		snprintf(a_f, sizeof(a_f), "%d", frames);
+		execl(self_exe, "alloc-bench", "--child", a_e, a_n, a_m, a_f,
+			opt_mock ? "--mock" : "--real", opt_path, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	char buf[1024] = "";
+	size_t len = 0;
+	ssize_t got;
+	while (len < sizeof(buf) - 1 && (got = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)got;
+	buf[len] = 0;
+	close(pfd[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+			fprintf(stderr, "%s, %zu layers, %s: timed out after %d s\n", engine_names[e],
+				n, mode_names[mode], opt_timeout);
+			return -2;
+		}
+		return -1;
+	}
+	res->ok = sscanf(buf, "cpu_us=%lf ioctls=%lu tests=%lu commits=%lu on_planes=%lu "
+		"damaged=%llu composed=%llu geometry=%llu refused=%llu comp_bytes=%llu "
+		"comp_peak=%llu mem0=%llu mem1=%llu mem2=%llu w=%u h=%u planes=%u", &res->cpu_us,
+		&res->ioctls, &res->tests, &res->commits, &res->on_planes, &res->damaged,
+		&res->composed, &res->geometry, &res->refused, &res->comp_bytes, &res->comp_peak,
+		&res->mem[0], &res->mem[1], &res->mem[2], &res->w, &res->h, &res->planes) == 17;
+	return res->ok ? 0 : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct stat3 {
+	double med, min, max;
+};
+
+static struct stat3 stats_of(const double *v, int n)
+{
+	double t[64];
+	memcpy(t, v, sizeof(double) * (size_t)n);
+	qsort(t, (size_t)n, sizeof(double), cmp_double);
+	return (struct stat3){ n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2, t[0], t[n - 1] };
+}
+
+struct per_engine {
+	bool ok;
+	int runs;
+	double frame_us[64], start_us[64];
+	double ioctls, tests, commits, damaged, composed, geometry, refused; /* per frame */
+	unsigned long on_planes;
+	unsigned long long comp_peak;
+};
+
+static int parse_list(const char *s, int *v, int max)
+{
+	int n = 0;
+	while (*s && n < max) {
+		v[n++] = atoi(s);
+		const char *c = strchr(s, ',');
+		if (!c)
+			break;
+		s = c + 1;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 8 && strcmp(argv[1], "--child") == 0)
+		return child_main((enum engine)atoi(argv[2]), (size_t)atoi(argv[3]),
+			(enum bench_mode)atoi(argv[4]), atoi(argv[5]),
+			strcmp(argv[6], "--mock") == 0, argv[7]);
+	int runs = 5, s_frames = 10, l_frames = 40;
+	int layer_counts[16] = { 1, 4, 8, 16, 32, 64 }, n_counts = 6;
+	bool modes[3] = { true, true, true };
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--mock") == 0)
+			opt_mock = true;
+		else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--short") == 0 && i + 1 < argc)
+			s_frames = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--long") == 0 && i + 1 < argc)
+			l_frames = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc)
+			opt_timeout = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc)
+			n_counts = parse_list(argv[++i], layer_counts, 16);
+		else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc) {
+			const char *m = argv[++i];
+			for (int j = 0; j < 3; j++)
+				modes[j] = strstr(m, mode_names[j]) != NULL;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "usage: alloc-bench [--mock] [--runs R] [--short S] [--long L] "
+				"[--layers 1,4,...] [--modes steady,moving,changing] [--timeout SEC] "
+				"[device]\n");
+			return 2;
+		} else {
+			opt_path = argv[i];
+		}
+	}
+	if (runs < 1 || runs > 64 || s_frames < 1 || l_frames <= s_frames) {
+		fprintf(stderr, "alloc-bench: runs 1..64, 1 <= short < long\n");
+		return 2;
+	}
+	int n_engines = HAVE_LIBLIFTOFF ? 3 : 2;
+	enum engine engines[3] = { ENG_FLOOR, ENG_DISPMAN, ENG_LIFTOFF };
+	/* warm-up: not counted */
+	struct child_result w;
+	for (int e = 0; e < n_engines; e++)
+		if (run_child(engines[e], 4, MODE_STEADY, s_frames, &w) < 0 && e == 0) {
+			fprintf(stderr, "alloc-bench: the floor loop does not run on %s\n", opt_path);
+			return 1;
+		}
+	printf("device: %s, %ux%u, %u planes; %d rounds, %d and %d frames per run; CPU = "
+		"user+sys of the process per frame, median [min..max] over the rounds\n\n",
+		opt_mock ? "mock libdrm (vkms-like)" : opt_path, w.w, w.h, w.planes, runs, s_frames,
+		l_frames);
+	printf("| layers | mode | engine | on planes | CPU us/frame | vs floor | start-up ms | "
+		"ioctls/frame | TEST_ONLY/frame | geometry commits/frame | damaged px/frame | "
+		"composed px/frame |\n");
+	printf("|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	int flagged = 0;
+	bool timed_out[N_ENGINES][3] = { { false } }; /* skip bigger scenes of that mode */
+	for (int ci = 0; ci < n_counts; ci++) {
+		size_t n = (size_t)layer_counts[ci];
+		for (int m = 0; m < 3; m++) {
+			if (!modes[m] || (m == MODE_MOVING && n < 2))
+				continue;
+			struct per_engine pe[N_ENGINES];
+			memset(pe, 0, sizeof(pe));
+			for (int r = 0; r < runs; r++) {
+				for (int j = 0; j < n_engines; j++) {
+					enum engine e = engines[(j + r) % n_engines];
+					struct child_result a, b;
+					if (timed_out[e][m])
+						continue;
+					int ra = run_child(e, n, (enum bench_mode)m, s_frames, &a);
+					int rb = ra < 0 ? ra : run_child(e, n, (enum bench_mode)m, l_frames,
+						&b);
+					if (ra == -2 || rb == -2)
+						timed_out[e][m] = true;
+					if (ra < 0 || rb < 0)
+						continue;
+					struct per_engine *p = &pe[e];
+					double d = l_frames - s_frames;
+					double per = (b.cpu_us - a.cpu_us) / d;
+					p->frame_us[p->runs] = per;
+					p->start_us[p->runs] = a.cpu_us - per * s_frames;
+					p->runs++;
+					p->ioctls += (double)(b.ioctls - a.ioctls) / d;
+					p->tests += (double)(b.tests - a.tests) / d;
+					p->commits += (double)(b.commits - a.commits) / d;
+					p->damaged += (double)(b.damaged - a.damaged) / d;
+					p->composed += (double)(b.composed - a.composed) / d;
+					p->geometry += (double)(b.geometry - a.geometry) / d;
+					p->refused += (double)(b.refused - a.refused) / d;
+					p->on_planes = b.on_planes;
+					p->comp_peak = b.comp_peak;
+				}
+			}
+			struct stat3 floor = { 0 };
+			if (pe[ENG_FLOOR].runs)
+				floor = stats_of(pe[ENG_FLOOR].frame_us, pe[ENG_FLOOR].runs);
+			for (int e = 0; e < N_ENGINES; e++) {
+				struct per_engine *p = &pe[e];
+				if (e == ENG_LIFTOFF && !HAVE_LIBLIFTOFF)
+					continue;
+				if (!p->runs) {
+					printf("| %zu | %s | %s | | %s | | | | | | | |\n", n,
+						mode_names[m], engine_names[e], timed_out[e][m] ?
+						"timed out" : "failed");
+					continue;
+				}
+				struct stat3 c = stats_of(p->frame_us, p->runs);
+				struct stat3 st = stats_of(p->start_us, p->runs);
+				double k = p->runs;
+				double ratio = floor.med > 0 ? c.med / floor.med : 0;
+				bool below = e != ENG_FLOOR && ratio > 0 && ratio < 0.75;
+				flagged += below;
+				char extra[96] = "";
+				if (e == ENG_DISPMAN)
+					snprintf(extra, sizeof(extra), "%.2f | %.0f | %.0f", p->geometry / k,
+						p->damaged / k, p->composed / k);
+				else
+					snprintf(extra, sizeof(extra), "- | - | -");
+				printf("| %zu | %s | %s | %lu | %.0f [%.0f..%.0f]%s | %.2fx%s | %.1f | "
+					"%.2f | %.2f | %s |\n", n, mode_names[m], engine_names[e],
+					p->on_planes, c.med, c.min, c.max, p->runs < runs ? " (some runs "
+					"failed)" : "", ratio,
+					below ? " (BELOW FLOOR?)" : "", st.med / 1e3, p->ioctls / k,
+					p->tests / k, extra);
+			}
+			fflush(stdout);
+		}
+	}
+	/* composition memory while 64 layers are composed, and after 60 of them went away */
+	struct child_result rel;
+	if (run_child(ENG_DISPMAN, 64, MODE_RELEASE, 80, &rel) == 0)
+		printf("\nlibdispman composition memory: %.1f MiB with 64 layers, %.1f MiB one frame "
+			"after 60 were destroyed, %.1f MiB 70 frames later (peak %.1f MiB)\n",
+			(double)rel.mem[0] / 1048576, (double)rel.mem[1] / 1048576,
+			(double)rel.mem[2] / 1048576, (double)rel.comp_peak / 1048576);
+	else
+		printf("\nlibdispman composition memory: the release run failed\n");
+	if (flagged)
+		printf("\n%d result(s) below 0.75x the floor: a measuring error to find before "
+			"publishing\n", flagged);
 	return 0;
 }

@@ -244,6 +244,14 @@ struct dispman_stats {
 	uint64_t modesets;      /* real commits with ALLOW_MODESET accepted */
 	uint64_t searches;      /* plane assignments searched (new shapes) */
 	uint64_t compositions;  /* frames drawn on the CPU into a composition buffer */
+	/* commits that moved or resized layers on the previous assignment without a search */
+	uint64_t geometry_commits;
+	/* of those, refused by the kernel: searched and committed again in the same call */
+	uint64_t geometry_refused;
+	uint64_t damaged_pixels;   /* pixels of the regions redrawn in composition buffers */
+	uint64_t composed_pixels;  /* pixels written there (black fill included) */
+	uint64_t composition_bytes;      /* composition buffer memory allocated now */
+	uint64_t composition_bytes_peak; /* the most allocated at once */
 };
 
 /** Copy the device's counters into *stats (caller-owned storage). */

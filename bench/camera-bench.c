@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CPU time per displayed camera frame: the floor (floor-camera, a raw V4L2 -> KMS loop),
+ * libdispman's camera layer (dispman-camera) and GStreamer's
+ * `v4l2src io-mode=dmabuf ! kmssink`, same device, format (XRGB8888/BGRx) and size.
+ *
+ *   camera-bench [--short S] [--long L] [--runs R] [--video /dev/video0] [--size WxH]
+ *                [--bindir DIR]
+ *
+ * Every contender is a child process, measured the same way: its CPU time (user +
+ * system of all its threads, from wait4()) for a short run of S frames and a long run of
+ * L frames; per frame = (cpu(L) - cpu(S)) / (L - S), so its start-up (exec, loading
+ * libraries and plug-ins, negotiation, buffer set-up) does not count as per-frame cost;
+ * start-up = cpu(S) - S * per frame. R rounds alternate the contenders, the order
+ * rotating each round, after one warm-up run of each; medians with min and max.
+ * ioctl-count.so is preloaded into every child: ioctls, DQBUFs (and those that found
+ * nothing ready) and clock_gettime() calls, per frame by the same difference.
+ * vivid draws its frames in a kernel thread and vkms blends in a kernel worker: neither
+ * counts for anyone. GStreamer needs GST_REGISTRY pointing at a registry made on the host
+ * (scripts/bench does it), else it rescans its plug-ins in every run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { C_FLOOR, C_DISPMAN, C_GST, N_C };
+static const char *const names[] = {
+	"floor (raw V4L2 -> KMS loop)",
+	"libdispman camera layer",
+	"gst v4l2src io-mode=dmabuf ! kmssink",
+};
+
+struct sample {
+	double cpu_us;
+	unsigned long ioctls, dqbuf, eagain, clocks;
+};
+
+static const char *bindir = "build/bench", *video = "/dev/video0";
+static unsigned w = 640, h = 480;
+
+static int run(int c, unsigned long frames, struct sample *s)
+{
+	char count_file[] = "/tmp/camera-bench-XXXXXX";
+	int cfd = mkstemp(count_file);
+	if (cfd < 0)
+		return -1;
+	close(cfd);
+	char preload[512], exe[512], nf[32], size[32], caps[128], dev_arg[128], nb[32];
+	snprintf(preload, sizeof(preload), "%s/ioctl-count.so", bindir);
+	snprintf(nf, sizeof(nf), "%lu", frames);
+	snprintf(size, sizeof(size), "%ux%u", w, h);
+	snprintf(caps, sizeof(caps), "video/x-raw,format=BGRx,width=%u,height=%u", w, h);
+	snprintf(dev_arg, sizeof(dev_arg), "device=%s", video);
+	snprintf(nb, sizeof(nb), "num-buffers=%lu", frames);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setenv("LD_PRELOAD", preload, 1);
+		setenv("BENCH_COUNT_OUT", count_file, 1);
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		if (c == C_FLOOR) {
+			snprintf(exe, sizeof(exe), "%s/floor-camera", bindir);
+			execl(exe, exe, "--frames", nf, "--video", video, "--size", size, (char *)NULL);
+		} else if (c == C_DISPMAN) {
+			snprintf(exe, sizeof(exe), "%s/dispman-camera", bindir);
+			execl(exe, exe, "--frames", nf, "--video", video, "--size", size, (char *)NULL);
+		} else {
+			execlp("gst-launch-1.0", "gst-launch-1.0", "-q", "v4l2src", dev_arg,
+				"io-mode=dmabuf", nb, "!", caps, "!", "kmssink", "driver-name=vkms",
+				(char *)NULL);
+		}
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+	if (wait4(pid, &status, 0, &ru) < 0)
+		return -1;
+	s->cpu_us = (double)ru.ru_utime.tv_sec * 1e6 + (double)ru.ru_utime.tv_usec +
+		(double)ru.ru_stime.tv_sec * 1e6 + (double)ru.ru_stime.tv_usec;
+	FILE *f = fopen(count_file, "r");
+	int got = f ? fscanf(f, "ioctls=%lu dqbuf=%lu dqbuf_eagain=%lu clock_reads=%lu",
+		&s->ioctls, &s->dqbuf, &s->eagain, &s->clocks) : 0;
+	if (f)
+		fclose(f);
+	unlink(count_file);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "camera-bench: %s failed (status 0x%x)\n", names[c], status);
+		return -1;
+	}
+	if (got != 4)
+		fprintf(stderr, "camera-bench: no counts from %s (ioctl-count.so preloaded?)\n",
+			names[c]);
+	return 0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void stats(const double *v, int n, double *med, double *min, double *max)
+{
+	double t[32];
+	memcpy(t, v, sizeof(double) * (size_t)n);
+	qsort(t, (size_t)n, sizeof(double), cmp);
+	*med = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+	*min = t[0];
+	*max = t[n - 1];
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long s_frames = 15, l_frames = 60;
+	int runs = 5;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--short") && i + 1 < argc)
+			s_frames = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--long") && i + 1 < argc)
+			l_frames = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--video") && i + 1 < argc)
+			video = argv[++i];
+		else if (!strcmp(argv[i], "--bindir") && i + 1 < argc)
+			bindir = argv[++i];
+		else if (!strcmp(argv[i], "--size") && i + 1 < argc &&
+			 sscanf(argv[i + 1], "%ux%u", &w, &h) == 2)
+			i++;
+		else {
+			fprintf(stderr, "usage: camera-bench [--short S] [--long L] [--runs R] "
+				"[--video PATH] [--size WxH] [--bindir DIR]\n");
+			return 2;
+		}
+	}
+	if (runs < 1 || runs > 32 || s_frames < 1 || l_frames <= s_frames) {
+		fprintf(stderr, "camera-bench: runs 1..32, 1 <= short < long\n");
+		return 2;
+	}
+	struct sample warm;
+	for (int c = 0; c < N_C; c++)
+		if (run(c, s_frames, &warm) < 0)
+			return 1;
+	double per[N_C][32], start[N_C][32], io[N_C] = { 0 }, dq[N_C] = { 0 },
+		ea[N_C] = { 0 }, cl[N_C] = { 0 };
+	double d = (double)(l_frames - s_frames);
+	for (int r = 0; r < runs; r++) {
+		for (int j = 0; j < N_C; j++) {
+			int c = (j + r) % N_C;
+			struct sample a, b;
+			if (run(c, s_frames, &a) < 0 || run(c, l_frames, &b) < 0)
+				return 1;
+			per[c][r] = (b.cpu_us - a.cpu_us) / d;
+			start[c][r] = a.cpu_us - per[c][r] * (double)s_frames;
+			io[c] += (double)(b.ioctls - a.ioctls) / d;
+			dq[c] += (double)(b.dqbuf - a.dqbuf) / d;
+			ea[c] += (double)(b.eagain - a.eagain) / d;
+			cl[c] += (double)(b.clocks - a.clocks) / d;
+			printf("round %d %-38s %lu frames %.0f us, %lu frames %.0f us CPU\n", r + 1,
+				names[c], s_frames, a.cpu_us, l_frames, b.cpu_us);
+		}
+	}
+	double fm, fmin, fmax;
+	stats(per[C_FLOOR], runs, &fm, &fmin, &fmax);
+	printf("\ncamera %ux%u XRGB8888 (BGRx), %d rounds of %lu and %lu frames, CPU per frame "
+		"= difference of the two runs, median [min..max]\n\n", w, h, runs, s_frames,
+		l_frames);
+	printf("| contender | CPU us/frame | vs floor | start-up ms | ioctls/frame | "
+		"DQBUF/frame (EAGAIN) | clock reads/frame |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|\n");
+	for (int c = 0; c < N_C; c++) {
+		double m, mn, mx, sm, smin, smax;
+		stats(per[c], runs, &m, &mn, &mx);
+		stats(start[c], runs, &sm, &smin, &smax);
+		printf("| %s | %.0f [%.0f..%.0f] | %.2fx%s | %.0f | %.2f | %.2f (%.2f) | %.2f |\n",
+			names[c], m, mn, mx, m / fm, c && m / fm < 0.75 ? " (BELOW FLOOR?)" : "",
+			sm / 1e3, io[c] / runs, dq[c] / runs, ea[c] / runs, cl[c] / runs);
+	}
+	return 0;
+}
