@@ -291,6 +291,7 @@ static int run_child(enum engine e, size_t n, enum bench_mode mode, int frames,
 	int pfd[2];
 	if (pipe(pfd) < 0)
 		return -1;
+	fflush(stdout); /* or the child inherits (and flushes) what is buffered */
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;

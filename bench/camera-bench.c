@@ -56,6 +56,7 @@ static int run(int c, unsigned long frames, struct sample *s)
 	snprintf(caps, sizeof(caps), "video/x-raw,format=BGRx,width=%u,height=%u", w, h);
 	snprintf(dev_arg, sizeof(dev_arg), "device=%s", video);
 	snprintf(nb, sizeof(nb), "num-buffers=%lu", frames);
+	fflush(stdout); /* or the child inherits (and flushes) what is buffered */
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;

@@ -469,7 +469,7 @@ static int apply_plan(struct ctx *c)
 		zpos_next(c->planes[0], true, 0, &z);
 		c->planes[0]->pending_zpos = z;
 	} else if (out->comp) {
-		compose_get_layer(out)->plane = NULL;
+		compose_peek_layer(out)->plane = NULL;
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct entry *e = &c->e[i];
@@ -515,7 +515,7 @@ static void reset_output(struct dispman_output *out)
 		};
 	}
 	if (out->comp)
-		compose_get_layer(out)->plane = NULL;
+		compose_peek_layer(out)->plane = NULL;
 }
 
 static size_t sorted_layers(struct dispman_output *out, struct dispman_layer ***res)
@@ -685,7 +685,8 @@ static void update_rates(struct dispman_output *out)
 
 static int compose_output(struct dispman_output *out, bool full)
 {
-	if (!out->committing || !out->enabled || !out->comp || !compose_get_layer(out)->plane)
+	struct dispman_layer *cl = compose_peek_layer(out); /* peek: never makes a buffer */
+	if (!out->committing || !out->enabled || !cl || !cl->plane)
 		return 0;
 	struct dispman_layer **all;
 	size_t n_all = sorted_layers(out, &all);
@@ -700,6 +701,101 @@ static int compose_output(struct dispman_output *out, bool full)
 	return ret;
 }
 
+/*
+ * Whether the committed assignment still holds after only rectangles changed (layer
+ * setters of source and destination): the same layers are shown, each layer on a plane
+ * can still use it (size, scaling, cursor limits, the primary covering the CRTC) and no
+ * composited layer above a layer on a plane overlaps it. The kernel may still refuse the
+ * new rectangles (bandwidth, driver limits): see alloc_done(). Notes in dev->alloc_stale
+ * that a layer off the planes moved, so that the assignment is searched again once the
+ * rectangles stop changing (it may fit a plane now).
+ */
+static bool geometry_holds(struct dispman_device *dev)
+{
+	for (size_t o = 0; o < dev->n_outputs; o++) {
+		struct dispman_output *out = dev->outputs[o];
+		if (!out->enabled || !out->crtc || !out->mode)
+			continue;
+		struct dispman_layer **all;
+		size_t n = sorted_layers(out, &all);
+		if (n == SIZE_MAX)
+			return false;
+		struct ctx c = {
+			.dev = dev,
+			.out = out,
+			.width = out->mode->info.hdisplay,
+			.height = out->mode->info.vdisplay,
+		};
+		struct rect *vis = calloc(n ? n : 1, sizeof(*vis));
+		bool ok = vis != NULL;
+		for (size_t i = 0; i < n && ok; i++) {
+			struct dispman_layer *l = all[i];
+			enum dispman_placement_reason why = l->placement.reason;
+			bool in_plan = l->plane || l->composited ||
+				(l->placement.state == DISPMAN_PLACEMENT_NOT_SHOWN &&
+				 why != DISPMAN_REASON_INVISIBLE && why != DISPMAN_REASON_SOURCE &&
+				 why != DISPMAN_REASON_DESTINATION);
+			bool shown = l->visible && l->buf && l->buf->dev && l->alpha != 0;
+			if (shown)
+				clip_rect(l, c.width, c.height, &vis[i]);
+			shown = shown && vis[i].x0 < vis[i].x1 && vis[i].y0 < vis[i].y1;
+			if (shown != in_plan) {
+				ok = false;
+				break;
+			}
+			if (!in_plan || !l->geom_dirty)
+				continue;
+			if (check_geometry(out, l) != DISPMAN_REASON_NONE) {
+				ok = false;
+				break;
+			}
+			if (!l->plane) {
+				dev->alloc_stale = true;
+				continue;
+			}
+			struct entry e = { .layer = l };
+			uint32_t sx, sy, sw, sh, dw, dh;
+			int32_t dx, dy;
+			layer_get_src(l, &sx, &sy, &sw, &sh);
+			layer_get_dst(l, &dx, &dy, &dw, &dh);
+			e.scaled = sw != (uint64_t)dw << 16 || sh != (uint64_t)dh << 16;
+			ok = check_plane(&c, l->plane, l->plane->type == DRM_PLANE_TYPE_PRIMARY, &e) ==
+				DISPMAN_REASON_NONE;
+		}
+		/* stacking: the composition buffer is below every plane */
+		for (size_t i = 0; i < n && ok; i++) {
+			if (!all[i]->plane)
+				continue;
+			for (size_t k = i + 1; k < n && ok; k++)
+				ok = !(all[k]->composited && (all[i]->geom_dirty || all[k]->geom_dirty) &&
+					overlap(&vis[i], &vis[k]));
+		}
+		free(vis);
+		free(all);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+void alloc_check_geometry(struct dispman_device *dev)
+{
+	if (dev->shape_dirty || dev->force_modeset)
+		return;
+	if (!dev->geometry_dirty) {
+		/* a layer off the planes moved and the rectangles stopped changing: it may
+		 * fit a plane now */
+		if (dev->alloc_stale)
+			dev->shape_dirty = true;
+		return;
+	}
+	if (!geometry_holds(dev)) {
+		dispman_log(DISPMAN_LOG_DEBUG, "new rectangles break the plane assignment: "
+			"searching again");
+		dev->shape_dirty = true;
+	}
+}
+
 int alloc_prepare(struct dispman_device *dev, uint32_t flags)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
@@ -707,7 +803,9 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags)
 			update_rates(dev->outputs[i]);
 	bool search = dev->shape_dirty;
 	dev->alloc_reused = false;
+	dev->alloc_geometry = false;
 	if (search) {
+		dev->alloc_stale = false;
 		dev->stats.searches++;
 		for (size_t i = 0; i < dev->n_planes; i++) {
 			dev->planes[i].pending_output = NULL;
@@ -739,13 +837,41 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags)
 	/* Same shape as the last accepted commit: only the framebuffers change (the kernel
 	 * keeps the rest), unless a modeset is part of this commit. */
 	dev->alloc_reused = !search && !(flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
+	/* only rectangles changed and alloc_check_geometry() found the assignment holds:
+	 * the new rectangles go into the request without a test */
+	dev->alloc_geometry = dev->alloc_reused && dev->geometry_dirty;
 	return 0;
 }
 
-void alloc_done(struct dispman_device *dev, bool ok)
+bool alloc_done(struct dispman_device *dev, bool ok)
 {
-	(void)ok; /* a refused commit left shape_dirty set: the next one searches again */
+	bool geometry = dev->alloc_geometry;
 	dev->alloc_reused = false;
+	dev->alloc_geometry = false;
+	if (!ok) {
+		/* a refused commit left shape_dirty set: the next one searches again; a refused
+		 * untested geometry change is searched and committed again at once */
+		if (geometry)
+			dev->stats.geometry_refused++;
+		return geometry;
+	}
+	if (geometry)
+		dev->stats.geometry_commits++;
+	bool pending = false;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		if (out->committing || dev->commit_full)
+			compose_commit_done(out);
+		struct list *pos, *tmp;
+		list_for_each_safe(pos, tmp, &out->layers) {
+			struct dispman_layer *l = container_of(pos, struct dispman_layer, link);
+			if (out->committing || dev->commit_full)
+				l->geom_dirty = false;
+			pending = pending || l->geom_dirty;
+		}
+	}
+	dev->geometry_dirty = pending;
+	return false;
 }
 
 /* Clip the destination to the screen and the source with it (16.16, same ratio). */
@@ -791,7 +917,7 @@ void alloc_apply(struct dispman_device *dev, struct atomic_req *r)
 			continue;
 		}
 		struct dispman_output *out = p->pending_output;
-		if (dev->alloc_reused) {
+		if (dev->alloc_reused && !(dev->alloc_geometry && layer->geom_dirty)) {
 			if (p->cur_fb_id != layer->buf->fb_id)
 				req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
 			continue;

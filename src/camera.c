@@ -140,6 +140,11 @@ static void on_release(struct dispman_buffer *buf, void *data)
 	try_requeue(b);
 }
 
+static uint64_t ns_of(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
 static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void *data)
 {
 	struct cam_buf *b = data;
@@ -149,14 +154,19 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 		return;
 	b->shown = b->committed = true;
 	s->frames_shown++;
-	uint64_t flip = (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+	uint64_t flip = ns_of(ts);
 	if (flip < b->ts_ns) {
-		/* Some drivers (vkms) stamp the flip with the vblank before the
-		 * one that completed it: then the event's arrival is the best
-		 * estimate of when the frame went on screen. */
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		flip = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+		/* Some drivers (vkms) stamp the flip with the vblank before the one
+		 * that completed it: then that vblank is one refresh period later
+		 * (without a known period, the event's arrival). */
+		const drmModeModeInfo *m = &b->cam->layer->out->cur_mode;
+		if (m->clock && m->htotal && m->vtotal) {
+			flip += (uint64_t)m->htotal * m->vtotal * 1000000u / m->clock;
+		} else {
+			struct timespec now;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			flip = ns_of(&now);
+		}
 	}
 	if (b->ts_ns && flip >= b->ts_ns) {
 		uint64_t lat = flip - b->ts_ns;
@@ -300,91 +310,89 @@ static void show_copy(struct dispman_camera *cam, struct cam_buf *b)
 		camera_fail(cam, r);
 }
 
+/*
+ * The camera's fd is readable: one frame is ready. One DQBUF per call, without a second
+ * one to learn that the queue is empty: epoll is level-triggered, so a further ready
+ * frame calls this again at once, and replaces this one on the layer if no commit took
+ * it yet (counted as dropped), so that the newest frame is shown.
+ */
 static int handle_frames(int fd, uint32_t events, void *data)
 {
 	struct dispman_camera *cam = data;
-	struct cam_buf *newest = NULL;
 	(void)fd;
+	(void)events; /* vb2 reports EPOLLERR for an empty queue too: DQBUF tells */
 
-	if (events & (EPOLLERR | EPOLLHUP)) {
-		/* vb2 reports EPOLLERR for an empty queue too: look at DQBUF first. */
-	}
-	for (;;) {
-		uint32_t index, seq;
-		bool error;
-		uint64_t ts;
-		int r = v4l2_dequeue(&cam->v4l2, &index, &seq, &error, &ts);
-		if (r == -EAGAIN)
-			break;
-		if (r < 0) {
-			camera_fail(cam, r);
-			return 0;
-		}
-		if (index >= cam->n_bufs) {
-			camera_fail(cam, -EIO);
-			return 0;
-		}
-		struct cam_buf *b = &cam->bufs[index];
-		if (b->state != CAM_BUF_DRIVER) {
-			dispman_log(DISPMAN_LOG_ERROR, "camera %s: the driver returned buffer %u, "
-				"which was not queued", cam->v4l2.path, index);
-			camera_fail(cam, -EIO);
-			return 0;
-		}
-		b->state = CAM_BUF_CPU;
-		if (cam->have_seq && seq > cam->last_seq + 1)
-			cam->stats.sequence_gaps += seq - cam->last_seq - 1;
-		cam->have_seq = true;
-		cam->last_seq = seq;
-		if (cam->frame_cb)
-			cam->frame_cb(cam, index, seq, error, cam->frame_data);
-		if (error) {
-			cam->stats.frames_error++;
-			if (++cam->errors_in_a_row >= MAX_ERRORS_IN_A_ROW) {
-				camera_fail(cam, -EIO);
-				return 0;
-			}
-			if ((r = queue_buf(b)) < 0) {
-				camera_fail(cam, r);
-				return 0;
-			}
-			continue;
-		}
-		cam->errors_in_a_row = 0;
-		cam->stats.frames_captured++;
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		uint64_t now_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-		/* The driver's capture time when it is a plausible CLOCK_MONOTONIC
-		 * time (vivid's are nominal: start + sequence * period), else now. */
-		b->ts_ns = ts && ts <= now_ns ? ts : now_ns;
-		if (newest) { /* an older frame of this batch: never shown */
-			cam->stats.frames_dropped++;
-			if ((r = queue_buf(newest)) < 0) {
-				camera_fail(cam, r);
-				return 0;
-			}
-		}
-		newest = b;
-	}
-	if (!newest)
+	uint32_t index, seq;
+	bool error;
+	uint64_t ts;
+	int r = v4l2_dequeue(&cam->v4l2, &index, &seq, &error, &ts);
+	if (r == -EAGAIN)
 		return 0;
+	if (r < 0) {
+		camera_fail(cam, r);
+		return 0;
+	}
+	if (index >= cam->n_bufs) {
+		camera_fail(cam, -EIO);
+		return 0;
+	}
+	struct cam_buf *b = &cam->bufs[index];
+	if (b->state != CAM_BUF_DRIVER) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the driver returned buffer %u, "
+			"which was not queued", cam->v4l2.path, index);
+		camera_fail(cam, -EIO);
+		return 0;
+	}
+	b->state = CAM_BUF_CPU;
+	if (cam->have_seq && seq > cam->last_seq + 1)
+		cam->stats.sequence_gaps += seq - cam->last_seq - 1;
+	cam->have_seq = true;
+	cam->last_seq = seq;
+	if (cam->frame_cb)
+		cam->frame_cb(cam, index, seq, error, cam->frame_data);
+	if (error) {
+		cam->stats.frames_error++;
+		if (++cam->errors_in_a_row >= MAX_ERRORS_IN_A_ROW) {
+			camera_fail(cam, -EIO);
+			return 0;
+		}
+		if ((r = queue_buf(b)) < 0)
+			camera_fail(cam, r);
+		return 0;
+	}
+	cam->errors_in_a_row = 0;
+	cam->stats.frames_captured++;
+	b->ts_ns = 0;
 	if (cam->copy) {
-		show_copy(cam, newest);
+		show_copy(cam, b);
 	} else {
 		struct cam_buf *prev = cam->current;
-		cam->current = newest;
-		newest->state = CAM_BUF_LAYER;
-		dispman_layer_set_buffer(cam->layer, newest->buf);
+		cam->current = b;
+		b->state = CAM_BUF_LAYER;
+		dispman_layer_set_buffer(cam->layer, b->buf);
 		if (prev)
 			try_requeue(prev);
 	}
+	struct dispman_output *out = cam->layer->out;
+	uint64_t commits = cam->dev->stats.commits;
 	if (!(cam->flags & DISPMAN_CAMERA_MANUAL_COMMIT)) {
-		int r = dispman_device_commit(cam->dev);
+		r = dispman_device_commit(cam->dev);
 		if (r < 0 && r != -EACCES && r != -EPERM)
 			dispman_log(DISPMAN_LOG_WARNING, "camera %s: commit failed: %s",
 				cam->v4l2.path, strerror(-r));
 	}
+	/* Now: the commit just read the clock (pacing); else read it here. */
+	uint64_t now_ns;
+	if (cam->dev->stats.commits != commits) {
+		now_ns = ns_of(&out->commit_time);
+	} else {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		now_ns = ns_of(&now);
+	}
+	/* The driver's capture time when it is a plausible CLOCK_MONOTONIC time (vivid's are
+	 * nominal: start + sequence * period), else the dequeue (and commit) time. */
+	b->ts_ns = ts && ts <= now_ns ? ts : now_ns;
 	return 0;
 }
 

@@ -282,6 +282,7 @@ static void apply_success(struct dispman_device *dev)
  */
 static bool select_outputs(struct dispman_device *dev, bool *modeset)
 {
+	alloc_check_geometry(dev); /* new rectangles the assignment cannot hold: a search */
 	bool any = false, pending = false, full = dev->shape_dirty || dev->force_modeset;
 	*modeset = dev->force_modeset;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
@@ -325,6 +326,9 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 	return now;
 }
 
+/* commit_selected(): the kernel refused untested new rectangles; search and commit again */
+#define RETRY_WITH_SEARCH 1
+
 static int commit_selected(struct dispman_device *dev, bool modeset)
 {
 	int ret = prepare_blobs(dev);
@@ -358,7 +362,8 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 	} else if (commit_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
 		dev->shape_dirty = true;
-		alloc_done(dev, false);
+		if (alloc_done(dev, false))
+			ret = RETRY_WITH_SEARCH; /* untested new rectangles: search now */
 	}
 out:
 	req_finish(&r);
@@ -374,6 +379,14 @@ static int commit_wanted(struct dispman_device *dev)
 	if (!select_outputs(dev, &modeset))
 		return 0;
 	int ret = commit_selected(dev, modeset);
+	if (ret == RETRY_WITH_SEARCH) {
+		/* The kernel refused new rectangles on the committed planes, which changed
+		 * nothing: search (the whole device) and commit this frame again now, or as
+		 * soon as the other outputs' flips are done. */
+		for (size_t i = 0; i < dev->n_outputs; i++)
+			dev->outputs[i]->want_commit = dev->outputs[i]->committing;
+		ret = select_outputs(dev, &modeset) ? commit_selected(dev, modeset) : 0;
+	}
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		dev->outputs[i]->committing = false;
 	dev->commit_full = false;

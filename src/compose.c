@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CPU composition with pixman: the layers that got no plane are drawn, bottom to top, over
- * black into an XRGB8888 buffer of the mode's size that goes on the primary plane.
+ * CPU composition with pixman: the layers that got no plane are drawn, bottom to top, into
+ * an XRGB8888 buffer of the mode's size that goes on the primary plane (black where no
+ * layer is).
  *
  * Up to three buffers rotate; a buffer is free when the pool holds its only reference (the
  * output keeps its own while the buffer is queued or on screen). Each buffer remembers the
  * frame it was drawn for, and a short history of per-frame damage (the destination of
- * every composited layer whose buffer was set since) gives what must be redrawn to bring
- * it up to date; a frame without damage keeps the buffer on screen as it is.
+ * every composited layer whose buffer was set since, and where a moved one was and is)
+ * gives what must be redrawn to bring it up to date; a frame without damage keeps the
+ * buffer on screen as it is.
+ *
+ * Hidden work is skipped: going down from the top layer, each layer is drawn only where no
+ * opaque layer above it covers the region being redrawn, and black fills only what no
+ * opaque layer covers. A new buffer is not cleared (its first drawing covers all of it,
+ * and the kernel's dumb buffers start zeroed). Buffers are freed when unused for
+ * IDLE_COMMITS commits of the output (composition stopped, or a spare of the rotation).
  */
 #include "private.h"
 
@@ -21,11 +29,14 @@
 
 #define POOL 3
 #define HISTORY 4
+#define IDLE_COMMITS 60
 
 struct compositor {
 	struct dispman_layer layer; /* internal: not in out->layers; buf is not referenced */
 	struct dispman_buffer *pool[POOL];
 	uint64_t drawn[POOL];       /* frame whose content the buffer holds, 0: none */
+	uint64_t used[POOL];        /* commit count when it was last drawn or shown */
+	uint64_t commits;           /* commits of the output since the compositor exists */
 	uint64_t frame;             /* last frame drawn */
 	uint32_t width, height;
 #if HAVE_PIXMAN
@@ -83,13 +94,35 @@ bool compose_can_read(struct dispman_buffer *buf)
 #endif
 }
 
-static void free_pool(struct compositor *c)
+static void account(struct dispman_output *out, struct dispman_buffer *buf, bool add)
 {
-	for (size_t i = 0; i < POOL; i++) {
-		dispman_buffer_unref(c->pool[i]); /* the output may still hold it on screen */
-		c->pool[i] = NULL;
-		c->drawn[i] = 0;
+	struct dispman_stats *st = &out->dev->stats;
+	uint64_t size = (uint64_t)buf->pitches[0] * buf->height;
+	if (add) {
+		st->composition_bytes += size;
+		if (st->composition_bytes > st->composition_bytes_peak)
+			st->composition_bytes_peak = st->composition_bytes;
+	} else {
+		st->composition_bytes -= size < st->composition_bytes ? size : st->composition_bytes;
 	}
+}
+
+static void free_slot(struct dispman_output *out, struct compositor *c, size_t i)
+{
+	if (!c->pool[i])
+		return;
+	if (c->layer.buf == c->pool[i])
+		c->layer.buf = NULL;
+	account(out, c->pool[i], false);
+	dispman_buffer_unref(c->pool[i]); /* the output may still hold it on screen */
+	c->pool[i] = NULL;
+	c->drawn[i] = 0;
+}
+
+static void free_pool(struct dispman_output *out, struct compositor *c)
+{
+	for (size_t i = 0; i < POOL; i++)
+		free_slot(out, c, i);
 	c->layer.buf = NULL;
 }
 
@@ -98,7 +131,7 @@ void compose_destroy(struct dispman_output *out)
 	struct compositor *c = out->comp;
 	if (!c)
 		return;
-	free_pool(c);
+	free_pool(out, c);
 #if HAVE_PIXMAN
 	for (size_t i = 0; i < HISTORY; i++)
 		pixman_region32_fini(&c->damage[i]);
@@ -112,12 +145,20 @@ struct dispman_layer *compose_peek_layer(struct dispman_output *out)
 	return out->comp ? &out->comp->layer : NULL;
 }
 
-/* A pool buffer not on screen nor queued (the pool holds the only reference). */
+/*
+ * A pool buffer not on screen nor queued (the pool holds the only reference), the one
+ * drawn most recently (least to redraw), else a new one (not cleared: its first drawing
+ * covers it whole, see compose_render()).
+ */
 static int get_free(struct dispman_output *out, struct compositor *c)
 {
+	int best = -1;
 	for (size_t i = 0; i < POOL; i++)
-		if (c->pool[i] && c->pool[i]->refcount == 1 && c->pool[i] != c->layer.buf)
-			return (int)i;
+		if (c->pool[i] && c->pool[i]->refcount == 1 &&
+		    (best < 0 || c->drawn[i] > c->drawn[best]))
+			best = (int)i;
+	if (best >= 0)
+		return best;
 	for (size_t i = 0; i < POOL; i++) {
 		if (c->pool[i])
 			continue;
@@ -133,14 +174,28 @@ static int get_free(struct dispman_output *out, struct compositor *c)
 				"composition buffer", out->name, c->width, c->height);
 			return -1;
 		}
-		void *data;
-		uint32_t stride;
-		if (dispman_buffer_map(c->pool[i], &data, &stride) == 0)
-			memset(data, 0, (size_t)stride * c->height);
+		account(out, c->pool[i], true);
 		c->drawn[i] = 0;
+		c->used[i] = c->commits;
 		return (int)i;
 	}
 	return -1;
+}
+
+void compose_commit_done(struct dispman_output *out)
+{
+	struct compositor *c = out->comp;
+	if (!c)
+		return;
+	c->commits++;
+	for (size_t i = 0; i < POOL; i++) {
+		if (!c->pool[i])
+			continue;
+		if (c->pool[i] == c->layer.buf && c->layer.plane)
+			c->used[i] = c->commits; /* in this frame */
+		else if (c->commits - c->used[i] >= IDLE_COMMITS && c->pool[i]->refcount == 1)
+			free_slot(out, c, i);
+	}
 }
 
 struct dispman_layer *compose_get_layer(struct dispman_output *out)
@@ -165,7 +220,7 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out)
 	}
 	if (out->mode && (c->width != out->mode->info.hdisplay ||
 	    c->height != out->mode->info.vdisplay)) {
-		free_pool(c);
+		free_pool(out, c);
 		c->width = out->mode->info.hdisplay;
 		c->height = out->mode->info.vdisplay;
 	}
@@ -173,7 +228,7 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out)
 		int i = get_free(out, c);
 		if (i < 0)
 			return NULL;
-		c->layer.buf = c->pool[i]; /* black until drawn */
+		c->layer.buf = c->pool[i]; /* drawn whole before it is first shown */
 	}
 	return &c->layer;
 }
@@ -222,7 +277,12 @@ static bool setup_source(pixman_image_t *img, uint32_t sx, uint32_t sy, uint32_t
 	return true;
 }
 
-static void draw_layer(pixman_image_t *dst, struct dispman_layer *layer)
+/*
+ * Draw one layer. ext (may be NULL: the whole layer) bounds what is wanted, within the
+ * destination's clip region: the straight-alpha path premultiplies only that part.
+ */
+static void draw_layer(pixman_image_t *dst, struct dispman_layer *layer,
+	const pixman_box32_t *ext)
 {
 	struct dispman_buffer *buf = layer->buf;
 	const struct pixman_format_map *pf = find_format(buf->format);
@@ -238,7 +298,7 @@ static void draw_layer(pixman_image_t *dst, struct dispman_layer *layer)
 	enum dispman_blend_mode blend = has_alpha ? layer->blend : DISPMAN_BLEND_NONE;
 	pixman_image_t *src = source_image(buf, blend == DISPMAN_BLEND_NONE ? pf->opaque :
 		pf->with_alpha);
-	pixman_image_t *mask = NULL, *tmp = NULL, *cov = NULL;
+	pixman_image_t *mask = NULL, *tmp = NULL;
 	if (!src)
 		return;
 	if (layer->alpha != 0xffff) {
@@ -249,9 +309,21 @@ static void draw_layer(pixman_image_t *dst, struct dispman_layer *layer)
 	int32_t src_x = transformed ? 0 : (int32_t)(sx >> 16);
 	int32_t src_y = transformed ? 0 : (int32_t)(sy >> 16);
 	if (blend == DISPMAN_BLEND_COVERAGE) {
-		/* Straight alpha: premultiply into a temporary, then blend it like the rest. */
+		/* Straight alpha: premultiply the wanted part into a temporary, then blend it
+		 * like the rest. (ox, oy): where that part starts in the layer. */
+		int32_t x0 = dx, y0 = dy, x1 = (int32_t)((int64_t)dx + dw);
+		int32_t y1 = (int32_t)((int64_t)dy + dh);
+		if (ext) {
+			x0 = ext->x1 > x0 ? ext->x1 : x0;
+			y0 = ext->y1 > y0 ? ext->y1 : y0;
+			x1 = ext->x2 < x1 ? ext->x2 : x1;
+			y1 = ext->y2 < y1 ? ext->y2 : y1;
+		}
+		if (x1 <= x0 || y1 <= y0)
+			goto out;
+		int32_t ox = x0 - dx, oy = y0 - dy, tw = x1 - x0, th = y1 - y0;
 		pixman_image_t *opaque = source_image(buf, pf->opaque);
-		tmp = pixman_image_create_bits(PIXMAN_a8r8g8b8, (int)dw, (int)dh, NULL, 0);
+		tmp = pixman_image_create_bits(PIXMAN_a8r8g8b8, tw, th, NULL, 0);
 		if (!opaque || !tmp) {
 			if (opaque)
 				pixman_image_unref(opaque);
@@ -259,12 +331,11 @@ static void draw_layer(pixman_image_t *dst, struct dispman_layer *layer)
 		}
 		setup_source(opaque, sx, sy, sw, sh, dw, dh);
 		/* SRC with the straight-alpha image as mask: (C * A, A) */
-		pixman_image_composite32(PIXMAN_OP_SRC, opaque, src, tmp, src_x, src_y, src_x,
-			src_y, 0, 0, (int)dw, (int)dh);
+		pixman_image_composite32(PIXMAN_OP_SRC, opaque, src, tmp, src_x + ox, src_y + oy,
+			src_x + ox, src_y + oy, 0, 0, tw, th);
 		pixman_image_unref(opaque);
-		cov = tmp;
-		pixman_image_composite32(PIXMAN_OP_OVER, cov, mask, dst, 0, 0, 0, 0, dx, dy,
-			(int)dw, (int)dh);
+		pixman_image_composite32(PIXMAN_OP_OVER, tmp, mask, dst, 0, 0, 0, 0, x0, y0, tw,
+			th);
 		goto out;
 	}
 	pixman_op_t op = blend == DISPMAN_BLEND_NONE && !mask ? PIXMAN_OP_SRC : PIXMAN_OP_OVER;
@@ -278,6 +349,39 @@ out:
 	pixman_image_unref(src);
 }
 
+/*
+ * Whether the layer's pixels do not depend on what is below: no alpha channel in use, no
+ * plane alpha. (Its source lies inside its buffer, alloc.c checks that; transformed
+ * sampling pads at the edges.)
+ */
+static bool layer_opaque(const struct dispman_layer *layer)
+{
+	const struct pixman_format_map *pf = find_format(layer->buf->format);
+	return pf && layer->alpha == 0xffff &&
+		(pf->with_alpha == pf->opaque || layer->blend == DISPMAN_BLEND_NONE);
+}
+
+static uint64_t region_area(pixman_region32_t *r)
+{
+	int n;
+	pixman_box32_t *b = pixman_region32_rectangles(r, &n);
+	uint64_t a = 0;
+	for (int i = 0; i < n; i++)
+		a += (uint64_t)(b[i].x2 - b[i].x1) * (uint64_t)(b[i].y2 - b[i].y1);
+	return a;
+}
+
+static bool same_box(const int32_t *a, const pixman_box32_t *b)
+{
+	return a[0] == b->x1 && a[1] == b->y1 && a[2] == b->x2 && a[3] == b->y2;
+}
+
+static void union_box(pixman_region32_t *r, int32_t x1, int32_t y1, int32_t x2, int32_t y2)
+{
+	if (x2 > x1 && y2 > y1)
+		pixman_region32_union_rect(r, r, x1, y1, (unsigned)(x2 - x1), (unsigned)(y2 - y1));
+}
+
 int compose_render(struct dispman_output *out, struct dispman_layer **layers, size_t n,
 	bool full)
 {
@@ -286,25 +390,37 @@ int compose_render(struct dispman_output *out, struct dispman_layer **layers, si
 		return -ENOMEM;
 	struct compositor *c = out->comp;
 	int32_t w = (int32_t)c->width, h = (int32_t)c->height;
-	pixman_region32_t frame_damage, need;
+	pixman_region32_t frame_damage, need, left;
 	pixman_region32_init(&frame_damage);
 	pixman_region32_init(&need);
+	pixman_region32_init(&left);
+	pixman_region32_t *vis = calloc(n ? n : 1, sizeof(*vis));
+	if (!vis) {
+		pixman_region32_fini(&frame_damage);
+		pixman_region32_fini(&need);
+		pixman_region32_fini(&left);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		pixman_region32_init(&vis[i]);
 	size_t cur = POOL;
 	for (size_t i = 0; i < POOL; i++)
 		if (c->pool[i] == cl->buf)
 			cur = i;
 	if (full || cur == POOL || !c->drawn[cur]) {
-		pixman_region32_union_rect(&frame_damage, &frame_damage, 0, 0, (unsigned)w,
-			(unsigned)h);
+		union_box(&frame_damage, 0, 0, w, h);
 	} else {
 		for (size_t i = 0; i < n; i++) {
-			if (layers[i]->composed_serial == layers[i]->content_serial)
-				continue;
 			pixman_box32_t b;
 			layer_rect(layers[i], w, h, &b);
-			if (b.x2 > b.x1 && b.y2 > b.y1)
-				pixman_region32_union_rect(&frame_damage, &frame_damage, b.x1, b.y1,
-					(unsigned)(b.x2 - b.x1), (unsigned)(b.y2 - b.y1));
+			bool moved = !same_box(layers[i]->composed_box, &b);
+			if (layers[i]->composed_serial == layers[i]->content_serial && !moved)
+				continue;
+			union_box(&frame_damage, b.x1, b.y1, b.x2, b.y2);
+			if (moved) /* where it was */
+				union_box(&frame_damage, layers[i]->composed_box[0],
+					layers[i]->composed_box[1], layers[i]->composed_box[2],
+					layers[i]->composed_box[3]);
 		}
 	}
 	int ret = 0;
@@ -319,10 +435,24 @@ int compose_render(struct dispman_output *out, struct dispman_layer **layers, si
 	pixman_region32_copy(&c->damage[c->frame % HISTORY], &frame_damage);
 	uint64_t age = c->drawn[slot] ? c->frame - c->drawn[slot] : UINT64_MAX;
 	if (age >= HISTORY) {
-		pixman_region32_union_rect(&need, &need, 0, 0, (unsigned)w, (unsigned)h);
+		union_box(&need, 0, 0, w, h); /* also a new buffer: never cleared, drawn whole */
 	} else {
 		for (uint64_t f = c->drawn[slot] + 1; f <= c->frame; f++)
 			pixman_region32_union(&need, &need, &c->damage[f % HISTORY]);
+	}
+	/* From the top down: each layer is drawn where no opaque layer above covers it. */
+	pixman_region32_copy(&left, &need);
+	uint64_t drawn_px = 0;
+	for (size_t i = n; i-- > 0;) {
+		pixman_box32_t b;
+		layer_rect(layers[i], w, h, &b);
+		if (b.x2 <= b.x1 || b.y2 <= b.y1)
+			continue;
+		pixman_region32_intersect_rect(&vis[i], &left, b.x1, b.y1, (unsigned)(b.x2 - b.x1),
+			(unsigned)(b.y2 - b.y1));
+		if (layer_opaque(layers[i]))
+			pixman_region32_subtract(&left, &left, &vis[i]);
+		drawn_px += region_area(&vis[i]);
 	}
 	struct dispman_buffer *target = c->pool[slot];
 	void *data;
@@ -336,22 +466,40 @@ int compose_render(struct dispman_output *out, struct dispman_layer **layers, si
 		ret = -ENOMEM;
 		goto out;
 	}
-	pixman_image_set_clip_region32(dst, &need);
+	/* black only where no opaque layer covers */
 	int nboxes;
-	pixman_box32_t *boxes = pixman_region32_rectangles(&need, &nboxes);
+	pixman_box32_t *boxes = pixman_region32_rectangles(&left, &nboxes);
 	pixman_color_t black = { 0, 0, 0, 0xffff };
-	pixman_image_fill_boxes(PIXMAN_OP_SRC, dst, &black, nboxes, boxes);
+	if (nboxes)
+		pixman_image_fill_boxes(PIXMAN_OP_SRC, dst, &black, nboxes, boxes);
+	drawn_px += region_area(&left);
 	for (size_t i = 0; i < n; i++) {
-		draw_layer(dst, layers[i]);
+		if (pixman_region32_not_empty(&vis[i])) {
+			pixman_image_set_clip_region32(dst, &vis[i]);
+			draw_layer(dst, layers[i], pixman_region32_extents(&vis[i]));
+		}
 		layers[i]->composed_serial = layers[i]->content_serial;
+		pixman_box32_t b;
+		layer_rect(layers[i], w, h, &b);
+		layers[i]->composed_box[0] = b.x1;
+		layers[i]->composed_box[1] = b.y1;
+		layers[i]->composed_box[2] = b.x2;
+		layers[i]->composed_box[3] = b.y2;
 	}
 	pixman_image_unref(dst);
 	c->drawn[slot] = c->frame;
+	c->used[slot] = c->commits;
 	cl->buf = target;
 	out->dev->stats.compositions++;
+	out->dev->stats.damaged_pixels += region_area(&need);
+	out->dev->stats.composed_pixels += drawn_px;
 out:
+	for (size_t i = 0; i < n; i++)
+		pixman_region32_fini(&vis[i]);
+	free(vis);
 	pixman_region32_fini(&frame_damage);
 	pixman_region32_fini(&need);
+	pixman_region32_fini(&left);
 	return ret;
 }
 
@@ -389,7 +537,7 @@ int compose_scene(struct dispman_buffer *target, const struct scene *scene)
 			.blend = e->blend,
 			.visible = true,
 		};
-		draw_layer(dst, &l);
+		draw_layer(dst, &l, NULL);
 	}
 	pixman_image_unref(dst);
 	return 0;

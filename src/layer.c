@@ -84,7 +84,9 @@ int dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y
 	layer->src_y = y;
 	layer->src_w = w;
 	layer->src_h = h;
-	layer->out->dev->shape_dirty = true;
+	/* rectangles only: the frame may keep its planes (alloc.c) */
+	layer->geom_dirty = true;
+	layer->out->dev->geometry_dirty = true;
 	return 0;
 }
 
@@ -103,7 +105,9 @@ int dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_
 	layer->dst_y = y;
 	layer->dst_w = w;
 	layer->dst_h = h;
-	layer->out->dev->shape_dirty = true;
+	/* rectangles only: the frame may keep its planes (alloc.c) */
+	layer->geom_dirty = true;
+	layer->out->dev->geometry_dirty = true;
 	return 0;
 }
 

@@ -234,6 +234,10 @@ struct dispman_device {
 	size_t alloc_plane_cap;    /* most planes per CRTC accepted after ENOSPC, 0: unknown */
 	bool alloc_no_scaling;     /* a TEST_ONLY commit refused scaled planes */
 	bool alloc_reused;         /* this frame reuses the committed assignment: FB_IDs only */
+	/* layer setters: only source/destination rectangles changed since the last commit */
+	bool geometry_dirty;
+	bool alloc_geometry;       /* this frame writes new rectangles on the same assignment */
+	bool alloc_stale;          /* a layer off the planes moved: search once it stops */
 
 	struct crtc *crtcs;
 	size_t n_crtcs;
@@ -487,6 +491,8 @@ struct dispman_layer {
 	/* camera copy path: its buffer holds a CPU copy, and why (FORMAT: no plane takes the
 	 * camera's format; IMPORT: the display and the camera share no memory); else NONE */
 	enum dispman_placement_reason copy_reason;
+	bool geom_dirty;          /* rectangles changed since the last accepted commit */
+	int32_t composed_box[4];  /* compose.c: x1, y1, x2, y2 where it was last drawn */
 };
 
 /* Effective rectangles (defaults applied). */
@@ -529,8 +535,20 @@ void alloc_apply(struct dispman_device *dev, struct atomic_req *r);
  * the previous one; then compose the layers left for the CPU. Returns 0 or -errno.
  */
 int alloc_prepare(struct dispman_device *dev, uint32_t flags);
-/* The real commit that followed alloc_prepare() succeeded (true) or was refused. */
-void alloc_done(struct dispman_device *dev, bool ok);
+/*
+ * Before a commit picks its outputs: when only rectangles changed, check that the
+ * committed assignment still holds them; if not, mark the shape dirty (a search, which
+ * commits the whole device). Also marks it dirty once rectangles stopped changing after
+ * a layer off the planes moved (it may fit a plane now).
+ */
+void alloc_check_geometry(struct dispman_device *dev);
+/*
+ * The real commit that followed alloc_prepare() succeeded (true) or was refused. Returns
+ * true when the refused commit only moved layers on the previous assignment without a
+ * test: then the shape is marked dirty and the caller prepares and commits again at once
+ * (a refused atomic commit changed nothing).
+ */
+bool alloc_done(struct dispman_device *dev, bool ok);
 
 /* ---- compose.c ---- */
 
@@ -549,6 +567,11 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out);
 int compose_render(struct dispman_output *out, struct dispman_layer **layers, size_t n,
 	bool full);
 void compose_destroy(struct dispman_output *out);
+/*
+ * A commit of the output was accepted: buffers of the composition pool unused for 60 of
+ * its commits (composition stopped, or a spare of the rotation) are freed.
+ */
+void compose_commit_done(struct dispman_output *out);
 /* The internal composition layer if the output has one, else NULL; never creates it. */
 struct dispman_layer *compose_peek_layer(struct dispman_output *out);
 /*

@@ -315,7 +315,7 @@ static void after_reuse(struct fx *f)
 	assert_int_equal(b.commits, a.commits + 10);
 	check_placements(f);
 	/* a shape change searches again */
-	dispman_layer_set_destination(f->layers[f->tc->n - 1], 10, 10, 0, 0);
+	dispman_layer_set_z(f->layers[f->tc->n - 1], (int)f->tc->n + 5);
 	frame(f);
 	dispman_device_get_stats(f->dev, &a);
 	assert_int_equal(a.searches, b.searches + 1);
@@ -398,7 +398,7 @@ static void after_priority(struct fx *f)
 		dispman_layer_set_buffer(f->layers[1], k & 1 ? f->bufs[1] : f->alt[1]);
 		frame(f);
 	}
-	dispman_layer_set_destination(f->layers[2], 700, 100, 0, 0); /* new shape */
+	dispman_layer_set_z(f->layers[2], 3); /* new shape (only moving it would not search) */
 	frame(f);
 	struct dispman_placement p;
 	dispman_layer_get_placement(f->layers[1], &p);
@@ -406,6 +406,200 @@ static void after_priority(struct fx *f)
 	dispman_layer_get_placement(f->layers[2], &p);
 	assert_int_equal(p.state, COMP);
 	assert_int_equal(p.reason, DISPMAN_REASON_NO_PLANE);
+}
+
+/* Moving a layer on a plane: no TEST_ONLY commit, the new rectangle in the kernel. */
+static void after_geometry_moving(struct fx *f)
+{
+	struct dispman_stats a, b;
+	struct mock_drm_counters ma, mb;
+	dispman_device_get_stats(f->dev, &a);
+	mock_drm_get_counters(&ma);
+	for (int k = 1; k <= 10; k++) {
+		dispman_layer_set_destination(f->layers[3], 700 + k, 400, 200, 200);
+		frame(f);
+		uint64_t v;
+		assert_true(mock_drm_get_prop(MOCK_VKMS_OVERLAY(2), "CRTC_X", &v));
+		assert_int_equal(v, 700 + k);
+	}
+	dispman_device_get_stats(f->dev, &b);
+	mock_drm_get_counters(&mb);
+	assert_int_equal(b.test_commits, a.test_commits);
+	assert_int_equal(mb.test_commits, ma.test_commits);
+	assert_int_equal(b.searches, a.searches);
+	assert_int_equal(b.geometry_commits, a.geometry_commits + 10);
+	assert_int_equal(b.geometry_refused, a.geometry_refused);
+	assert_int_equal(b.commits, a.commits + 10);
+	check_placements(f);
+	/* a plane that cannot take the new rectangle: the primary must cover the screen */
+	dispman_layer_set_destination(f->layers[0], 1, 0, 1024, 768);
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.searches, b.searches + 1);
+	assert_int_equal(a.geometry_commits, b.geometry_commits);
+	struct dispman_placement p;
+	dispman_layer_get_placement(f->layers[0], &p);
+	assert_int_equal(p.state, ON);
+	assert_true(p.plane_id != MOCK_VKMS_PRIMARY); /* an overlay, over black */
+}
+
+/* The kernel refuses the untested rectangle: searched and committed in the same call. */
+static void after_geometry_refused(struct fx *f)
+{
+	struct dispman_stats a, b;
+	dispman_device_get_stats(f->dev, &a);
+	mock_drm_fail_next("drmModeAtomicCommit/apply", EINVAL);
+	dispman_layer_set_destination(f->layers[3], 650, 400, 200, 200);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	while (dispman_device_dispatch(f->dev, 0) > 0)
+		;
+	dispman_device_get_stats(f->dev, &b);
+	uint64_t v;
+	assert_true(mock_drm_get_prop(MOCK_VKMS_OVERLAY(2), "CRTC_X", &v));
+	assert_int_equal(v, 650); /* the frame was not lost */
+	assert_int_equal(b.geometry_refused, a.geometry_refused + 1);
+	assert_int_equal(b.geometry_commits, a.geometry_commits);
+	assert_int_equal(b.searches, a.searches + 1);
+	assert_int_equal(b.test_commits, a.test_commits + 1);
+	assert_int_equal(b.failed_commits, a.failed_commits + 1);
+	assert_int_equal(b.commits, a.commits + 1);
+	check_placements(f);
+	/* and the next move goes without a test again */
+	dispman_layer_set_destination(f->layers[3], 660, 400, 200, 200);
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.test_commits, b.test_commits);
+	assert_int_equal(a.geometry_commits, b.geometry_commits + 1);
+}
+
+/*
+ * A layer on a plane moved under a composited layer above it: the assignment no longer
+ * holds (the composition buffer is below every plane), so it is searched again.
+ */
+static void after_geometry_stacking(struct fx *f)
+{
+	struct dispman_stats a, b;
+	dispman_device_get_stats(f->dev, &a);
+	dispman_layer_set_destination(f->layers[1], 150, 100, 200, 200);
+	frame(f);
+	dispman_device_get_stats(f->dev, &b);
+	assert_int_equal(b.searches, a.searches + 1);
+	assert_int_equal(b.geometry_commits, a.geometry_commits);
+	struct dispman_placement p;
+	dispman_layer_get_placement(f->layers[1], &p);
+	assert_int_equal(p.state, COMP);
+	assert_int_equal(p.reason, DISPMAN_REASON_STACKING);
+	/* a composited layer moving: no search; redrawn where it was and is (the buffer
+	 * drawn two frames ago lacks two moves: 310..394 x 100..164) */
+	for (int k = 1; k <= 3; k++) {
+		dispman_device_get_stats(f->dev, &a);
+		dispman_layer_set_destination(f->layers[3], 300 + 10 * k, 100, 64, 64);
+		frame(f);
+	}
+	dispman_device_get_stats(f->dev, &b);
+	assert_int_equal(b.searches, a.searches);
+	assert_int_equal(b.compositions, a.compositions + 1);
+	assert_int_equal(b.damaged_pixels - a.damaged_pixels, 84 * 64);
+	a = b;
+	/* once it stops, the assignment is searched again (it might fit a plane now) */
+	dispman_layer_set_buffer(f->layers[2], f->alt[2]);
+	frame(f);
+	dispman_device_get_stats(f->dev, &b);
+	assert_int_equal(b.searches, a.searches + 1);
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.searches, b.searches); /* once */
+}
+
+/*
+ * Hidden work: layers (RGB565: no plane takes it) over an opaque background, the pixels
+ * redrawn (damaged) and drawn (composed) counted. Opaque A at (100, 100), translucent B at
+ * (200, 200), 200x200 each, overlapping by 100x100.
+ */
+static void after_occlusion(struct fx *f)
+{
+	struct dispman_stats a, b;
+	const uint64_t screen = 1024 * 768, sq = 200 * 200, ab = 100 * 100;
+	/* everything: the background where A does not hide it, A, B; no black at all */
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.damaged_pixels, screen);
+	assert_int_equal(a.composed_pixels, (screen - sq) + sq + sq);
+	/* B changes every frame; once both buffers of the rotation are drawn, a frame
+	 * redraws B: B, A under it, the background under it where A is not */
+	for (int k = 0; k < 3; k++) {
+		dispman_layer_set_buffer(f->layers[2], k & 1 ? f->bufs[2] : f->alt[2]);
+		frame(f);
+	}
+	dispman_device_get_stats(f->dev, &b);
+	dispman_layer_set_buffer(f->layers[2], f->bufs[2]);
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.damaged_pixels - b.damaged_pixels, sq);
+	assert_int_equal(a.composed_pixels - b.composed_pixels, sq + ab + (sq - ab));
+	/* A changes: this buffer also lacks B's last change; nothing under A is drawn */
+	dispman_layer_set_buffer(f->layers[1], f->alt[1]);
+	frame(f);
+	dispman_device_get_stats(f->dev, &b);
+	assert_int_equal(b.damaged_pixels - a.damaged_pixels, 2 * sq - ab);
+	assert_int_equal(b.composed_pixels - a.composed_pixels, sq + sq + (sq - ab));
+	/* A now covers the screen (moved, composited: no search): B and A only */
+	dispman_layer_set_destination(f->layers[1], 0, 0, 1024, 768);
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.searches, b.searches);
+	assert_int_equal(a.geometry_commits, b.geometry_commits + 1);
+	assert_int_equal(a.composed_pixels - b.composed_pixels, screen + sq);
+	/* the hidden background changes: never drawn (nor black under it) */
+	for (int k = 0; k < 3; k++) {
+		dispman_device_get_stats(f->dev, &b);
+		dispman_layer_set_buffer(f->layers[0], k & 1 ? f->bufs[0] : f->alt[0]);
+		frame(f);
+		dispman_device_get_stats(f->dev, &a);
+		assert_int_equal(a.damaged_pixels - b.damaged_pixels, screen);
+		assert_int_equal(a.composed_pixels - b.composed_pixels, screen + sq);
+	}
+}
+
+/* Composition memory follows use: freed 60 commits after composition stopped. */
+static void after_memory(struct fx *f)
+{
+	struct dispman_stats a;
+	dispman_device_get_stats(f->dev, &a);
+	uint64_t one = 1024 * 768 * 4;
+	assert_int_equal(a.composition_bytes, one); /* one buffer drawn, not two */
+	for (int k = 0; k < 5; k++) {
+		dispman_layer_set_buffer(f->layers[1], k & 1 ? f->bufs[1] : f->alt[1]);
+		frame(f);
+	}
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.composition_bytes, 2 * one); /* double buffered */
+	assert_int_equal(a.composition_bytes_peak, 2 * one);
+	/* the composited layers go away: nothing is composed any more */
+	dispman_layer_destroy(f->layers[1]);
+	dispman_layer_destroy(f->layers[2]);
+	f->layers[1] = f->layers[2] = NULL;
+	for (int k = 0; k < 59; k++) {
+		dispman_layer_set_buffer(f->layers[0], k & 1 ? f->bufs[0] : f->alt[0]);
+		frame(f);
+	}
+	dispman_device_get_stats(f->dev, &a);
+	assert_true(a.composition_bytes > 0);
+	dispman_layer_set_buffer(f->layers[0], f->bufs[0]);
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.composition_bytes, 0);
+	assert_int_equal(a.composition_bytes_peak, 2 * one);
+	for (int k = 0; k < 3; k++) { /* and stays free */
+		dispman_layer_set_buffer(f->layers[0], k & 1 ? f->bufs[0] : f->alt[0]);
+		frame(f);
+	}
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.composition_bytes, 0);
+	/* and composition comes back when needed */
+	dispman_layer_set_destination(f->layers[0], 0, 0, 500, 500);
+	frame(f);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.composition_bytes, one);
 }
 
 #define FULL { .w = 1024, .h = 768 }
@@ -477,6 +671,30 @@ static const struct test_case cases[] = {
 		 .alpha = 0x4000 } },
 	  .w = { WCOMP(STACKING), WON(OVL(0)), WON(OVL(1)), WCOMP(ALPHA) }, .tests = 1,
 	  .after = after_reuse },
+	{ .name = "geometry-moving", .n = 4,
+	  .l = { FULL, SQ(100, 100), SQ(400, 100), SQ(700, 400) },
+	  .w = { WON(MOCK_VKMS_PRIMARY), WON(OVL(0)), WON(OVL(1)), WON(OVL(2)) }, .tests = 1,
+	  .after = after_geometry_moving },
+	{ .name = "geometry-refused", .n = 4,
+	  .l = { FULL, SQ(100, 100), SQ(400, 100), SQ(700, 400) },
+	  .w = { WON(MOCK_VKMS_PRIMARY), WON(OVL(0)), WON(OVL(1)), WON(OVL(2)) }, .tests = 1,
+	  .after = after_geometry_refused },
+	{ .name = "geometry-stacking", .n = 4,
+	  .l = { FULL, SQ(100, 100), SQ(200, 200), { .x = 300, .y = 100, .w = 64, .h = 64,
+		 .alpha = 0x4000 } },
+	  .w = { WCOMP(STACKING), WON(OVL(0)), WON(OVL(1)), WCOMP(ALPHA) }, .tests = 1,
+	  .after = after_geometry_stacking },
+	{ .name = "occlusion", .dev = DEV_FORMATS, .n = 3,
+	  .l = { FULL, { .x = 100, .y = 100, .w = 200, .h = 200, .fmt = DRM_FORMAT_RGB565 },
+		 { .x = 200, .y = 200, .w = 200, .h = 200, .fmt = DRM_FORMAT_RGB565,
+		   .alpha = 0x8000 } },
+	  .w = { WCOMP(STACKING), WCOMP(FORMAT), WCOMP(ALPHA) }, .tests = 1,
+	  .after = after_occlusion },
+	{ .name = "memory", .dev = DEV_FORMATS, .n = 3,
+	  .l = { FULL, { .x = 100, .y = 100, .w = 200, .h = 200, .fmt = DRM_FORMAT_RGB565 },
+		 { .x = 500, .y = 200, .w = 200, .h = 200, .fmt = DRM_FORMAT_RGB565 } },
+	  .w = { WCOMP(STACKING), WCOMP(FORMAT), WCOMP(FORMAT) }, .tests = 1,
+	  .after = after_memory },
 	{ .name = "composition-order", .n = 5,
 	  .l = { FULL, SQ(50, 50), { .x = 100, .y = 100, .w = 200, .h = 200, .alpha = 0x8000 },
 		 SQ(150, 150), SQ(600, 50) },
