@@ -5,7 +5,7 @@
  *
  * Usage: alloc-bench [--mock] [--runs R] [--short S] [--long L] [--layers 1,4,...]
  *                    [--modes steady,moving,changing] [--timeout SEC] [device]
- *   device defaults to /dev/dri/card0. --mock runs on the mock libdrm instead: start it
+ *   device defaults to $DISPMAN_DEVICE, else /dev/dri/card0. --mock runs on the mock libdrm instead: start it
  *   with LD_LIBRARY_PATH=<build>/tests/mock so that libdrm.so.2 is the mock.
  *
  * How it measures (doc/allocation.md quotes the table it prints):
@@ -382,6 +382,9 @@ int main(int argc, char **argv)
 		return child_main((enum engine)atoi(argv[2]), (size_t)atoi(argv[3]),
 			(enum bench_mode)atoi(argv[4]), atoi(argv[5]),
 			strcmp(argv[6], "--mock") == 0, argv[7]);
+	/* raw libdrm opens a node: DISPMAN_DEVICE (the library's rule) or card0 */
+	if (getenv("DISPMAN_DEVICE") && *getenv("DISPMAN_DEVICE"))
+		opt_path = getenv("DISPMAN_DEVICE");
 	int runs = 5, s_frames = 10, l_frames = 40;
 	int layer_counts[16] = { 1, 4, 8, 16, 32, 64 }, n_counts = 6;
 	bool modes[3] = { true, true, true };

@@ -15,6 +15,7 @@
 
 #include <drm_fourcc.h>
 #include <dispman/dispman.h>
+#include <dispman/camera.h>
 
 int main(int argc, char **argv)
 {

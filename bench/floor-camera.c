@@ -3,6 +3,7 @@
  * The floor of the camera benchmark: a raw V4L2 -> KMS loop, zero-copy.
  *
  *   floor-camera [--frames N] [--video /dev/video0] [--size WxH] [device]
+ *   (device: default $DISPMAN_DEVICE, else /dev/dri/card0)
  *
  * S_FMT XBGR32 (DRM XRGB8888), REQBUFS(MMAP) 4, EXPBUF each buffer and import it into
  * KMS once (one framebuffer per V4L2 buffer), a black full-screen buffer on the primary
@@ -55,7 +56,8 @@ static void on_flip(int fd, unsigned seq, unsigned sec, unsigned usec, unsigned 
 
 int main(int argc, char **argv)
 {
-	const char *video = "/dev/video0", *card = "/dev/dri/card0";
+	const char *video = "/dev/video0", *card = getenv("DISPMAN_DEVICE") &&
+		*getenv("DISPMAN_DEVICE") ? getenv("DISPMAN_DEVICE") : "/dev/dri/card0";
 	unsigned long frames = 100;
 	uint32_t w = 640, h = 480;
 	for (int i = 1; i < argc; i++) {

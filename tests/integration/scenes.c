@@ -269,7 +269,8 @@ static void build(const char *name, struct scene *sc)
 		add(sc, (struct spec){ .x = 100, .y = 500, .w = 200, .h = 150, .alpha = 0x9000 });
 		add(sc, (struct spec){ .x = (int32_t)W - 100, .y = (int32_t)H - 80, .w = 200,
 			.h = 150, .fmt = DRM_FORMAT_XRGB8888 });
-		add(sc, (struct spec){ .x = 800, .y = 60, .w = 100, .h = 80,
+		/* the largest: the first to get a plane */
+		add(sc, (struct spec){ .x = 680, .y = 40, .w = 320, .h = 220,
 			.fmt = DRM_FORMAT_XRGB8888, .uniform = true });
 		return;
 	}
