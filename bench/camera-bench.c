@@ -14,7 +14,8 @@
  * start-up = cpu(S) - S * per frame. R rounds alternate the contenders, the order
  * rotating each round, after one warm-up run of each; medians with min and max.
  * ioctl-count.so is preloaded into every child: ioctls, DQBUFs (and those that found
- * nothing ready) and clock_gettime() calls, per frame by the same difference.
+ * nothing ready), clock_gettime() calls and waits (poll, epoll_wait), per frame by the
+ * same difference.
  * vivid draws its frames in a kernel thread and vkms blends in a kernel worker: neither
  * counts for anyone. GStreamer needs GST_REGISTRY pointing at a registry made on the host
  * (scripts/bench does it), else it rescans its plug-ins in every run.
@@ -36,7 +37,7 @@ static const char *const names[] = {
 
 struct sample {
 	double cpu_us;
-	unsigned long ioctls, dqbuf, eagain, clocks;
+	unsigned long ioctls, dqbuf, eagain, clocks, waits;
 };
 
 static const char *bindir = "build/bench", *video = "/dev/video0";
@@ -85,8 +86,8 @@ static int run(int c, unsigned long frames, struct sample *s)
 	s->cpu_us = (double)ru.ru_utime.tv_sec * 1e6 + (double)ru.ru_utime.tv_usec +
 		(double)ru.ru_stime.tv_sec * 1e6 + (double)ru.ru_stime.tv_usec;
 	FILE *f = fopen(count_file, "r");
-	int got = f ? fscanf(f, "ioctls=%lu dqbuf=%lu dqbuf_eagain=%lu clock_reads=%lu",
-		&s->ioctls, &s->dqbuf, &s->eagain, &s->clocks) : 0;
+	int got = f ? fscanf(f, "ioctls=%lu dqbuf=%lu dqbuf_eagain=%lu clock_reads=%lu "
+		"waits=%lu", &s->ioctls, &s->dqbuf, &s->eagain, &s->clocks, &s->waits) : 0;
 	if (f)
 		fclose(f);
 	unlink(count_file);
@@ -94,7 +95,7 @@ static int run(int c, unsigned long frames, struct sample *s)
 		fprintf(stderr, "camera-bench: %s failed (status 0x%x)\n", names[c], status);
 		return -1;
 	}
-	if (got != 4)
+	if (got != 5)
 		fprintf(stderr, "camera-bench: no counts from %s (ioctl-count.so preloaded?)\n",
 			names[c]);
 	return 0;
@@ -149,7 +150,7 @@ int main(int argc, char **argv)
 		if (run(c, s_frames, &warm) < 0)
 			return 1;
 	double per[N_C][32], start[N_C][32], io[N_C] = { 0 }, dq[N_C] = { 0 },
-		ea[N_C] = { 0 }, cl[N_C] = { 0 };
+		ea[N_C] = { 0 }, cl[N_C] = { 0 }, wt[N_C] = { 0 };
 	double d = (double)(l_frames - s_frames);
 	for (int r = 0; r < runs; r++) {
 		for (int j = 0; j < N_C; j++) {
@@ -163,6 +164,7 @@ int main(int argc, char **argv)
 			dq[c] += (double)(b.dqbuf - a.dqbuf) / d;
 			ea[c] += (double)(b.eagain - a.eagain) / d;
 			cl[c] += (double)(b.clocks - a.clocks) / d;
+			wt[c] += (double)(b.waits - a.waits) / d;
 			printf("round %d %-38s %lu frames %.0f us, %lu frames %.0f us CPU\n", r + 1,
 				names[c], s_frames, a.cpu_us, l_frames, b.cpu_us);
 		}
@@ -173,15 +175,16 @@ int main(int argc, char **argv)
 		"= difference of the two runs, median [min..max]\n\n", w, h, runs, s_frames,
 		l_frames);
 	printf("| contender | CPU us/frame | vs floor | start-up ms | ioctls/frame | "
-		"DQBUF/frame (EAGAIN) | clock reads/frame |\n");
-	printf("|---|---|---:|---:|---:|---:|---:|\n");
+		"DQBUF/frame (EAGAIN) | clock reads/frame | waits/frame |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (int c = 0; c < N_C; c++) {
 		double m, mn, mx, sm, smin, smax;
 		stats(per[c], runs, &m, &mn, &mx);
 		stats(start[c], runs, &sm, &smin, &smax);
-		printf("| %s | %.0f [%.0f..%.0f] | %.2fx%s | %.0f | %.2f | %.2f (%.2f) | %.2f |\n",
-			names[c], m, mn, mx, m / fm, c && m / fm < 0.75 ? " (BELOW FLOOR?)" : "",
-			sm / 1e3, io[c] / runs, dq[c] / runs, ea[c] / runs, cl[c] / runs);
+		printf("| %s | %.0f [%.0f..%.0f] | %.2fx%s | %.0f | %.2f | %.2f (%.2f) | %.2f | "
+			"%.2f |\n", names[c], m, mn, mx, m / fm, c && m / fm < 0.75 ?
+			" (BELOW FLOOR?)" : "", sm / 1e3, io[c] / runs, dq[c] / runs, ea[c] / runs,
+			cl[c] / runs, wt[c] / runs);
 	}
 	return 0;
 }

@@ -3,8 +3,9 @@
  * LD_PRELOAD=ioctl-count.so BENCH_COUNT_OUT=FILE program ...
  *
  * Counts the ioctl() calls of a process (all threads), the VIDIOC_DQBUF among them and
- * those answered EAGAIN (nothing ready), and its clock_gettime() calls, and appends
- * "ioctls=N dqbuf=N dqbuf_eagain=N clock_reads=N" to FILE when the process exits.
+ * those answered EAGAIN (nothing ready), its clock_gettime() calls and its waits (poll,
+ * epoll_wait), and appends "ioctls=N dqbuf=N dqbuf_eagain=N clock_reads=N waits=N" to
+ * FILE when the process exits.
  * The camera bench preloads it into every contender (the floor, libdispman, gst-launch),
  * so the counts are made the same way for all of them.
  */
@@ -20,8 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
+#include <poll.h>
+#include <sys/epoll.h>
 
-static atomic_ulong n_ioctl, n_dqbuf, n_dqbuf_eagain, n_clock;
+static atomic_ulong n_ioctl, n_dqbuf, n_dqbuf_eagain, n_clock, n_wait;
 
 typedef int (*ioctl_fn)(int, unsigned long, ...);
 int ioctl(int fd, unsigned long request, ...);
@@ -57,6 +60,29 @@ int clock_gettime(clockid_t clk, struct timespec *ts)
 	return real(clk, ts);
 }
 
+typedef int (*epoll_wait_fn)(int, struct epoll_event *, int, int);
+typedef int (*poll_fn)(struct pollfd *, nfds_t, int);
+int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout);
+int poll(struct pollfd *fds, nfds_t n, int timeout);
+
+int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
+{
+	static epoll_wait_fn real;
+	if (!real)
+		real = (epoll_wait_fn)(uintptr_t)dlsym(RTLD_NEXT, "epoll_wait");
+	atomic_fetch_add(&n_wait, 1);
+	return real(epfd, ev, max, timeout);
+}
+
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	static poll_fn real;
+	if (!real)
+		real = (poll_fn)(uintptr_t)dlsym(RTLD_NEXT, "poll");
+	atomic_fetch_add(&n_wait, 1);
+	return real(fds, n, timeout);
+}
+
 __attribute__((destructor)) static void report(void)
 {
 	const char *path = getenv("BENCH_COUNT_OUT");
@@ -67,8 +93,8 @@ __attribute__((destructor)) static void report(void)
 		return;
 	char line[160];
 	int n = snprintf(line, sizeof(line), "ioctls=%lu dqbuf=%lu dqbuf_eagain=%lu "
-		"clock_reads=%lu\n", atomic_load(&n_ioctl), atomic_load(&n_dqbuf),
-		atomic_load(&n_dqbuf_eagain), atomic_load(&n_clock));
+		"clock_reads=%lu waits=%lu\n", atomic_load(&n_ioctl), atomic_load(&n_dqbuf),
+		atomic_load(&n_dqbuf_eagain), atomic_load(&n_clock), atomic_load(&n_wait));
 	if (n > 0 && write(fd, line, (size_t)n) < 0)
 		n = 0;
 	close(fd);

@@ -284,7 +284,7 @@ static uint64_t d(uint64_t a, uint64_t b)
 
 /*
  * "moving": rectangles change without a search. The top layer (on a plane) moves, a
- * composed layer moves, then the top layer is resized to 2x, which vkms cannot scale: that
+ * composed layer moves, then the top layer is shrunk to half size, which vkms cannot scale: that
  * untested commit is refused and searched and committed again in the same call. Each step
  * is read back and compared.
  */
@@ -326,16 +326,17 @@ static int moving(struct dispman_device *dev, struct dispman_output *out, struct
 			FAIL("moving a 260x200 tile redrew more than a quarter screen a frame");
 		fails += compare(out, sc, 1);
 	}
-	/* 2x: vkms refuses scaling, which this device has not been told yet */
+	/* half size (smaller: still within a cursor plane's limits): vkms refuses scaling,
+	 * which this device has not been told yet */
 	dispman_device_get_stats(dev, &a);
-	sc->l[top].dw = sc->l[top].w * 2;
-	sc->l[top].dh = sc->l[top].h * 2;
+	sc->l[top].dw = sc->l[top].w / 2;
+	sc->l[top].dh = sc->l[top].h / 2;
 	dispman_layer_set_destination(layers[top], sc->l[top].x, sc->l[top].y, sc->l[top].dw,
 		sc->l[top].dh);
 	commit_wait(dev);
 	dispman_device_get_stats(dev, &b);
 	dispman_layer_get_placement(layers[top], &p);
-	printf("top layer scaled 2x: %llu refused untested, %llu searches, %llu commits, "
+	printf("top layer scaled to half size: %llu refused untested, %llu searches, %llu commits, "
 		"now %s (reason %d)\n", (unsigned long long)d(b.geometry_refused, a.geometry_refused),
 		(unsigned long long)d(b.searches, a.searches),
 		(unsigned long long)d(b.commits, a.commits),
