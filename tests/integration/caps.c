@@ -84,12 +84,15 @@ static int is_vivid_capture(const char *node)
 	return ok;
 }
 
-/* Export one single-planar vivid buffer and import it into the DRM device. */
+/* Export one single-planar vivid buffer and import it into the DRM device; the node's
+ * format is put back afterwards, so the tests find vivid as it was. */
 static int vivid_imports(int drm_fd)
 {
 	int fd = open("/dev/video0", O_RDWR | O_CLOEXEC), ok = 0;
 	if (fd < 0)
 		return 0;
+	struct v4l2_format saved = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	int have_saved = xioctl(fd, VIDIOC_G_FMT, &saved) == 0;
 	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
 	fmt.fmt.pix.width = 64;
 	fmt.fmt.pix.height = 64;
@@ -111,6 +114,9 @@ static int vivid_imports(int drm_fd)
 	}
 	rb.count = 0;
 	xioctl(fd, VIDIOC_REQBUFS, &rb);
+	if (have_saved && xioctl(fd, VIDIOC_S_FMT, &saved) < 0)
+		fprintf(stderr, "dispman-caps: cannot restore /dev/video0's format: %s\n",
+			strerror(errno));
 	close(fd);
 	return ok;
 }

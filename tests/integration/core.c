@@ -131,13 +131,10 @@ static int count_fbs(int fd)
 
 /* Framebuffers of every client of the device under test, from debugfs (the guest mounts
  * it); -1 when unreadable. */
-static int all_fbs_fd = -1;
+static char all_fbs_path[128]; /* set by setup(): the fd is gone after device_destroy */
 static int count_all_fbs(void)
 {
-	char path[128];
-	if (debugfs_dri_path(all_fbs_fd, "framebuffer", path, sizeof(path)) < 0)
-		return -1;
-	FILE *f = fopen(path, "r");
+	FILE *f = all_fbs_path[0] ? fopen(all_fbs_path, "r") : NULL;
 	if (!f)
 		return -1;
 	char line[256];
@@ -200,7 +197,8 @@ static void setup(struct ctx *c)
 	CHECK(c->dev, "cannot open %s: %s", path ? path : "the DRM device", strerror(errno));
 	path = dispman_device_get_path(c->dev);
 	c->fd = dispman_device_get_drm_fd(c->dev);
-	all_fbs_fd = c->fd;
+	if (debugfs_dri_path(c->fd, "framebuffer", all_fbs_path, sizeof(all_fbs_path)) < 0)
+		all_fbs_path[0] = 0;
 	drmVersion *v = drmGetVersion(c->fd);
 	printf("device %s: driver %s\n", path, v ? v->name : "?");
 	drmFreeVersion(v);
