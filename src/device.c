@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "private.h"
+#include "seat.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -223,28 +224,43 @@ struct dispman_device *dispman_device_open(const char *path)
 		path = env;
 		dispman_log(DISPMAN_LOG_INFO, "using DRM device %s (DISPMAN_DEVICE)", path);
 	}
+	struct seat *seat = seat_open(); /* NULL: open directly (seat.h) */
 	if (path) {
-		fd = open(path, O_RDWR | O_CLOEXEC);
+		fd = seat_open_node(seat, path);
 		if (fd < 0) {
-			int err = errno;
-			dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot open %s%s", path,
-				path == env ? " (named by DISPMAN_DEVICE)" : "");
+			int err = -fd;
+			dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot open %s%s%s", path,
+				path == env ? " (named by DISPMAN_DEVICE)" : "",
+				err == EACCES || err == EPERM ? " (run as root, or through a seat: "
+				"seatd or logind)" : "");
+			seat_destroy(seat);
 			errno = err;
 			return NULL;
 		}
 		snprintf(found, sizeof(found), "%s", path);
 	} else {
-		fd = udev_open_default_card(found, sizeof(found));
+		fd = udev_open_default_card(seat, found, sizeof(found));
 		if (fd < 0) {
+			seat_destroy(seat);
 			errno = -fd;
 			return NULL;
 		}
 	}
 	struct dispman_device *dev = dispman_device_create_for_fd(fd);
 	int err = errno;
-	close(fd);
-	if (dev)
+	if (dev) {
+		seat_rekey(seat, fd, dev->fd);
+		close(fd);
 		snprintf(dev->path, sizeof(dev->path), "%s", found);
+		if (seat && seat_attach(seat, dev) < 0) {
+			dispman_device_destroy(dev); /* destroys the seat too */
+			errno = ENOMEM;
+			return NULL;
+		}
+	} else {
+		seat_close_node(seat, fd);
+		seat_destroy(seat);
+	}
 	errno = err;
 	return dev;
 }
@@ -268,6 +284,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 		}
 	}
 	hotplug_finish(dev);
+	seat_detach(dev); /* closes the seat's devices: the DRM node and none else by now */
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		output_destroy(dev->outputs[i]);
 	free(dev->outputs);
@@ -334,6 +351,8 @@ bool device_try_regain_master(struct dispman_device *dev, bool force)
 {
 	if (!dev->paused)
 		return true;
+	if (dev->seat_disabled)
+		return false; /* the seat gives master back when it enables us */
 	int64_t now = monotonic_ms();
 	if (!force && now - dev->master_try_ms < 500)
 		return false;
@@ -512,6 +531,16 @@ void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_la
 		struct device_listener *l = container_of(pos, struct device_listener, link);
 		if (l->layer_destroyed)
 			l->layer_destroyed(l, layer);
+	}
+}
+
+void device_notify_seat(struct dispman_device *dev, bool enabled)
+{
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &dev->listeners) {
+		struct device_listener *l = container_of(pos, struct device_listener, link);
+		if (l->seat_changed)
+			l->seat_changed(l, enabled);
 	}
 }
 

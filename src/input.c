@@ -11,6 +11,7 @@
  */
 #include "private.h"
 #include "input-private.h"
+#include "seat.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -145,9 +146,11 @@ struct dispman_input {
 static int open_restricted(const char *path, int flags, void *data)
 {
 	struct dispman_input *input = data;
-	int fd = open(path, flags | O_CLOEXEC);
+	/* through the device's seat when it has one (seat.h), so that no root is needed */
+	struct seat *seat = input->dev ? input->dev->seat : NULL;
+	int fd = seat ? seat_open_node(seat, path) : open(path, flags | O_CLOEXEC);
 	if (fd < 0) {
-		int err = errno;
+		int err = seat ? -fd : errno;
 		input->open_err = err;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "input: cannot open %s", path);
 		return -err;
@@ -157,7 +160,9 @@ static int open_restricted(const char *path, int flags, void *data)
 
 static void close_restricted(int fd, void *data)
 {
-	close(fd);
+	struct dispman_input *input = data;
+	/* without the device, its seat and the seat's devices are gone already */
+	seat_close_node(input->dev ? input->dev->seat : NULL, fd);
 }
 
 static const struct libinput_interface li_interface = {
@@ -464,6 +469,20 @@ static void init_xkb(struct dispman_input *input)
 #endif
 }
 
+/* The seat went away (VT or session switch; seatd revokes our evdev fds) or came back:
+ * libinput closes its devices and opens them again through open_restricted(). */
+static void seat_changed(struct device_listener *l, bool enabled)
+{
+	struct dispman_input *input = container_of(l, struct dispman_input, listener);
+	if (enabled) {
+		if (libinput_resume(input->li) < 0)
+			dispman_log(DISPMAN_LOG_ERROR, "input: libinput_resume failed after the "
+				"seat came back");
+	} else {
+		libinput_suspend(input->li);
+	}
+}
+
 /* The device goes first: unregister from it, keep libinput until dispman_input_destroy(). */
 static void device_destroyed(struct device_listener *l)
 {
@@ -526,6 +545,7 @@ static struct dispman_input *create_input(struct dispman_device *dev, bool path_
 	input->wake_fd = -1;
 	input->listener.destroyed = device_destroyed;
 	input->listener.layer_destroyed = layer_destroyed;
+	input->listener.seat_changed = seat_changed;
 	device_add_listener(dev, &input->listener);
 	int err;
 

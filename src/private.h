@@ -215,6 +215,8 @@ struct writeback {
 struct dispman_device {
 	int fd;
 	char path[256];            /* the node opened, "" when unknown */
+	struct seat *seat;         /* the libseat seat the nodes came from, or NULL (seat.h) */
+	bool seat_disabled;        /* the seat is disabled: paused, master not retried */
 	int epoll_fd;
 	bool addfb2_modifiers;
 	bool writeback_cap;
@@ -279,12 +281,15 @@ struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id);
 struct device_listener {
 	void (*destroyed)(struct device_listener *l);
 	void (*layer_destroyed)(struct device_listener *l, struct dispman_layer *layer);
+	/* The seat was disabled (false) or enabled again (true); may be NULL. */
+	void (*seat_changed)(struct device_listener *l, bool enabled);
 	struct list link; /* dispman_device.listeners */
 };
 
 void device_add_listener(struct dispman_device *dev, struct device_listener *l);
 void device_remove_listener(struct device_listener *l);
 void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_layer *layer);
+void device_notify_seat(struct dispman_device *dev, bool enabled);
 /*
  * While paused: try drmSetMaster() (at most every 500 ms unless force); on success leave
  * the paused state with a full modeset due. Returns true when no longer paused.
@@ -587,7 +592,8 @@ int compose_scene(struct dispman_buffer *target, const struct scene *scene);
  * Open the card node dispman_device_open(NULL) picks without DISPMAN_DEVICE (the rule is
  * in dispman.h) and write its path into path. Returns an fd or -errno (logged).
  */
-int udev_open_default_card(char *path, size_t size);
+struct seat;
+int udev_open_default_card(struct seat *seat, char *path, size_t size);
 /*
  * Follow DRM hotplug uevents of the device's card (udevd's monitor when udevd runs, else
  * the kernel's netlink group) and call dispman_device_probe() on them. A device whose fd is

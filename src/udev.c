@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "private.h"
+#include "seat.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -84,28 +85,31 @@ static size_t list_cards(unsigned *nums, size_t max)
 	return n;
 }
 
-int udev_open_default_card(char *path, size_t size)
+int udev_open_default_card(struct seat *seat, char *path, size_t size)
 {
 	unsigned nums[64];
 	size_t n = list_cards(nums, ARRAY_SIZE(nums));
 	int best = -1, best_rank = 0;
+	size_t denied = 0;
 	for (size_t i = 0; i < n && best_rank < 2; i++) {
 		char node[64];
 		snprintf(node, sizeof(node), "/dev/dri/card%u", nums[i]);
-		int fd = open(node, O_RDWR | O_CLOEXEC);
+		int fd = seat_open_node(seat, node);
 		if (fd < 0) {
-			dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "cannot open %s", node);
+			dispman_log_errno(DISPMAN_LOG_DEBUG, -fd, "cannot open %s", node);
+			if (fd == -EACCES || fd == -EPERM)
+				denied++;
 			continue;
 		}
 		int rank = card_rank(fd, node);
 		if (rank > best_rank) {
 			if (best >= 0)
-				close(best);
+				seat_close_node(seat, best);
 			best = fd;
 			best_rank = rank;
 			snprintf(path, size, "%s", node);
 		} else {
-			close(fd);
+			seat_close_node(seat, fd);
 		}
 	}
 	if (best >= 0) {
@@ -115,7 +119,11 @@ int udev_open_default_card(char *path, size_t size)
 		return best;
 	}
 	struct stat st;
-	if (stat("/dev/dri", &st) != 0)
+	if (denied > 0 && denied == n)
+		dispman_log(DISPMAN_LOG_ERROR, "no DRM card node could be opened: permission denied "
+			"on %zu node(s) (run as root, through a seat: start seatd and let this user "
+			"use it, or from a logind session; see DISPMAN_SEAT in doc/api.md)", n);
+	else if (stat("/dev/dri", &st) != 0)
 		dispman_log(DISPMAN_LOG_ERROR, "no /dev/dri: this system has no KMS device (on a "
 			"host without one, run the tests in the guest: tests/vm/run)");
 	else
