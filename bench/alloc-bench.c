@@ -16,10 +16,13 @@
  *   moving (the top layer moves by 1 px a frame), changing (the middle layer gets a new
  *   buffer every frame, the others keep theirs).
  * - CPU is the child's own (CLOCK_PROCESS_CPUTIME_ID, user + system: the kernel's atomic
- *   check counts, vkms' blending worker does not), from its start to its last flip.
- *   Each contender runs S and L frames; per frame = (cpu(L) - cpu(S)) / (L - S), start-up
- *   = cpu(S) - S * per frame. So the first frames (modeset, first search, the emulator
- *   translating new code) do not count as per-frame cost.
+ *   check counts, vkms' blending worker does not), from its first commit to its last
+ *   flip. Each contender runs S and L frames. Per frame, two figures: the median of the
+ *   long run's frames after its first two (robust: a frame during which the host
+ *   preempted the emulator, common with shared cores, does not move it), and
+ *   (cpu(L) - cpu(S)) / (L - S) (exact when the start-up costs the same in both runs,
+ *   noisier). Start-up = cpu(S) - S * per frame: the modeset, the first search, the
+ *   emulator translating new code; none of it counts as per-frame cost.
  * - R rounds; in each round every contender runs once (short and long), the order
  *   rotating from round to round, all in one boot. Medians over the rounds are printed
  *   with min and max. One warm-up run of each contender comes first and is not counted.
@@ -55,6 +58,7 @@ static const char *const mode_names[] = { "steady", "moving", "changing", "relea
 struct child_result {
 	bool ok;
 	double cpu_us;
+	double frame_med_us; /* median CPU of one frame within the run */
 	unsigned long ioctls, tests, commits;
 	unsigned long on_planes;
 	unsigned long long damaged, composed, geometry, refused, comp_bytes, comp_peak;
@@ -129,6 +133,8 @@ static int run_liftoff(struct kms *k, const struct scene *s, enum bench_mode mod
 			ret = kms_wait_flip(k);
 		if (ret < 0)
 			fprintf(stderr, "libliftoff: frame %d failed: %s\n", f, strerror(errno));
+		else if (f >= 0)
+			bench_frame_mark();
 	}
 	for (size_t i = 0; i < s->n; i++)
 		res->on_planes += liftoff_layer_get_plane(layers[i]) != NULL;
@@ -198,6 +204,7 @@ static int run_dispman(int fd, const struct scene *s, enum bench_mode mode, int 
 				l->h);
 		}
 		ret = dm_frame_commit(dev);
+		bench_frame_mark();
 		if (mode == MODE_RELEASE && f == 9) {
 			/* 64 layers composed; now 60 of them go away */
 			struct dispman_stats st;
@@ -267,6 +274,7 @@ static int child_main(enum engine e, size_t n_layers, enum bench_mode mode, int 
 	double c0 = bench_loop_c0;
 	if (ret < 0)
 		return 1;
+	printf("frame_med_us=%.1f ", bench_frame_median());
 	printf("cpu_us=%.1f ioctls=%lu tests=%lu commits=%lu on_planes=%lu damaged=%llu "
 		"composed=%llu geometry=%llu refused=%llu comp_bytes=%llu comp_peak=%llu "
 		"mem0=%llu mem1=%llu mem2=%llu w=%u h=%u planes=%u\n", c1 - c0, bench_ioctls,
@@ -327,12 +335,13 @@ static int run_child(enum engine e, size_t n, enum bench_mode mode, int frames,
 		}
 		return -1;
 	}
-	res->ok = sscanf(buf, "cpu_us=%lf ioctls=%lu tests=%lu commits=%lu on_planes=%lu "
+	res->ok = sscanf(buf, "frame_med_us=%lf cpu_us=%lf ioctls=%lu tests=%lu commits=%lu on_planes=%lu "
 		"damaged=%llu composed=%llu geometry=%llu refused=%llu comp_bytes=%llu "
-		"comp_peak=%llu mem0=%llu mem1=%llu mem2=%llu w=%u h=%u planes=%u", &res->cpu_us,
+		"comp_peak=%llu mem0=%llu mem1=%llu mem2=%llu w=%u h=%u planes=%u", &res->frame_med_us,
+		&res->cpu_us,
 		&res->ioctls, &res->tests, &res->commits, &res->on_planes, &res->damaged,
 		&res->composed, &res->geometry, &res->refused, &res->comp_bytes, &res->comp_peak,
-		&res->mem[0], &res->mem[1], &res->mem[2], &res->w, &res->h, &res->planes) == 17;
+		&res->mem[0], &res->mem[1], &res->mem[2], &res->w, &res->h, &res->planes) == 18;
 	return res->ok ? 0 : -1;
 }
 
@@ -357,7 +366,7 @@ static struct stat3 stats_of(const double *v, int n)
 struct per_engine {
 	bool ok;
 	int runs;
-	double frame_us[64], start_us[64];
+	double frame_us[64], start_us[64], diff_us[64];
 	double ioctls, tests, commits, damaged, composed, geometry, refused; /* per frame */
 	unsigned long on_planes;
 	unsigned long long comp_peak;
@@ -431,10 +440,10 @@ int main(int argc, char **argv)
 		"user+sys of the process per frame, median [min..max] over the rounds\n\n",
 		opt_mock ? "mock libdrm (vkms-like)" : opt_path, w.w, w.h, w.planes, runs, s_frames,
 		l_frames);
-	printf("| layers | mode | engine | on planes | CPU us/frame | vs floor | start-up ms | "
-		"ioctls/frame | TEST_ONLY/frame | geometry commits/frame | damaged px/frame | "
-		"composed px/frame |\n");
-	printf("|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	printf("| layers | mode | engine | on planes | CPU us/frame | (L-S)/(L-S frames) | "
+		"vs floor | start-up ms | ioctls/frame | TEST_ONLY/frame | geometry commits/frame | "
+		"damaged px/frame | composed px/frame |\n");
+	printf("|---:|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	int flagged = 0;
 	bool timed_out[N_ENGINES][3] = { { false } }; /* skip bigger scenes of that mode */
 	for (int ci = 0; ci < n_counts; ci++) {
@@ -460,8 +469,9 @@ int main(int argc, char **argv)
 					struct per_engine *p = &pe[e];
 					double d = l_frames - s_frames;
 					double per = (b.cpu_us - a.cpu_us) / d;
-					p->frame_us[p->runs] = per;
-					p->start_us[p->runs] = a.cpu_us - per * s_frames;
+					p->diff_us[p->runs] = per;
+					p->frame_us[p->runs] = b.frame_med_us;
+					p->start_us[p->runs] = a.cpu_us - b.frame_med_us * s_frames;
 					p->runs++;
 					p->ioctls += (double)(b.ioctls - a.ioctls) / d;
 					p->tests += (double)(b.tests - a.tests) / d;
@@ -482,12 +492,13 @@ int main(int argc, char **argv)
 				if (e == ENG_LIFTOFF && !HAVE_LIBLIFTOFF)
 					continue;
 				if (!p->runs) {
-					printf("| %zu | %s | %s | | %s | | | | | | | |\n", n,
+					printf("| %zu | %s | %s | | %s | | | | | | | | |\n", n,
 						mode_names[m], engine_names[e], timed_out[e][m] ?
 						"timed out" : "failed");
 					continue;
 				}
 				struct stat3 c = stats_of(p->frame_us, p->runs);
+				struct stat3 df = stats_of(p->diff_us, p->runs);
 				struct stat3 st = stats_of(p->start_us, p->runs);
 				double k = p->runs;
 				double ratio = floor.med > 0 ? c.med / floor.med : 0;
@@ -499,10 +510,10 @@ int main(int argc, char **argv)
 						p->damaged / k, p->composed / k);
 				else
 					snprintf(extra, sizeof(extra), "- | - | -");
-				printf("| %zu | %s | %s | %lu | %.0f [%.0f..%.0f]%s | %.2fx%s | %.1f | "
-					"%.2f | %.2f | %s |\n", n, mode_names[m], engine_names[e],
-					p->on_planes, c.med, c.min, c.max, p->runs < runs ? " (some runs "
-					"failed)" : "", ratio,
+				printf("| %zu | %s | %s | %lu | %.0f [%.0f..%.0f]%s | %.0f [%.0f..%.0f] | "
+					"%.2fx%s | %.1f | %.2f | %.2f | %s |\n", n, mode_names[m],
+					engine_names[e], p->on_planes, c.med, c.min, c.max, p->runs < runs ?
+					" (some runs failed)" : "", df.med, df.min, df.max, ratio,
 					below ? " (BELOW FLOOR?)" : "", st.med / 1e3, p->ioctls / k,
 					p->tests / k, extra);
 			}

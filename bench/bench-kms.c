@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -67,12 +68,40 @@ size_t bench_changing_layer(size_t n)
 }
 
 double bench_loop_c0;
+static double marks[4096];
+static size_t n_marks;
 
 void bench_loop_start(void)
 {
 	bench_ioctls = bench_tests = bench_commits = 0;
 	bench_counting = true;
 	bench_loop_c0 = bench_cpu_us();
+	n_marks = 0;
+}
+
+void bench_frame_mark(void)
+{
+	double now = bench_cpu_us();
+	if (n_marks < sizeof(marks) / sizeof(marks[0]))
+		marks[n_marks++] = now;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double bench_frame_median(void)
+{
+	double d[4096];
+	size_t n = 0;
+	for (size_t i = 3; i < n_marks; i++)
+		d[n++] = marks[i] - marks[i - 1];
+	if (!n)
+		return 0;
+	qsort(d, n, sizeof(d[0]), cmp_d);
+	return n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
 }
 
 double bench_cpu_us(void)

@@ -54,6 +54,13 @@ double bench_cpu_us(void);
  */
 void bench_loop_start(void);
 extern double bench_loop_c0;
+/*
+ * Called after each measured frame's flip: the CPU time of every frame is kept, and
+ * bench_frame_median() gives the median over the frames after the first two (so one
+ * frame preempted by the host, a common event under emulation, does not move it).
+ */
+void bench_frame_mark(void);
+double bench_frame_median(void);
 
 struct kms {
 	int fd;

@@ -72,6 +72,7 @@ int floor_flip_run(struct kms *k, const struct scene *s, enum bench_mode mode, i
 			fprintf(stderr, "floor: frame %d failed: %s\n", f, strerror(errno));
 			return -1;
 		}
+		bench_frame_mark();
 	}
 	return 0;
 }
