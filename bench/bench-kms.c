@@ -190,13 +190,15 @@ static uint32_t dumb_fb(struct kms *k, const struct lspec *l, uint8_t fill, uint
 	uint32_t handles[4] = { c.handle }, pitches[4] = { c.pitch }, offsets[4] = { 0 }, fb = 0;
 	if (drmModeAddFB2(k->fd, l->w, l->h, l->fmt, handles, pitches, offsets, &fb, 0) < 0)
 		fb = 0;
+	/* Filled through a mapping that stays, as libdispman's buffers (and those of any
+	 * program drawing into them) do: on vkms an unmapped dumb buffer's pages are looked
+	 * up again at every commit that shows it, which made this floor slower than a
+	 * library doing more (the mapping is dropped by the process's exit). */
 	int dfd;
 	if (drmPrimeHandleToFD(k->fd, c.handle, DRM_CLOEXEC | DRM_RDWR, &dfd) == 0) {
-		void *p = mmap(NULL, c.size, PROT_WRITE, MAP_SHARED, dfd, 0);
-		if (p != MAP_FAILED) {
+		void *p = mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
+		if (p != MAP_FAILED)
 			memset(p, fill, c.size);
-			munmap(p, c.size);
-		}
 		close(dfd);
 	}
 	*handle = c.handle;
