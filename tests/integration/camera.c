@@ -216,6 +216,12 @@ static uint64_t compare_screen(struct ctx *c, struct dispman_buffer *frame, uint
 		}
 	dispman_buffer_unref(shot);
 	*distinct = n_colours;
+	if (n_colours < 8) { /* say what the frame holds: vivid's bars or something else */
+		printf("  the camera frame's colours:");
+		for (uint32_t i = 0; i < n_colours; i++)
+			printf(" %06x", colours[i]);
+		printf("\n");
+	}
 	return bad;
 }
 
