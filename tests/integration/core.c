@@ -497,7 +497,7 @@ static int case_flips(struct ctx *c)
 	/* The kernel says whether the CRTC counts vblanks; without a counter (virtio-gpu)
 	 * every flip event carries sequence 0 and only the timestamps can be checked. */
 	bool counter = crtc_has_vblank_counter(c->fd, dispman_output_get_crtc_id(c->out));
-	printf("the kernel %s a vblank counter for the CRTC\n", counter ? "keeps" : "has no");
+	printf("the kernel %s vblank counter for the CRTC\n", counter ? "keeps a" : "has no");
 	double iv[N_FLIPS], sum = 0;
 	unsigned by_one = 0;
 	uint64_t max_step = 0;
