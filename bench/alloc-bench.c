@@ -207,21 +207,21 @@ static int run_dispman(int fd, const struct scene *s, enum bench_mode mode, int 
 		bench_frame_mark();
 		if (mode == MODE_RELEASE && f == 9) {
 			/* 64 layers composed; now 60 of them go away */
-			struct dispman_stats st;
+			struct dispman_stats st = { .size = sizeof(st) };
 			dispman_device_get_stats(dev, &st);
 			res->mem[0] = st.composition_bytes;
 			for (size_t i = 4; i < n; i++)
 				dispman_layer_destroy(layers[i]);
 			n = 4;
 		} else if (mode == MODE_RELEASE && f == 10) {
-			struct dispman_stats st;
+			struct dispman_stats st = { .size = sizeof(st) };
 			dispman_device_get_stats(dev, &st);
 			res->mem[1] = st.composition_bytes;
 		}
 	}
 	if (ret < 0)
 		fprintf(stderr, "libdispman: frame failed: %s\n", strerror(-ret));
-	struct dispman_stats st;
+	struct dispman_stats st = { .size = sizeof(st) };
 	dispman_device_get_stats(dev, &st);
 	res->mem[2] = st.composition_bytes;
 	res->damaged = st.damaged_pixels;

@@ -54,12 +54,12 @@ int main(int argc, char **argv)
 	dispman_layer_set_z(layer, 1);
 	dispman_layer_set_destination(layer, (int32_t)(m->width - w) / 2,
 		(int32_t)(m->height - h) / 2, w, h);
-	struct dispman_camera_config cfg = { .path = video, .width = w, .height = h,
+	struct dispman_camera_config cfg = { .size = sizeof(cfg), .path = video, .width = w, .height = h,
 		.fourcc = DRM_FORMAT_XRGB8888, .memory = memory };
 	struct dispman_camera *cam = dispman_camera_create(layer, &cfg);
 	if (!cam || dispman_camera_start(cam) < 0)
 		return 1;
-	struct dispman_camera_stats s;
+	struct dispman_camera_stats s = { .size = sizeof(s) };
 	do {
 		if (dispman_device_dispatch(dev, 5000) < 0)
 			return 1;

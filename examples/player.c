@@ -148,7 +148,7 @@ static int start_camera(struct player *p)
 	p->cam = NULL;
 	if (!p->cam_path)
 		return 0;
-	struct dispman_camera_config cfg = {
+	struct dispman_camera_config cfg = { .size = sizeof(cfg),
 		.path = p->cam_path,
 		.width = cam_sizes[p->cam_size][0],
 		.height = cam_sizes[p->cam_size][1],
@@ -390,12 +390,12 @@ int main(int argc, char **argv)
 			break;
 	}
 
-	struct dispman_stats ds;
+	struct dispman_stats ds = { .size = sizeof(ds) };
 	dispman_device_get_stats(p.dev, &ds);
 	printf("player: %llu flips, %llu video frames\n", (unsigned long long)p.flips,
 		(unsigned long long)p.video_frames);
 	if (p.cam) {
-		struct dispman_camera_stats cs;
+		struct dispman_camera_stats cs = { .size = sizeof(cs) };
 		dispman_camera_get_stats(p.cam, &cs);
 		printf("player: camera %s: %llu captured, %llu shown, %llu dropped, %llu broken, "
 			"%llu bytes copied by the CPU (%s), mean latency %.1f ms\n", p.cam_path,

@@ -51,11 +51,11 @@ int dispman_camera_stop(struct dispman_camera *cam)
 	return -ENOTSUP;
 }
 
-void dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats)
+int dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats)
 {
 	(void)cam;
-	if (stats)
-		*stats = (struct dispman_camera_stats){ 0 };
+	say_why(__func__);
+	return -ENOTSUP;
 }
 
 void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,

@@ -35,6 +35,7 @@
 #include <dispman/camera.h>
 
 #include "private.h"
+#include "sized.h"
 #include "v4l2.h"
 
 #define COPY_TARGETS 3
@@ -705,13 +706,21 @@ static int setup_paths(struct dispman_camera *cam, const struct dispman_camera_c
 }
 
 struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
-	const struct dispman_camera_config *cfg)
+	const struct dispman_camera_config *user_cfg)
 {
 	struct dispman_camera *cam;
+	struct dispman_camera_config config;
+	const struct dispman_camera_config *cfg = &config;
 	uint32_t v4l2_fourcc = 0;
 	int r;
 
-	if (!layer || !cfg || !cfg->path) {
+	/* a struct that grows: take what the caller's size covers, the rest is 0 */
+	if (user_cfg && (r = sized_copy_in(&config, sizeof(config), user_cfg,
+			"dispman_camera_config")) < 0) {
+		errno = -r;
+		return NULL;
+	}
+	if (!layer || !user_cfg || !cfg->path) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: layer, config and config->path are required");
 		errno = EINVAL;
 		return NULL;
@@ -722,8 +731,13 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (cfg->memory > DISPMAN_CAMERA_MEMORY_COPY) {
+	if ((unsigned)cfg->memory > DISPMAN_CAMERA_MEMORY_COPY) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: unknown memory path %d", (int)cfg->memory);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (cfg->flags & ~(uint32_t)(DISPMAN_CAMERA_ALLOW_COPY | DISPMAN_CAMERA_MANUAL_COMMIT)) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera: unknown flags 0x%x", cfg->flags);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -890,12 +904,17 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	free(cam);
 }
 
-void dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats)
+int dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats)
 {
-	*stats = cam->stats;
-	stats->buffers_queued = 0;
+	if (!cam) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+		return -EINVAL;
+	}
+	struct dispman_camera_stats s = cam->stats;
+	s.buffers_queued = 0;
 	for (uint32_t i = 0; i < cam->n_bufs; i++)
-		stats->buffers_queued += cam->bufs[i].state == CAM_BUF_DRIVER;
+		s.buffers_queued += cam->bufs[i].state == CAM_BUF_DRIVER;
+	return sized_copy_out(stats, &s, sizeof(s), "dispman_camera_stats");
 }
 
 int dispman_camera_set_frame_callback(struct dispman_camera *cam,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "private.h"
 #include "seat.h"
+#include "sized.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -544,14 +545,22 @@ void device_notify_seat(struct dispman_device *dev, bool enabled)
 	}
 }
 
-void dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats)
+int dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats)
 {
-	*stats = dev->stats;
+	if (!dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+		return -EINVAL;
+	}
+	return sized_copy_out(stats, &dev->stats, sizeof(dev->stats), "dispman_stats");
 }
 
-void dispman_device_get_limits(struct dispman_device *dev, struct dispman_limits *limits)
+int dispman_device_get_limits(struct dispman_device *dev, struct dispman_limits *limits)
 {
-	*limits = dev->limits;
+	if (!dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+		return -EINVAL;
+	}
+	return sized_copy_out(limits, &dev->limits, sizeof(dev->limits), "dispman_limits");
 }
 
 size_t dispman_device_get_output_count(struct dispman_device *dev)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "private.h"
+#include "sized.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -268,10 +269,15 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 	out->pacing_run = out->active;
 }
 
-void dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats)
+int dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats)
 {
-	*stats = out->pacing;
-	stats->refresh_mhz = out->active ? mode_refresh_mhz(&out->cur_mode) : 0;
+	if (!out) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+		return -EINVAL;
+	}
+	struct dispman_output_stats s = out->pacing;
+	s.refresh_mhz = out->active ? mode_refresh_mhz(&out->cur_mode) : 0;
+	return sized_copy_out(stats, &s, sizeof(s), "dispman_output_stats");
 }
 
 void output_flip_complete(struct dispman_output *out)

@@ -47,7 +47,7 @@ static void write_stats(struct kiosk *k)
 	if (!k->stats_path)
 		return;
 	struct dispman_wayland_stats s;
-	struct dispman_stats d;
+	struct dispman_stats d = { .size = sizeof(d) };
 	dispman_wayland_get_stats(k->wl, &s);
 	dispman_device_get_stats(k->dev, &d);
 	char tmp[4096];

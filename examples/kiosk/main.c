@@ -318,9 +318,9 @@ static void run(struct kiosk *k, const struct options *o)
 
 static void report(struct kiosk *k)
 {
-	struct dispman_stats st;
+	struct dispman_stats st = { .size = sizeof(st) };
 	dispman_device_get_stats(k->dev, &st);
-	struct dispman_output_stats os;
+	struct dispman_output_stats os = { .size = sizeof(os) };
 	dispman_output_get_stats(k->out, &os);
 	printf("kiosk: done: %u frames, %llu missed vblanks, %llu late frames, %llu modesets\n",
 		k->frames, (unsigned long long)os.missed_vblanks,

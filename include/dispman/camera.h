@@ -68,7 +68,9 @@ enum dispman_camera_flags {
 	DISPMAN_CAMERA_MANUAL_COMMIT = 1 << 1,
 };
 
+/** A struct that grows (see <dispman/dispman.h>): set size first. */
 struct dispman_camera_config {
+	size_t size;           /* set by the caller: sizeof(struct dispman_camera_config) */
 	const char *path;      /* capture node, e.g. "/dev/video0"; read during the call only */
 	uint32_t width;        /* 0: the driver's current width */
 	uint32_t height;       /* 0: the driver's current height */
@@ -78,7 +80,9 @@ struct dispman_camera_config {
 	uint32_t flags;        /* enum dispman_camera_flags */
 };
 
+/** A struct that grows (see <dispman/dispman.h>): set size first. */
 struct dispman_camera_stats {
+	size_t size;               /* set by the caller: sizeof(struct dispman_camera_stats) */
 	uint64_t frames_captured;  /* dequeued from the driver without error */
 	uint64_t frames_shown;     /* reached the screen (a page flip showed them) */
 	uint64_t frames_dropped;   /* went back to the driver without being shown */
@@ -132,10 +136,13 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
  * Open a V4L2 capture node and prepare it to show frames on layer (of a device
  * that outlives the camera). The layer stays owned by the caller and must
  * outlive the camera; the camera sets its buffer. config is read during the
- * call only. Streaming starts with dispman_camera_start().
+ * call only; it is a struct that grows: set config->size (members beyond it count
+ * as 0). Unknown flags or memory values are refused. Streaming starts with
+ * dispman_camera_start().
  *
  * Returns the camera, owned by the caller (dispman_camera_destroy()), or NULL
- * with errno: EINVAL (bad config, MEMORY_COPY without ALLOW_COPY),
+ * with errno: EINVAL (bad config or config->size, MEMORY_COPY without ALLOW_COPY),
+ * E2BIG (config larger than this library knows, with a member it does not know set),
  * ENOENT/EACCES/ENODEV (node), ENOTSUP (not a streaming capture device, no
  * format a plane takes and no ALLOW_COPY, or the requested memory path is
  * unsupported), ENOMEM, or the errno of the driver or display (ENODEV: the
@@ -159,8 +166,11 @@ int dispman_camera_start(struct dispman_camera *cam);
  */
 int dispman_camera_stop(struct dispman_camera *cam);
 
-/** Copies the counters into *stats. */
-void dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats);
+/**
+ * Copy the counters into *stats (caller-owned; a struct that grows: set stats->size
+ * first). Returns 0 or -EINVAL (cam or stats NULL, stats->size too small).
+ */
+int dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats);
 
 /** The negotiated DRM fourcc, width and height. Any pointer may be NULL. */
 void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,

@@ -17,6 +17,22 @@
  *   thread of its own; only the log handler and level are process-wide.
  * - Setters return 0 or a negative errno, and refuse (and log) a value they cannot take
  *   instead of storing it.
+ *
+ * Structs that grow: a struct whose first member is `size_t size` (dispman_stats,
+ * dispman_limits, dispman_output_stats, dispman_camera_stats, dispman_camera_config) may
+ * gain members at its end in a later version without an ABI break. Set size to the sizeof
+ * you were compiled with and zero the rest, best in one go:
+ *
+ *     struct dispman_stats st = { .size = sizeof(st) };
+ *     dispman_device_get_stats(dev, &st);
+ *
+ * A function filling such a struct writes only the first size bytes it knows of and sets
+ * size to the number of bytes it wrote (so a program built against newer headers sees
+ * which members an older library filled; the others keep the program's zeros). A function
+ * reading one takes only the members within size and treats the others as 0. A size below
+ * sizeof(size_t) (a struct not initialised like this) is refused with -EINVAL and a log
+ * line; a struct larger than the library knows is read only when the bytes it does not know
+ * are all 0, else refused with -E2BIG.
  */
 #ifndef DISPMAN_DISPMAN_H
 #define DISPMAN_DISPMAN_H
@@ -237,6 +253,7 @@ int dispman_device_set_output_callback(struct dispman_device *dev, dispman_outpu
 int dispman_device_probe(struct dispman_device *dev);
 
 struct dispman_stats {
+	size_t size;            /* set by the caller: sizeof(struct dispman_stats) */
 	uint64_t commits;       /* real (non TEST_ONLY) atomic commits accepted */
 	uint64_t test_commits;  /* TEST_ONLY atomic commits issued */
 	uint64_t failed_commits;/* real atomic commits rejected */
@@ -254,8 +271,12 @@ struct dispman_stats {
 	uint64_t composition_bytes_peak; /* the most allocated at once */
 };
 
-/** Copy the device's counters into *stats (caller-owned storage). */
-void dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats);
+/**
+ * Copy the device's counters into *stats (caller-owned storage; a struct that grows, see
+ * the top of this header: set stats->size first). Returns 0 or -EINVAL (dev or stats NULL,
+ * stats->size too small).
+ */
+int dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats);
 
 /**
  * Bound the search for a plane assignment that runs when the scene's shape changed (layers
@@ -270,13 +291,17 @@ int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tes
 	unsigned max_usec);
 
 struct dispman_limits {
+	size_t size;                     /* set by the caller: sizeof(struct dispman_limits) */
 	uint32_t min_width, max_width;   /* framebuffer size limits from the resources */
 	uint32_t min_height, max_height;
 	uint32_t cursor_width, cursor_height; /* DRM_CAP_CURSOR_*, 64x64 when unknown */
 };
 
-/** Copy the device's limits into *limits (caller-owned storage). */
-void dispman_device_get_limits(struct dispman_device *dev, struct dispman_limits *limits);
+/**
+ * Copy the device's limits into *limits (caller-owned storage; a struct that grows: set
+ * limits->size first). Returns 0 or -EINVAL (dev or limits NULL, limits->size too small).
+ */
+int dispman_device_get_limits(struct dispman_device *dev, struct dispman_limits *limits);
 
 /**
  * Number of outputs: one per connector, writeback connectors excluded.
@@ -451,6 +476,7 @@ enum dispman_pacing_clock {
  * says which of the two the counters come from.
  */
 struct dispman_output_stats {
+	size_t size;              /* set by the caller: sizeof(struct dispman_output_stats) */
 	uint64_t frames;          /* page flips completed on the output */
 	uint64_t missed_vblanks;  /* vblanks lost by frames committed in time */
 	uint64_t late_frames;     /* frames committed after the vblank they could have made */
@@ -461,8 +487,11 @@ struct dispman_output_stats {
 	enum dispman_pacing_clock clock; /* what the vblank counts above were counted with */
 };
 
-/** Copy the output's pacing counters into *stats (caller-owned storage). */
-void dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats);
+/**
+ * Copy the output's pacing counters into *stats (caller-owned storage; a struct that grows:
+ * set stats->size first). Returns 0 or -EINVAL (out or stats NULL, stats->size too small).
+ */
+int dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats);
 
 /** How dispman_output_capture_with() gets the frame. */
 enum dispman_capture_path {

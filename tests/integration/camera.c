@@ -135,7 +135,7 @@ static uint32_t n_buffers = 4;
 static struct dispman_camera *make_camera(struct ctx *c, enum dispman_camera_memory mem,
 	uint32_t fourcc, uint32_t flags)
 {
-	struct dispman_camera_config cfg = {
+	struct dispman_camera_config cfg = { .size = sizeof(cfg),
 		.path = video_path, .width = CAM_W, .height = CAM_H, .fourcc = fourcc,
 		.n_buffers = n_buffers, .memory = mem, .flags = flags,
 	};
@@ -170,7 +170,7 @@ static void settle(struct ctx *c)
 
 static void print_stats(struct dispman_camera *cam)
 {
-	struct dispman_camera_stats s;
+	struct dispman_camera_stats s = { .size = sizeof(s) };
 	dispman_camera_get_stats(cam, &s);
 	printf("stats: captured %llu shown %llu dropped %llu broken %llu copied %llu bytes, "
 		"gaps %llu, %u buffers (%u queued), %s, latency mean %.1f ms max %.1f ms (%llu samples)\n",
@@ -347,7 +347,7 @@ static void check_path(struct ctx *c, enum dispman_camera_memory mem, uint32_t f
 {
 	c->cam = make_camera(c, mem, DRM_FORMAT_XRGB8888, flags);
 	CHECK(c->cam, "camera (%s): %s", memory_str(mem), strerror(errno));
-	struct dispman_camera_stats s;
+	struct dispman_camera_stats s = { .size = sizeof(s) };
 	dispman_camera_get_stats(c->cam, &s);
 	printf("asked for %s%s: runs on %s (%s)\n", memory_str(mem),
 		flags & DISPMAN_CAMERA_ALLOW_COPY ? " with ALLOW_COPY" : "", memory_str(s.memory),
@@ -446,7 +446,7 @@ static int case_pattern(const char *device, enum dispman_camera_memory mem)
 	}
 	c.cam = make_camera(&c, mem, DRM_FORMAT_XRGB8888, 0);
 	CHECK(c.cam, "camera: %s", strerror(errno));
-	struct dispman_camera_stats s;
+	struct dispman_camera_stats s = { .size = sizeof(s) };
 	dispman_camera_get_stats(c.cam, &s);
 	CHECK(s.zero_copy && s.memory == mem, "expected the zero-copy path %d, got %d (%s)",
 		mem, s.memory, s.zero_copy ? "zero-copy" : "copy");
@@ -488,7 +488,7 @@ static int case_cycle(const char *device)
 	CHECK(c.cam, "camera: %s", strerror(errno));
 	CHECK(dispman_camera_start(c.cam) == 0, "start");
 	run_frames(&c, 300, 600);
-	struct dispman_camera_stats s;
+	struct dispman_camera_stats s = { .size = sizeof(s) };
 	dispman_camera_get_stats(c.cam, &s);
 	print_stats(c.cam);
 	printf("dequeues per buffer:");
@@ -539,7 +539,7 @@ static int case_copy(const char *device)
 	run_frames(&c, 10, 120);
 	dispman_camera_stop(c.cam);
 	settle(&c);
-	struct dispman_camera_stats s;
+	struct dispman_camera_stats s = { .size = sizeof(s) };
 	dispman_camera_get_stats(c.cam, &s);
 	print_stats(c.cam);
 	CHECK(!s.zero_copy, "the copy path says zero-copy");
@@ -568,7 +568,7 @@ static int case_fault(const char *device, const char *what)
 	CHECK(c.cam, "camera: %s", strerror(errno));
 	CHECK(dispman_camera_start(c.cam) == 0, "start");
 	run_frames(&c, 5, 120);
-	struct dispman_camera_stats before;
+	struct dispman_camera_stats before = { .size = sizeof(before) };
 	dispman_camera_get_stats(c.cam, &before);
 
 	if (!strcmp(what, "buf-error")) {
@@ -578,7 +578,7 @@ static int case_fault(const char *device, const char *what)
 			run_frames(&c, c.frames + 2, 60);
 		}
 		run_frames(&c, c.frames + 5, 60);
-		struct dispman_camera_stats s;
+		struct dispman_camera_stats s = { .size = sizeof(s) };
 		dispman_camera_get_stats(c.cam, &s);
 		print_stats(c.cam);
 		CHECK(s.frames_error >= 1, "no broken frame counted");
@@ -599,7 +599,7 @@ static int case_fault(const char *device, const char *what)
 		printf("error callback after %s: %s\n", ctl, strerror(-c.last_error));
 		print_stats(c.cam);
 		/* the display keeps running: flips still complete, the last frame stays */
-		struct dispman_stats ds0, ds1;
+		struct dispman_stats ds0 = { .size = sizeof(ds0) }, ds1 = { .size = sizeof(ds1) };
 		dispman_device_get_stats(c.dev, &ds0);
 		for (int i = 0; i < 5; i++) {
 			CHECK(dispman_device_commit(c.dev) == 0, "commit after the fault");
@@ -704,7 +704,7 @@ static int case_bad_config(const char *device)
 {
 	struct ctx c;
 	setup(&c, device);
-	struct dispman_camera_config cfg = { .path = video_path };
+	struct dispman_camera_config cfg = { .size = sizeof(cfg), .path = video_path };
 	errno = 0;
 	CHECK(!dispman_camera_create(NULL, &cfg) && errno == EINVAL, "NULL layer");
 	CHECK(!dispman_camera_create(c.layer, NULL) && errno == EINVAL, "NULL config");

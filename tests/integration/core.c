@@ -433,7 +433,7 @@ static int case_modeset(struct ctx *c)
 	/* The capture's own modesets must have restored the output. */
 	check_enabled_state(c, other, b);
 
-	struct dispman_stats st;
+	struct dispman_stats st = { .size = sizeof(st) };
 	dispman_device_get_stats(c->dev, &st);
 	printf("stats: %" PRIu64 " commits, %" PRIu64 " modesets, %" PRIu64 " flips\n",
 		st.commits, st.modesets, st.flips);
@@ -480,7 +480,7 @@ static int case_flips(struct ctx *c)
 	log.seq[0] = c->last_seq;
 	log.t[0] = c->last_time;
 	log.releases = 0;
-	struct dispman_stats st0, st1;
+	struct dispman_stats st0 = { .size = sizeof(st0) }, st1 = { .size = sizeof(st1) };
 	dispman_device_get_stats(c->dev, &st0);
 
 	for (int i = 1; i <= N_FLIPS; i++) {
@@ -917,7 +917,7 @@ static void expect_import_error(struct ctx *c, const struct dispman_dmabuf_desc 
 static int case_errors(struct ctx *c)
 {
 	int all_fbs0 = count_all_fbs();
-	struct dispman_limits lim;
+	struct dispman_limits lim = { .size = sizeof(lim) };
 	dispman_device_get_limits(c->dev, &lim);
 	printf("limits: %ux%u .. %ux%u\n", lim.min_width, lim.min_height, lim.max_width,
 		lim.max_height);

@@ -311,7 +311,7 @@ static int case_pacing_late(void)
 		set_base(&c, b[k++ & 1]);
 		commit_and_wait(&c);
 	}
-	struct dispman_output_stats before, after, end;
+	struct dispman_output_stats before = { .size = sizeof(before) }, after = { .size = sizeof(after) }, end = { .size = sizeof(end) };
 	dispman_output_get_stats(c.out, &before);
 	/* the deliberately late frame: 250 ms after the last flip */
 	usleep(250000);
@@ -448,7 +448,7 @@ static int case_cursor_hotspot(void)
 		"planes from plain clients here (%u vs %u)", capped.cursors, plain.cursors);
 	c.base = pattern_base(&c);
 	set_base(&c, c.base);
-	struct dispman_limits lim;
+	struct dispman_limits lim = { .size = sizeof(lim) };
 	dispman_device_get_limits(c.dev, &lim);
 	uint32_t cw = lim.cursor_width, ch = lim.cursor_height;
 	struct dispman_buffer *arrow = dispman_buffer_create_dumb(c.dev, cw, ch,

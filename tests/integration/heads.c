@@ -243,7 +243,7 @@ int main(void)
 	CHECK(dispman_device_commit(c.dev) == 0, "modeset of both heads");
 
 	/* 1. both heads flip, each at its own pace */
-	struct dispman_stats s0;
+	struct dispman_stats s0 = { .size = sizeof(s0) };
 	dispman_device_get_stats(c.dev, &s0);
 	want_flips0 = 30;
 	want_flips1 = 30;
@@ -251,7 +251,7 @@ int main(void)
 	CHECK(run_until(&c, flips_reached, 120), "heads did not flip: %u and %u flips",
 		c.h[0].flips, c.h[1].flips);
 	double dt = now_s() - t0;
-	struct dispman_stats s1;
+	struct dispman_stats s1 = { .size = sizeof(s1) };
 	dispman_device_get_stats(c.dev, &s1);
 	uint64_t commits = s1.commits - s0.commits;
 	unsigned f0 = c.h[0].flips, f1 = c.h[1].flips;

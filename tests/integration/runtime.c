@@ -196,7 +196,7 @@ static bool frames_reached(struct ctx *c)
 /* Every accepted commit (one output: one flip event each) has completed. */
 static bool idle(struct ctx *c)
 {
-	struct dispman_stats s;
+	struct dispman_stats s = { .size = sizeof(s) };
 	dispman_device_get_stats(c->dev, &s);
 	return s.flips >= s.commits;
 }
@@ -291,13 +291,15 @@ static bool pacing_done(struct ctx *c)
 
 static void test_pacing(void)
 {
-	struct pacing p = { .n = 300, .late_at = 150, .order_ok = true };
+	struct pacing p = { .n = 300, .late_at = 150, .order_ok = true,
+		.before_late = { .size = sizeof(p.before_late) },
+		.after_late = { .size = sizeof(p.after_late) } };
 	setup(&p.c);
 	dispman_output_set_frame_callback(p.c.out, pacing_frame, &p);
 	int64_t t0 = now_ms();
 	wait_until(&p.c, pacing_done, 300 * 1000, "300 frames");
 	int64_t t1 = now_ms();
-	struct dispman_output_stats s;
+	struct dispman_output_stats s = { .size = sizeof(s) };
 	dispman_output_get_stats(p.c.out, &s);
 	uint64_t span = p.prev_seq - p.first_seq;
 	printf("pacing: %u flips (the first one a modeset), sequences %" PRIu64 "..%" PRIu64
@@ -437,7 +439,7 @@ static void test_master(void)
 		"tells why)");
 	printf("master: child is master; the app keeps committing for 1.5 s\n");
 
-	struct dispman_stats s0;
+	struct dispman_stats s0 = { .size = sizeof(s0) };
 	dispman_device_get_stats(c.dev, &s0);
 	unsigned errors0 = log_errors;
 	int64_t end = now_ms() + 1500;
@@ -452,7 +454,7 @@ static void test_master(void)
 			strerror(-ret));
 		CHECK(dispman_device_dispatch(c.dev, 20) >= 0, "dispatch failed");
 	}
-	struct dispman_stats s1;
+	struct dispman_stats s1 = { .size = sizeof(s1) };
 	dispman_device_get_stats(c.dev, &s1);
 	printf("master: %u commits attempted, %u refused with EACCES, %u error lines, kernel saw "
 		"%" PRIu64 " failed commits\n", attempts, refused, log_errors - errors0,
@@ -470,13 +472,13 @@ static void test_master(void)
 	int status;
 	CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child failed: status %#x", status);
-	struct dispman_stats s2;
+	struct dispman_stats s2 = { .size = sizeof(s2) };
 	dispman_device_get_stats(c.dev, &s2);
 	unsigned frames0 = c.frames;
 	wait_until(&c, not_paused, 5000, "regaining master");
 	target_frames = frames0 + 1;
 	wait_until(&c, frames_reached, 10000, "the restoring frame");
-	struct dispman_stats s3;
+	struct dispman_stats s3 = { .size = sizeof(s3) };
 	dispman_device_get_stats(c.dev, &s3);
 	printf("master: regained; %" PRIu64 " modeset(s), %" PRIu64 " commit(s) to restore\n",
 		s3.modesets - s2.modesets, s3.commits - s2.commits);
@@ -618,7 +620,7 @@ static void test_hotplug(void)
 	CHECK(px == 500 && py == 400, "pointer moved by the unplug");
 
 	/* The app goes on committing: nothing reaches the kernel, nothing fails. */
-	struct dispman_stats s0, s1;
+	struct dispman_stats s0 = { .size = sizeof(s0) }, s1 = { .size = sizeof(s1) };
 	dispman_device_get_stats(c.dev, &s0);
 	unsigned frames0 = c.frames;
 	for (int i = 0; i < 20; i++) {

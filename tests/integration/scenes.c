@@ -299,7 +299,7 @@ static int moving(struct dispman_device *dev, struct dispman_output *out, struct
 	dispman_layer_get_placement(layers[low], &p);
 	if (p.state != DISPMAN_PLACEMENT_COMPOSITED)
 		FAIL("the lowest tile is not composed");
-	struct dispman_stats a, b;
+	struct dispman_stats a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	int fails = 0;
 	for (int step = 0; step < 2; step++) {
 		size_t i = step == 0 ? top : low;
@@ -383,7 +383,7 @@ int main(int argc, char **argv)
 			dispman_layer_set_alpha(layers[i], s->alpha);
 		dispman_layer_set_blend_mode(layers[i], s->blend);
 	}
-	struct dispman_stats st0, st1;
+	struct dispman_stats st0 = { .size = sizeof(st0) }, st1 = { .size = sizeof(st1) };
 	dispman_device_get_stats(dev, &st0);
 	commit_wait(dev);
 	dispman_device_get_stats(dev, &st1);

@@ -264,7 +264,7 @@ static void test_case_run(void **state)
 	}
 	if (tc->before)
 		tc->before(&f);
-	struct dispman_stats st0, st1;
+	struct dispman_stats st0 = { .size = sizeof(st0) }, st1 = { .size = sizeof(st1) };
 	dispman_device_get_stats(f.dev, &st0);
 	assert_int_equal(dispman_device_commit(f.dev), 0);
 	dispman_device_get_stats(f.dev, &st1);
@@ -298,7 +298,7 @@ static void frame(struct fx *f)
 /* New buffers of the same shape for 10 frames: no TEST_ONLY commit, no search. */
 static void after_reuse(struct fx *f)
 {
-	struct dispman_stats a, b;
+	struct dispman_stats a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	struct mock_drm_counters ma, mb;
 	dispman_device_get_stats(f->dev, &a);
 	mock_drm_get_counters(&ma);
@@ -325,7 +325,7 @@ static void after_reuse(struct fx *f)
 /* Composition of unchanged layers is not redone; a changed composited layer is. */
 static void after_compose_reuse(struct fx *f)
 {
-	struct dispman_stats a, b;
+	struct dispman_stats a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	dispman_device_get_stats(f->dev, &a);
 	dispman_layer_set_buffer(f->layers[f->tc->n - 1], f->alt[f->tc->n - 1]); /* on a plane */
 	frame(f);
@@ -411,7 +411,7 @@ static void after_priority(struct fx *f)
 /* Moving a layer on a plane: no TEST_ONLY commit, the new rectangle in the kernel. */
 static void after_geometry_moving(struct fx *f)
 {
-	struct dispman_stats a, b;
+	struct dispman_stats a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	struct mock_drm_counters ma, mb;
 	dispman_device_get_stats(f->dev, &a);
 	mock_drm_get_counters(&ma);
@@ -446,7 +446,7 @@ static void after_geometry_moving(struct fx *f)
 /* The kernel refuses the untested rectangle: searched and committed in the same call. */
 static void after_geometry_refused(struct fx *f)
 {
-	struct dispman_stats a, b;
+	struct dispman_stats a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	dispman_device_get_stats(f->dev, &a);
 	mock_drm_fail_next("drmModeAtomicCommit/apply", EINVAL);
 	dispman_layer_set_destination(f->layers[3], 650, 400, 200, 200);
@@ -478,7 +478,7 @@ static void after_geometry_refused(struct fx *f)
  */
 static void after_geometry_stacking(struct fx *f)
 {
-	struct dispman_stats a, b;
+	struct dispman_stats a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	dispman_device_get_stats(f->dev, &a);
 	dispman_layer_set_destination(f->layers[1], 150, 100, 200, 200);
 	frame(f);
@@ -518,7 +518,7 @@ static void after_geometry_stacking(struct fx *f)
  */
 static void after_occlusion(struct fx *f)
 {
-	struct dispman_stats a, b;
+	struct dispman_stats a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	const uint64_t screen = 1024 * 768, sq = 200 * 200, ab = 100 * 100;
 	/* everything: the background where A does not hide it, A, B; no black at all */
 	dispman_device_get_stats(f->dev, &a);
@@ -563,7 +563,7 @@ static void after_occlusion(struct fx *f)
 /* Composition memory follows use: freed 60 commits after composition stopped. */
 static void after_memory(struct fx *f)
 {
-	struct dispman_stats a;
+	struct dispman_stats a = { .size = sizeof(a) };
 	dispman_device_get_stats(f->dev, &a);
 	uint64_t one = 1024 * 768 * 4;
 	assert_int_equal(a.composition_bytes, one); /* one buffer drawn, not two */

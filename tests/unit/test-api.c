@@ -240,6 +240,150 @@ static void test_object_setters(void **state)
 	dispman_buffer_unref(buf);
 }
 
+/* A caller's struct with room beyond the library's: the library's struct, then a tail. */
+#define TAIL 16
+#define SENTINEL 0xa5
+
+/* The struct-that-grows rules for one getter: size 0 and NULL refused, an exact size filled,
+ * a smaller size (an older caller) filled up to it only, a larger one (a newer caller) filled
+ * up to the library's size with the tail left alone; size tells how much was written. */
+#define CHECK_SIZED_GETTER(type, call, obj, first_after) do { \
+		union { type s; unsigned char b[sizeof(type) + TAIL]; } u; \
+		memset(&u, SENTINEL, sizeof(u)); \
+		u.s.size = 0; \
+		assert_refused(call(obj, &u.s), -EINVAL, "set it to sizeof(struct"); \
+		for (size_t i = sizeof(size_t); i < sizeof(u); i++) \
+			assert_int_equal(u.b[i], SENTINEL); \
+		assert_refused(call(obj, NULL), -EINVAL, "NULL"); \
+		assert_refused(call(NULL, &u.s), -EINVAL, "NULL"); \
+		type full = { .size = sizeof(full) }; \
+		assert_int_equal(call(obj, &full), 0); \
+		assert_int_equal(full.size, sizeof(type)); \
+		/* older caller: only the members before first_after */ \
+		memset(&u, SENTINEL, sizeof(u)); \
+		u.s.size = offsetof(type, first_after); \
+		assert_int_equal(call(obj, &u.s), 0); \
+		assert_int_equal(u.s.size, offsetof(type, first_after)); \
+		assert_memory_equal(u.b + sizeof(size_t), (unsigned char *)&full + sizeof(size_t), \
+			offsetof(type, first_after) - sizeof(size_t)); \
+		for (size_t i = offsetof(type, first_after); i < sizeof(u); i++) \
+			assert_int_equal(u.b[i], SENTINEL); \
+		/* newer caller: everything the library knows, the tail untouched */ \
+		memset(&u, SENTINEL, sizeof(u)); \
+		u.s.size = sizeof(u); \
+		assert_int_equal(call(obj, &u.s), 0); \
+		assert_int_equal(u.s.size, sizeof(type)); \
+		assert_memory_equal(u.b + sizeof(size_t), (unsigned char *)&full + sizeof(size_t), \
+			sizeof(type) - sizeof(size_t)); \
+		for (size_t i = sizeof(type); i < sizeof(u); i++) \
+			assert_int_equal(u.b[i], SENTINEL); \
+	} while (0)
+
+static void test_sized_getters(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *buf = unit_show_first_frame(f, 0x405060);
+
+	CHECK_SIZED_GETTER(struct dispman_stats, dispman_device_get_stats, f->dev, flips);
+	struct dispman_stats st = { .size = sizeof(st) };
+	assert_int_equal(dispman_device_get_stats(f->dev, &st), 0);
+	assert_true(st.commits >= 1 && st.flips >= 1);
+	assert_int_equal(st.commits, f->dev->stats.commits);
+
+	CHECK_SIZED_GETTER(struct dispman_limits, dispman_device_get_limits, f->dev, min_height);
+	struct dispman_limits lim = { .size = sizeof(lim) };
+	assert_int_equal(dispman_device_get_limits(f->dev, &lim), 0);
+	assert_int_equal(lim.max_width, f->dev->limits.max_width);
+	assert_true(lim.max_width > 0);
+
+	CHECK_SIZED_GETTER(struct dispman_output_stats, dispman_output_get_stats, f->out,
+		late_frames);
+	struct dispman_output_stats os = { .size = sizeof(os) };
+	assert_int_equal(dispman_output_get_stats(f->out, &os), 0);
+	assert_true(os.frames >= 1);
+	assert_true(os.refresh_mhz > 0);
+
+#if HAVE_V4L2
+	struct dispman_camera_stats cs = { .size = sizeof(cs) };
+	assert_refused(dispman_camera_get_stats(NULL, &cs), -EINVAL, "camera is NULL");
+#endif
+	dispman_buffer_unref(buf);
+}
+
+#if HAVE_V4L2
+/* dispman_camera_create() on a node that does not exist: EINVAL/E2BIG mean the config was
+ * refused before the node was tried, ENOENT that it was taken. */
+static int create_errno(struct dispman_layer *layer, const void *config)
+{
+	errno = 0;
+	struct dispman_camera *cam = dispman_camera_create(layer, config);
+	assert_null(cam);
+	return errno;
+}
+
+static void test_sized_config(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	const char *path = "/nonexistent/video-api-test";
+
+	struct dispman_camera_config ok = { .size = sizeof(ok), .path = path };
+	assert_int_equal(create_errno(layer, &ok), ENOENT);
+
+	/* size not set */
+	struct dispman_camera_config c = ok;
+	c.size = 0;
+	unit_log_clear();
+	assert_int_equal(create_errno(layer, &c), EINVAL);
+	assert_error_logged("set it to sizeof(struct dispman_camera_config)");
+	assert_int_equal(create_errno(layer, NULL), EINVAL);
+
+	/* an older caller: members beyond its size count as 0 (n_buffers 1 would be refused) */
+	c = ok;
+	c.n_buffers = 1;
+	c.flags = 0x80;
+	assert_int_equal(create_errno(layer, &c), EINVAL);
+	c.size = offsetof(struct dispman_camera_config, n_buffers);
+	assert_int_equal(create_errno(layer, &c), ENOENT);
+
+	/* a newer caller: a zero tail is fine, a member this library does not know is not */
+	union { struct dispman_camera_config s; unsigned char b[sizeof(ok) + TAIL]; } u;
+	memset(&u, 0, sizeof(u));
+	u.s = ok;
+	u.s.size = sizeof(u);
+	assert_int_equal(create_errno(layer, &u.s), ENOENT);
+	u.b[sizeof(ok) + 3] = 1;
+	unit_log_clear();
+	assert_int_equal(create_errno(layer, &u.s), E2BIG);
+	assert_error_logged("knows only");
+
+	/* out-of-range enums and flags */
+	static const int bad_memory[] = { -1, DISPMAN_CAMERA_MEMORY_COPY + 1, 99, INT_MAX };
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad_memory); i++) {
+		c = ok;
+		c.memory = (enum dispman_camera_memory)bad_memory[i];
+		unit_log_clear();
+		assert_int_equal(create_errno(layer, &c), EINVAL);
+		assert_error_logged("unknown memory path");
+	}
+	static const uint32_t bad_flags[] = { 1u << 2, 1u << 31, UINT32_MAX };
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad_flags); i++) {
+		c = ok;
+		c.flags = bad_flags[i];
+		unit_log_clear();
+		assert_int_equal(create_errno(layer, &c), EINVAL);
+		assert_error_logged("unknown flags");
+	}
+	c = ok;
+	c.n_buffers = 1;
+	assert_int_equal(create_errno(layer, &c), EINVAL);
+	c.path = NULL;
+	c.n_buffers = 0;
+	assert_int_equal(create_errno(layer, &c), EINVAL);
+	assert_int_equal(create_errno(NULL, &ok), EINVAL);
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
@@ -247,6 +391,10 @@ int main(int argc, char **argv)
 		{ "api@layer-setters", test_layer_setters, unit_setup_vkms, unit_teardown, NULL },
 		{ "api@log-level", test_log_level, unit_setup_vkms, unit_teardown, NULL },
 		{ "api@object-setters", test_object_setters, unit_setup_vkms, unit_teardown, NULL },
+		{ "api@sized-getters", test_sized_getters, unit_setup_vkms, unit_teardown, NULL },
+#if HAVE_V4L2
+		{ "api@sized-config", test_sized_config, unit_setup_vkms, unit_teardown, NULL },
+#endif
 	};
 	return unit_main("api", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }

@@ -56,7 +56,7 @@ static void test_pixels(void **state)
 	struct unit_fixture *f = *state;
 	struct dispman_buffer *buf = unit_show_first_frame(f, 0x204080);
 	struct mock_drm_counters before = counters();
-	struct dispman_stats s0;
+	struct dispman_stats s0 = { .size = sizeof(s0) };
 	dispman_device_get_stats(f->dev, &s0);
 
 	struct dispman_buffer *frame = NULL;
@@ -70,7 +70,7 @@ static void test_pixels(void **state)
 	struct mock_drm_counters after = counters();
 	assert_int_equal(after.failed_commits, before.failed_commits + 1);
 	assert_int_equal(after.modesets, before.modesets + 2);
-	struct dispman_stats s;
+	struct dispman_stats s = { .size = sizeof(s) };
 	dispman_device_get_stats(f->dev, &s);
 	assert_int_equal(s.modesets, s0.modesets + 2);
 	assert_int_equal(prop(MOCK_VKMS_VIRTUAL, "CRTC_ID"), MOCK_VKMS_CRTC);

@@ -23,7 +23,7 @@ static struct mock_drm_counters counters(void)
 
 static struct dispman_stats stats(struct dispman_device *dev)
 {
-	struct dispman_stats s;
+	struct dispman_stats s = { .size = sizeof(s) };
 	dispman_device_get_stats(dev, &s);
 	return s;
 }
@@ -587,7 +587,7 @@ static void test_own_pace(void **state)
 	assert_in_range(p[0].frames, 59, 61);
 	assert_in_range(p[1].frames, 49, 51);
 	for (size_t i = 0; i < 2; i++) {
-		struct dispman_output_stats st;
+		struct dispman_output_stats st = { .size = sizeof(st) };
 		dispman_output_get_stats(p[i].out, &st);
 		assert_int_equal(st.frames, (uint64_t)p[i].frames);
 		dispman_output_set_frame_callback(p[i].out, NULL, NULL);

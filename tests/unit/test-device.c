@@ -401,7 +401,7 @@ static void test_planes_without_modifiers(void **state)
 static void test_limits(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct dispman_limits l;
+	struct dispman_limits l = { .size = sizeof(l) };
 	dispman_device_get_limits(f->dev, &l);
 	assert_int_equal(l.min_width, 10);
 	assert_int_equal(l.min_height, 10);
@@ -418,7 +418,7 @@ static void test_limits_default_cursor(void **state)
 	mock_drm_unset_cap(DRM_CAP_CURSOR_WIDTH);
 	mock_drm_unset_cap(DRM_CAP_CURSOR_HEIGHT);
 	unit_open_device(f);
-	struct dispman_limits l;
+	struct dispman_limits l = { .size = sizeof(l) };
 	dispman_device_get_limits(f->dev, &l);
 	assert_int_equal(l.cursor_width, 64);
 	assert_int_equal(l.cursor_height, 64);

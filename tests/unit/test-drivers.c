@@ -228,7 +228,7 @@ static void run_pacing_script(struct unit_fixture *f, uint64_t seq_step)
 		ts = ts_at(t);
 		output_count_pacing(out, seq, &ts);
 	}
-	struct dispman_output_stats s;
+	struct dispman_output_stats s = { .size = sizeof(s) };
 	dispman_output_get_stats(out, &s);
 	assert_int_equal(s.frames, 5);
 	assert_int_equal(s.missed_vblanks, 2);
