@@ -11,6 +11,7 @@
  * copied (the damaged region only) into dumb buffers. wl_buffer.release, frame callbacks
  * and presentation feedback follow the page flips.
  *
+ * Include this header to use it (it includes <dispman/dispman.h>); link libdispman-wayland.
  * Conventions as in <dispman/dispman.h>: constructors return NULL with errno set,
  * operations 0 or a negative errno, destroy(NULL) is fine, failures are logged through the
  * library's log handler. Everything runs on the caller's thread inside
@@ -21,12 +22,12 @@
 
 #include <stdint.h>
 
+#include <dispman/dispman.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct dispman_device;
-struct dispman_output;
 struct dispman_input;
 struct dispman_wayland;
 struct wl_display;
