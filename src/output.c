@@ -234,12 +234,24 @@ static bool pacing_gap(struct dispman_output *out, uint64_t seq, const struct ti
 			out->name, ps->last_sequence, seq);
 		ps->clock = DISPMAN_PACING_TIMESTAMP;
 	}
-	int64_t dt = ts_ns(ts) - ts_ns(&ps->last_time);
+	int64_t dt = ts_ns(ts) - out->pacing_t0_ns;
 	if (period <= 0 || dt <= 0)
 		return false;
-	/* vblanks elapsed, rounded to the nearest: jitter of half a period is no miss */
-	int64_t n = (dt + period / 2) / period;
-	*gap = n > 1 ? (uint64_t)(n - 1) : 0;
+	/*
+	 * The vblank slot of this flip: the run's time in periods, rounded to the nearest
+	 * (jitter of half a period is no miss). Counting slots from the run's start, not
+	 * from the previous flip, keeps the sum of frames and gaps equal to the run's time
+	 * even on a driver that completes flips faster than its refresh (virtio-gpu): a flip
+	 * in the slot of the one before took no vblank of its own (early_flips).
+	 */
+	int64_t slot = (dt + period / 2) / period;
+	if (slot <= out->pacing_slot) {
+		ps->early_flips++;
+		*gap = 0;
+		return true;
+	}
+	*gap = (uint64_t)(slot - out->pacing_slot - 1);
+	out->pacing_slot = slot;
 	return true;
 }
 
@@ -262,6 +274,10 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 			ps->late_frames++;
 			ps->skipped_vblanks += gap;
 		}
+	}
+	if (!out->pacing_run) {
+		out->pacing_t0_ns = ts_ns(ts);
+		out->pacing_slot = 0;
 	}
 	ps->frames++;
 	ps->last_sequence = seq;

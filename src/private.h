@@ -381,6 +381,8 @@ struct dispman_output {
 	struct dispman_output_stats pacing;
 	struct timespec commit_time;     /* when the frame in flight was committed */
 	bool pacing_run;                 /* pacing.last_* describe the previous flip */
+	int64_t pacing_t0_ns;            /* TIMESTAMP clock: first flip of the run */
+	int64_t pacing_slot;             /* TIMESTAMP clock: vblank slot of the last counted flip */
 };
 
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);

@@ -485,6 +485,13 @@ struct dispman_output_stats {
 	struct timespec last_time;/* CLOCK_MONOTONIC time of the last flip */
 	uint32_t refresh_mhz;     /* refresh of the committed mode, 0 when inactive */
 	enum dispman_pacing_clock clock; /* what the vblank counts above were counted with */
+	/*
+	 * TIMESTAMP clock only: flips that completed in the same refresh period as the one
+	 * before (the driver does not hold flips to its refresh rate, as virtio-gpu does
+	 * not). Such a flip took no vblank of its own: frames - early_flips + missed_vblanks +
+	 * skipped_vblanks spans the run's time in refresh periods. Always 0 with SEQUENCE.
+	 */
+	uint64_t early_flips;
 };
 
 /**

@@ -254,6 +254,40 @@ static void test_pacing_sequence(void **state)
 	assert_false(unit_log_find(DISPMAN_LOG_DEBUG, "from their timestamps"));
 }
 
+/*
+ * A driver that completes flips faster than its refresh (virtio-gpu, sequence 0): 30 flips
+ * 0.6 periods apart span 18 periods. Counted from the run's start, 12 of them share a
+ * period with the flip before (early_flips) and nothing is a miss; counting each flip's
+ * own gap (0.6 rounds to 1) would claim 30 vblanks for 18 periods.
+ */
+static void test_pacing_fast_flips(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	struct dispman_output *out = f->out;
+	int64_t period = (int64_t)out->cur_mode.htotal * out->cur_mode.vtotal * 1000000 /
+		out->cur_mode.clock;
+	memset(&out->pacing, 0, sizeof(out->pacing));
+	out->pacing_run = false;
+	int64_t t = 5000000000;
+	struct timespec ts = ts_at(t);
+	output_count_pacing(out, 0, &ts);
+	for (int i = 0; i < 30; i++) {
+		out->commit_time = ts_at(t + period / 10);
+		t += period * 6 / 10;
+		ts = ts_at(t);
+		output_count_pacing(out, 0, &ts);
+	}
+	struct dispman_output_stats s = { .size = sizeof(s) };
+	dispman_output_get_stats(out, &s);
+	assert_int_equal(s.clock, DISPMAN_PACING_TIMESTAMP);
+	assert_int_equal(s.frames, 31);
+	assert_int_equal(s.early_flips, 12);
+	assert_int_equal(s.missed_vblanks + s.skipped_vblanks, 0);
+	assert_int_equal(s.frames - 1 - s.early_flips + s.missed_vblanks + s.skipped_vblanks, 18);
+	dispman_buffer_unref(base);
+}
+
 /* ---- virtualized cursor planes ---- */
 
 static void build_hotspot_device(void)
@@ -333,6 +367,8 @@ int main(int argc, char **argv)
 			unit_teardown, NULL },
 		{ "drivers@pacing-sequence", test_pacing_sequence, unit_setup_vkms, unit_teardown,
 			NULL },
+		{ "drivers@pacing-fast-flips", test_pacing_fast_flips, unit_setup_vkms,
+			unit_teardown, NULL },
 		{ "drivers@cursor-hotspot", test_cursor_hotspot, unit_setup_empty, unit_teardown,
 			NULL },
 	};
