@@ -317,14 +317,22 @@ static void send_feedback(struct kserver *srv, struct wl_list *list, bool presen
 			uint64_t sec = (uint64_t)srv->flip_time.tv_sec;
 			uint32_t refresh_ns = srv->refresh_mhz ?
 				(uint32_t)(1000000000000ull / srv->refresh_mhz) : 0;
-			uint32_t flags = WP_PRESENTATION_FEEDBACK_KIND_VSYNC |
-				WP_PRESENTATION_FEEDBACK_KIND_HW_CLOCK |
-				WP_PRESENTATION_FEEDBACK_KIND_HW_COMPLETION;
+			/* A driver without a vblank counter (every flip carries sequence 0:
+			 * the library's pacing counts with timestamps) does not hold flips to
+			 * vblank either (virtio-gpu): claim neither vsync nor a counter then. */
+			struct dispman_output_stats ps = { .size = sizeof(ps) };
+			bool vblank = dispman_output_get_stats(srv->out, &ps) == 0 &&
+				ps.clock != DISPMAN_PACING_TIMESTAMP;
+			uint64_t seq = vblank ? srv->flip_seq : 0;
+			uint32_t flags = WP_PRESENTATION_FEEDBACK_KIND_HW_COMPLETION;
+			if (vblank)
+				flags |= WP_PRESENTATION_FEEDBACK_KIND_VSYNC |
+					WP_PRESENTATION_FEEDBACK_KIND_HW_CLOCK;
 			if (f->zero_copy)
 				flags |= WP_PRESENTATION_FEEDBACK_KIND_ZERO_COPY;
 			wp_presentation_feedback_send_presented(f->resource, (uint32_t)(sec >> 32),
 				(uint32_t)sec, (uint32_t)srv->flip_time.tv_nsec, refresh_ns,
-				(uint32_t)(srv->flip_seq >> 32), (uint32_t)srv->flip_seq, flags);
+				(uint32_t)(seq >> 32), (uint32_t)seq, flags);
 			srv->stats.presented++;
 		} else {
 			wp_presentation_feedback_send_discarded(f->resource);

@@ -7,6 +7,8 @@
  *   atomic=0|1       DRM_CLIENT_CAP_ATOMIC accepted
  *   modifiers=0|1    DRM_CAP_ADDFB2_MODIFIERS
  *   crtcs=N          CRTCs
+ *   vblank-counter=0|1  the kernel keeps a vblank counter for the first CRTC
+ *                    (DRM_IOCTL_CRTC_GET_SEQUENCE does not answer EOPNOTSUPP)
  *   outputs=N        connected connectors, writeback connectors not counted
  *   writeback=N      writeback connectors (DRM_CLIENT_CAP_WRITEBACK_CONNECTORS)
  *   primaries=N overlays=N cursors=N   planes of each type, as an atomic client with
@@ -32,6 +34,8 @@
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
+
+#include "kms-util.h"
 
 #ifndef DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT
 #define DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT 6
@@ -152,6 +156,8 @@ int main(int argc, char **argv)
 	drmModeRes *res = drmModeGetResources(fd);
 	if (res) {
 		crtcs = (unsigned)res->count_crtcs;
+		if (crtcs)
+			printf("vblank-counter=%d\n", crtc_has_vblank_counter(fd, res->crtcs[0]));
 		for (int i = 0; i < res->count_connectors; i++) {
 			drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
 			if (!c)

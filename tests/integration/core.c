@@ -527,8 +527,11 @@ static int case_flips(struct ctx *c)
 		per_seq, period_ms);
 	printf("releases: %u, stats.flips %" PRIu64 " -> %" PRIu64 "\n", log.releases, st0.flips,
 		st1.flips);
-	CHECK(mean >= 0.5 * period_ms && mean <= 4 * period_ms,
-		"mean flip interval %.3f ms is not within 0.5x..4x of %.3f ms", mean, period_ms);
+	/* A driver with a vblank counter holds flips to vblank: not much faster than the
+	 * period. One without (virtio-gpu) completes them as fast as the host takes them. */
+	CHECK((!counter || mean >= 0.5 * period_ms) && mean <= 4 * period_ms,
+		"mean flip interval %.3f ms is not within %sx..4x of %.3f ms", mean,
+		counter ? "0.5" : "0", period_ms);
 	/* vkms stamps each vblank from its hrtimer: time per vblank is the period. */
 	if (counter)
 		CHECK(per_seq >= 0.9 * period_ms && per_seq <= 1.1 * period_ms,

@@ -168,7 +168,8 @@ def cmd_overlay_dmabuf(state, drm_info, width, height):
          f"{found} (type 0 = overlay)")
 
 
-def cmd_presentation(log, refresh_mhz):
+def cmd_presentation(log, refresh_mhz, no_counter="0"):
+    no_counter = no_counter == "1"
     period_us = 1e9 / float(refresh_mhz)
     rows = []
     for line in open(log):
@@ -177,6 +178,17 @@ def cmd_presentation(log, refresh_mhz):
             rows.append((int(m.group(1)), m.group(2), int(m.group(3))))
     if len(rows) < 20:
         fail(f"{log}: only {len(rows)} presentation feedback lines")
+    if no_counter:
+        # The device has no vblank counter (virtio-gpu: every flip carries sequence 0) and
+        # does not hold flips to vblank: the feedback must then claim neither.
+        for r in rows:
+            if r[2] != 0:
+                fail(f"sequence {r[2]} from a device without a vblank counter")
+            if "s" in r[1]:
+                fail(f"sequence 0 (no vblank counter) but flags [{r[1]}] claim vsync")
+        print(f"{len(rows)} presented frames, sequence 0 throughout (no vblank counter), "
+              f"no vsync claimed")
+        return
     ratios = []
     for prev, cur in zip(rows, rows[1:]):
         if cur[2] <= prev[2]:
@@ -202,7 +214,7 @@ def main():
         cmd_smpte(*args)
     elif cmd == "overlay-dmabuf" and len(args) == 4:
         cmd_overlay_dmabuf(*args)
-    elif cmd == "presentation" and len(args) == 2:
+    elif cmd == "presentation" and len(args) in (2, 3):
         cmd_presentation(*args)
     else:
         fail("bad arguments\n" + __doc__)
