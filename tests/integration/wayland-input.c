@@ -485,6 +485,9 @@ int main(int argc, char **argv)
 	}
 	ev(mouse.fd, EV_KEY, BTN_LEFT, 1); syn(mouse.fd);
 	ev(mouse.fd, EV_KEY, BTN_LEFT, 0); syn(mouse.fd);
+	/* libinput may hold a button back for a few ms (debouncing, middle-button emulation)
+	 * while later motion goes through: let the click arrive before moving on. */
+	wait_log(log_path, "ptr-button 272 0", 1, kiosk);
 	for (int i = 0; i < 4; i++) {
 		ev(mouse.fd, EV_REL, REL_X, 3000);
 		ev(mouse.fd, EV_REL, REL_Y, 3000);

@@ -20,7 +20,11 @@ DISPMAN_VM_DEFAULT_PROFILE=vkms-6.1
 : "${DISPMAN_VM_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/libdispman/vm}"
 # vkms options the design relies on: overlays, cursor and writeback.
 DISPMAN_VKMS_ARGS="enable_overlay=1 enable_cursor=1 enable_writeback=1"
-DISPMAN_VIVID_ARGS="n_devs=2 node_types=0x1,0x1 multiplanar=1,2 input_types=0x81,0x81"
+# vivid: two capture nodes, the second multi-planar. Input 0 of each is a webcam
+# (input_types: 2 bits an input, 00 webcam): a TV input (01) gives interlaced PAL frames
+# that vary from frame to frame (seen: 8 to 31 colours where the webcam gives vivid's 8
+# bars every time), which made the camera tests' pattern checks fail at random.
+DISPMAN_VIVID_ARGS="n_devs=2 node_types=0x1,0x1 multiplanar=1,2 input_types=0x80,0x80"
 export DISPMAN_VM_CACHE
 
 dispman_vm_profile() {
