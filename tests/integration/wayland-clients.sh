@@ -78,6 +78,13 @@ EOF
 # its debugfs folder (/sys/kernel/debug/dri/<minor>).
 dut=${DISPMAN_DEVICE:-/dev/dri/card0}
 dri=/sys/kernel/debug/dri/$((0x$(stat -Lc %T "$dut")))
+# debugfs numbers its folders its own way (seen on the multi profile: the minor's folder
+# held the other device's state): take the one whose name is the device's driver.
+if [ -n "${DISPMAN_VM_DRIVER:-}" ] && ! grep -qs "^$DISPMAN_VM_DRIVER " "$dri/name"; then
+	for d in /sys/kernel/debug/dri/*; do
+		grep -qs "^$DISPMAN_VM_DRIVER " "$d/name" && { dri=$d; break; }
+	done
+fi
 drm_info -j "$dut" >"$out/drm_info.json" 2>/dev/null || fail "drm_info -j $dut failed"
 
 case "$case_" in
