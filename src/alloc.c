@@ -1,24 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Plane assignment and the composition fallback (doc/allocation.md).
+ * Plane assignment and the composition fallback (doc/allocation.md): the device side of
+ * the planner.
  *
- * Per output, the visible layers sorted bottom to top are split into layers on planes and
- * layers drawn by the CPU into one composition buffer, which always sits on the primary
- * plane, below every other plane. So the stacking stays right when no composited layer
- * above a layer on a plane overlaps it; a layer that would have to sit between composited
- * layers it overlaps is composited too (reason STACKING).
- *
- * Which layers get planes: each layer gets a bit mask of the planes that can show it
- * (format, modifier, possible CRTCs, scaling, plane alpha and blend mode, cursor size,
- * primary covering the CRTC, zpos). Layers are then added in priority order (buffers that
- * change most often first, then larger ones, then higher ones), each with the layers above
- * it that it overlaps, and kept when an order-preserving matching onto the planes still
- * exists. The result is checked with one TEST_ONLY commit; when the kernel says no, the
- * search learns (no scaling on this device, at most N planes after ENOSPC) or drops the
- * lowest-priority layer and tests again, within a budget of tests and time. An unchanged
- * shape reuses the last accepted assignment without any TEST_ONLY commit.
+ * The planner itself (src/plan.c) is a pure function: this file builds its inputs from the
+ * device (the output's visible layers bottom to top, the planes its CRTC can use in
+ * stacking order, what the kernel taught us), writes its result into the pending state of
+ * planes and layers, and checks it with one TEST_ONLY commit. When the kernel says no, the
+ * search learns (no scaling on this device, at most N planes after ENOSPC) or bans the
+ * placed layer of lowest priority and plans again, within a budget of tests and time. An
+ * unchanged shape reuses the last accepted assignment without any TEST_ONLY commit.
  */
 #include "private.h"
+#include "plan.h"
 
 #include <drm_fourcc.h>
 #include <stdlib.h>
@@ -26,42 +20,23 @@
 
 #define DEFAULT_MAX_TESTS 16
 #define DEFAULT_MAX_USEC 16000
-#define MAX_PLANES 64
 
-struct rect {
-	int32_t x0, y0, x1, y1;
-};
+_Static_assert(PLAN_MOD_ANY == DRM_FORMAT_MOD_INVALID, "plan.h's any-modifier");
 
-struct entry {
-	struct dispman_layer *layer;
-	struct rect vis;          /* destination clipped to the screen */
-	uint64_t compat;          /* bit j: plane j of ctx.planes can show the layer */
-	enum dispman_placement_reason reason; /* best reason why a plane could not */
-	bool scaled;
-	bool readable;            /* the CPU compositor can draw it */
-	bool banned;              /* refused by the kernel or out of budget: composite it */
-	enum dispman_placement_reason ban_reason;
-	bool want;                /* the selection wants a plane for it */
-	bool on, saved, grp;      /* scratch of plan() and select_layers() */
-	bool blocked;             /* needs a layer above it on a plane that cannot have one */
-	/* result of plan() */
-	int plane;                /* index into ctx.planes, -1: not on a plane */
-	enum dispman_placement_reason why;
-	unsigned zpos;
-};
-
+/* One output's search: the planner's input and result, and the device objects behind
+ * them (index i of layers is index i of pl and res). */
 struct ctx {
 	struct dispman_device *dev;
 	struct dispman_output *out;
-	struct entry *e;          /* sorted bottom to top */
+	struct dispman_layer **layers; /* the planned layers, bottom to top */
+	struct plan_layer *pl;
+	struct plan_layer_result *res;
 	size_t n;
-	size_t *order;            /* indices into e by priority */
-	struct plane *planes[MAX_PLANES]; /* [0] the primary, then by stacking order */
+	struct plane *planes[PLAN_MAX_PLANES]; /* [0] the primary, then by stacking order */
+	struct plan_plane pp[PLAN_MAX_PLANES];
 	size_t n_planes;
-	size_t cap;               /* most planes usable, primary included */
-	int32_t width, height;
-	bool comp;                /* result of plan(): composition buffer on the primary */
-	size_t used;              /* result of plan(): planes used, primary included */
+	struct plan_input in;
+	struct plan_result r;
 };
 
 int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tests,
@@ -83,11 +58,6 @@ static int cmp_layers(const void *a, const void *b)
 	if (la->z != lb->z)
 		return la->z < lb->z ? -1 : 1;
 	return la->serial < lb->serial ? -1 : la->serial > lb->serial;
-}
-
-static bool overlap(const struct rect *a, const struct rect *b)
-{
-	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
 }
 
 static uint64_t now_usec(void)
@@ -133,7 +103,7 @@ static size_t collect_planes(struct ctx *c)
 	struct crtc *crtc = c->out->crtc;
 	uint32_t bit = 1u << crtc->index;
 	struct plane *primary = NULL;
-	uint64_t keys[MAX_PLANES];
+	uint64_t keys[PLAN_MAX_PLANES];
 	size_t n = 1;
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		struct plane *p = &dev->planes[i];
@@ -145,7 +115,7 @@ static size_t collect_planes(struct ctx *c)
 				primary = p;
 			continue;
 		}
-		if (n >= MAX_PLANES)
+		if (n >= PLAN_MAX_PLANES)
 			continue;
 		/* insertion by stacking key */
 		uint64_t key = plane_key(p, i);
@@ -209,244 +179,66 @@ static enum dispman_placement_reason check_geometry(const struct dispman_output 
 	return DISPMAN_REASON_NONE;
 }
 
-static int reason_rank(enum dispman_placement_reason r)
+static struct plan_plane plane_to_plan(const struct plane *p)
 {
-	switch (r) {
-	case DISPMAN_REASON_FORMAT: return 1;
-	case DISPMAN_REASON_MODIFIER: return 2;
-	case DISPMAN_REASON_SCALING: return 3;
-	case DISPMAN_REASON_ALPHA: return 4;
-	case DISPMAN_REASON_NO_PLANE: return 5;
-	default: return 0;
-	}
+	struct plan_plane pp = {
+		.type = p->type == DRM_PLANE_TYPE_PRIMARY ? PLAN_PLANE_PRIMARY :
+			p->type == DRM_PLANE_TYPE_CURSOR ? PLAN_PLANE_CURSOR : PLAN_PLANE_OVERLAY,
+		.formats = p->formats,
+		.n_formats = p->n_formats,
+		.has_zpos = p->props.zpos != 0,
+		.zpos_min = p->zpos_min,
+		.zpos_max = p->zpos_max,
+		.has_alpha = p->props.alpha != 0,
+		.has_blend_mode = p->props.pixel_blend_mode != 0,
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(pp.blend); i++)
+		pp.blend[i] = p->has_blend[i];
+	return pp;
 }
 
-static enum dispman_placement_reason check_plane(const struct ctx *c, const struct plane *plane,
-	bool primary, const struct entry *e)
+/* The planner's view of a layer on a screen of w x h; vis is its clipped destination. */
+static struct plan_layer layer_to_plan(const struct dispman_layer *l, const struct rect *vis)
 {
-	const struct dispman_layer *layer = e->layer;
-	const struct dispman_buffer *buf = layer->buf;
-	/* no framebuffer: the kernel refused one for the format (composition only) */
-	if (!buf->fb_id || !plane_has_format(plane, buf->format))
-		return DISPMAN_REASON_FORMAT;
-	if (!plane_has_format_modifier(plane, buf->format, buf->modifier))
-		return DISPMAN_REASON_MODIFIER;
 	uint32_t sx, sy, sw, sh, dw, dh;
 	int32_t dx, dy;
-	layer_get_src(layer, &sx, &sy, &sw, &sh);
-	layer_get_dst(layer, &dx, &dy, &dw, &dh);
-	if (e->scaled) {
-		/* at most 16x either way, like the kernel's helpers allow at best */
-		uint64_t w16 = (uint64_t)dw << 16, h16 = (uint64_t)dh << 16;
-		if (c->dev->alloc_no_scaling || (uint64_t)sw > w16 * 16 || (uint64_t)sw * 16 < w16 ||
-		    (uint64_t)sh > h16 * 16 || (uint64_t)sh * 16 < h16)
-			return DISPMAN_REASON_SCALING;
-	}
-	const struct format_info *fi = format_info_find(buf->format);
-	bool has_alpha = fi && fi->has_alpha;
-	if (layer->alpha != 0xffff && !plane->props.alpha)
-		return DISPMAN_REASON_ALPHA;
-	if (has_alpha && layer->blend != DISPMAN_BLEND_PREMULTIPLIED &&
-	    !(plane->props.pixel_blend_mode && plane->has_blend[layer->blend]))
-		return DISPMAN_REASON_ALPHA;
-	if (plane->type == DRM_PLANE_TYPE_CURSOR &&
-	    (dw > c->dev->limits.cursor_width || dh > c->dev->limits.cursor_height))
-		return DISPMAN_REASON_NO_PLANE;
-	/* Many primary planes (vkms') must cover the CRTC exactly. */
-	if (primary && (dx != 0 || dy != 0 || dw != (uint32_t)c->width ||
-	    dh != (uint32_t)c->height))
-		return DISPMAN_REASON_NO_PLANE;
-	return DISPMAN_REASON_NONE;
+	layer_get_src(l, &sx, &sy, &sw, &sh);
+	layer_get_dst(l, &dx, &dy, &dw, &dh);
+	const struct format_info *fi = format_info_find(l->buf->format);
+	return (struct plan_layer){
+		.vis = *vis,
+		.src_w = sw,
+		.src_h = sh,
+		.dst_x = dx,
+		.dst_y = dy,
+		.dst_w = dw,
+		.dst_h = dh,
+		.format = l->buf->format,
+		.modifier = l->buf->modifier,
+		.has_fb = l->buf->fb_id != 0,
+		.has_alpha = fi && fi->has_alpha,
+		.alpha = l->alpha,
+		.blend = l->blend,
+		.update_rate = l->update_rate,
+	};
 }
 
-static void compute_compat(struct ctx *c)
+static struct plan_limits device_limits(const struct dispman_device *dev)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		struct entry *e = &c->e[i];
-		e->compat = 0;
-		e->reason = DISPMAN_REASON_NO_PLANE;
-		int best = 0;
-		for (size_t j = 0; j < c->n_planes; j++) {
-			enum dispman_placement_reason r = check_plane(c, c->planes[j], j == 0, e);
-			if (r == DISPMAN_REASON_NONE) {
-				e->compat |= 1ull << j;
-			} else if (j == 0 && r == DISPMAN_REASON_NO_PLANE) {
-				continue; /* the primary wants the whole screen: no news */
-			} else if (reason_rank(r) > best) {
-				best = reason_rank(r);
-				e->reason = r;
-			}
-		}
-	}
-}
-
-/* Whether plane j can come next above a plane of zpos *last; sets *z. */
-static bool zpos_next(const struct plane *p, bool first, unsigned last, unsigned *z)
-{
-	if (!p->props.zpos) {
-		*z = first ? 0 : last + 1;
-		return true;
-	}
-	uint64_t want = first ? p->zpos_min : (uint64_t)last + 1;
-	if (want < p->zpos_min)
-		want = p->zpos_min;
-	if (want > p->zpos_max)
-		return false;
-	*z = (unsigned)want;
-	return true;
-}
-
-/*
- * From e[].want and e[].banned, place layers: e[].plane, e[].why, c->comp, c->used.
- * Layers that cannot keep a plane (stacking, no plane left) lose it, repeatedly, until
- * the result is consistent.
- */
-static void plan(struct ctx *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		struct entry *e = &c->e[i];
-		c->e[i].on = e->want && !e->banned && e->compat;
-		e->why = e->banned ? e->ban_reason : !e->compat ? e->reason :
-			e->blocked ? DISPMAN_REASON_STACKING : DISPMAN_REASON_NO_PLANE;
-	}
-	for (;;) {
-		for (size_t i = c->n; i-- > 0;) {
-			if (!c->e[i].on)
-				continue;
-			for (size_t k = i + 1; k < c->n; k++) {
-				if (!c->e[k].on && c->e[k].readable && overlap(&c->e[i].vis, &c->e[k].vis)) {
-					c->e[i].on = false;
-					c->e[i].why = DISPMAN_REASON_STACKING;
-					break;
-				}
-			}
-		}
-		bool comp = false;
-		for (size_t i = 0; i < c->n; i++)
-			comp = comp || (!c->e[i].on && c->e[i].readable);
-		size_t first = 0;
-		if (!comp && c->n > 0 && c->e[0].on && (c->e[0].compat & 1))
-			first = 1; /* the bottom layer takes the primary plane */
-		else
-			comp = true; /* the composition buffer does (black when empty) */
-		for (size_t i = 0; i < c->n; i++)
-			c->e[i].plane = -1;
-		unsigned z = 0;
-		zpos_next(c->planes[0], true, 0, &z);
-		if (first) {
-			c->e[0].plane = 0;
-			c->e[0].zpos = z;
-		}
-		size_t last = 0, used = 1;
-		bool redo = false;
-		for (size_t i = first; i < c->n && !redo; i++) {
-			if (!c->e[i].on)
-				continue;
-			struct entry *e = &c->e[i];
-			size_t j = last + 1;
-			unsigned zz = 0;
-			for (; j < c->n_planes && used < c->cap; j++)
-				if ((e->compat & (1ull << j)) && zpos_next(c->planes[j], false, z, &zz))
-					break;
-			if (j >= c->n_planes || used >= c->cap) {
-				c->e[i].on = false;
-				e->why = DISPMAN_REASON_NO_PLANE;
-				redo = true;
-				break;
-			}
-			e->plane = (int)j;
-			e->zpos = zz;
-			z = zz;
-			last = j;
-			used++;
-		}
-		if (redo)
-			continue;
-		c->comp = comp;
-		c->used = used;
-		return;
-	}
+	return (struct plan_limits){
+		.plane_cap = dev->alloc_plane_cap,
+		.no_scaling = dev->alloc_no_scaling,
+		.cursor_width = dev->limits.cursor_width,
+		.cursor_height = dev->limits.cursor_height,
+	};
 }
 
 static size_t count_placed(const struct ctx *c)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->n; i++)
-		n += c->e[i].plane >= 0;
+		n += c->res[i].plane >= 0;
 	return n;
-}
-
-/* Grow the set of layers on planes in priority order, each with what it needs above it. */
-static void select_layers(struct ctx *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		c->e[i].want = c->e[i].blocked = false;
-	plan(c);
-	bool changed = true;
-	for (size_t pass = 0; changed && pass < c->n; pass++) {
-		changed = false;
-		for (size_t o = 0; o < c->n; o++) {
-			size_t idx = c->order[o];
-			struct entry *e = &c->e[idx];
-			if (e->plane >= 0 || e->banned || !e->compat)
-				continue;
-			for (size_t i = 0; i < c->n; i++)
-				c->e[i].saved = c->e[i].want;
-			size_t before = count_placed(c);
-			/* the layer and every layer above it that it overlaps, transitively */
-			bool ok = true;
-			e->want = true;
-			for (size_t i = 0; i < c->n; i++)
-				c->e[i].grp = false;
-			c->e[idx].grp = true;
-			for (size_t k = idx + 1; k < c->n && ok; k++) {
-				struct entry *a = &c->e[k];
-				if (a->plane >= 0 || !a->readable)
-					continue;
-				bool hit = false;
-				for (size_t m = idx; m < k && !hit; m++)
-					hit = c->e[m].grp && overlap(&c->e[m].vis, &a->vis);
-				if (!hit)
-					continue;
-				c->e[k].grp = true;
-				if (a->banned || !a->compat)
-					ok = false;
-				e->blocked = !ok;
-				a->want = true;
-			}
-			if (ok) {
-				plan(c);
-				ok = e->plane >= 0 && count_placed(c) > before;
-				for (size_t i = 0; i < c->n && ok; i++)
-					ok = !(c->e[i].saved && c->e[i].plane < 0 && c->e[i].want);
-			}
-			if (ok) {
-				changed = true;
-				continue;
-			}
-			for (size_t i = 0; i < c->n; i++)
-				c->e[i].want = c->e[i].saved;
-			plan(c);
-		}
-	}
-}
-
-/* qsort_r's comparison: the context is the ctx, so that devices on other threads can sort
- * at the same time. */
-static int cmp_priority(const void *a, const void *b, void *arg)
-{
-	const struct ctx *c = arg;
-	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
-	const struct entry *ea = &c->e[ia], *eb = &c->e[ib];
-	unsigned ra = ea->layer->update_rate, rb = eb->layer->update_rate;
-	/* rates within 1/8 of each other count as equal: then bigger, then higher */
-	if (ra / 32 != rb / 32)
-		return ra > rb ? -1 : 1;
-	int64_t aa = (int64_t)(ea->vis.x1 - ea->vis.x0) * (ea->vis.y1 - ea->vis.y0);
-	int64_t ab = (int64_t)(eb->vis.x1 - eb->vis.x0) * (eb->vis.y1 - eb->vis.y0);
-	if (aa != ab)
-		return aa > ab ? -1 : 1;
-	return ia > ib ? -1 : ia < ib;
 }
 
 /* Write the plan into the planes (pending state) and the layers' placements. */
@@ -458,22 +250,20 @@ static int apply_plan(struct ctx *c)
 		c->planes[j]->pending_layer = NULL;
 	}
 	struct dispman_layer *comp = NULL;
-	if (c->comp) {
+	if (c->r.comp) {
 		comp = compose_get_layer(out);
 		if (!comp)
 			return -ENOMEM;
 		comp->plane = c->planes[0];
 		c->planes[0]->pending_output = out;
 		c->planes[0]->pending_layer = comp;
-		unsigned z = 0;
-		zpos_next(c->planes[0], true, 0, &z);
-		c->planes[0]->pending_zpos = z;
+		c->planes[0]->pending_zpos = c->r.comp_zpos;
 	} else if (out->comp) {
 		compose_peek_layer(out)->plane = NULL;
 	}
 	for (size_t i = 0; i < c->n; i++) {
-		struct entry *e = &c->e[i];
-		struct dispman_layer *layer = e->layer;
+		const struct plan_layer_result *e = &c->res[i];
+		struct dispman_layer *layer = c->layers[i];
 		layer->plane = NULL;
 		layer->composited = false;
 		if (e->plane >= 0) {
@@ -486,16 +276,16 @@ static int apply_plan(struct ctx *c)
 				.state = DISPMAN_PLACEMENT_ON_PLANE,
 				.plane_id = p->id,
 			};
-		} else if (e->readable) {
+		} else if (c->pl[i].readable) {
 			layer->composited = true;
 			layer->placement = (struct dispman_placement){
 				.state = DISPMAN_PLACEMENT_COMPOSITED,
-				.reason = e->why,
+				.reason = e->reason,
 			};
 		} else {
 			layer->placement = (struct dispman_placement){
 				.state = DISPMAN_PLACEMENT_NOT_SHOWN,
-				.reason = e->compat ? e->why : e->reason,
+				.reason = e->reason,
 			};
 		}
 	}
@@ -546,6 +336,91 @@ static int test_request(struct dispman_device *dev, uint32_t flags)
 	return ret;
 }
 
+/* The planner's input for one output: its visible layers and the planes it can use. */
+static int build_input(struct ctx *c, struct dispman_layer **all, size_t n_all)
+{
+	struct dispman_output *out = c->out;
+	int32_t w = out->mode->info.hdisplay, h = out->mode->info.vdisplay;
+	c->layers = calloc(n_all ? n_all : 1, sizeof(*c->layers));
+	c->pl = calloc(n_all ? n_all : 1, sizeof(*c->pl));
+	c->res = calloc(n_all ? n_all : 1, sizeof(*c->res));
+	if (!c->layers || !c->pl || !c->res)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_all; i++) {
+		struct dispman_layer *l = all[i];
+		if (!l->visible || !l->buf || !l->buf->dev || l->alpha == 0)
+			continue;
+		struct rect vis;
+		clip_rect(l, w, h, &vis);
+		if (rect_empty(&vis))
+			continue; /* wholly off-screen */
+		enum dispman_placement_reason bad = check_geometry(out, l);
+		if (bad != DISPMAN_REASON_NONE) {
+			l->placement.reason = bad; /* NOT_SHOWN, from reset_output() */
+			continue;
+		}
+		c->layers[c->n] = l;
+		c->pl[c->n] = layer_to_plan(l, &vis);
+		c->pl[c->n].readable = compose_can_read(l->buf);
+		c->n++;
+	}
+	c->n_planes = collect_planes(c);
+	if (c->n_planes == 0) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: no primary plane for CRTC %u", out->name,
+			out->crtc->id);
+		return -ENODEV;
+	}
+	for (size_t j = 0; j < c->n_planes; j++)
+		c->pp[j] = plane_to_plan(c->planes[j]);
+	c->in = (struct plan_input){
+		.layers = c->pl,
+		.n_layers = c->n,
+		.planes = c->pp,
+		.n_planes = c->n_planes,
+		.width = w,
+		.height = h,
+		.limits = device_limits(c->dev),
+	};
+	c->r = (struct plan_result){ .layers = c->res };
+	return 0;
+}
+
+/*
+ * After a refused TEST_ONLY commit (ret), change the planner's input: no scaling, fewer
+ * planes, or the placed layer of lowest priority banned.
+ */
+static void learn_refusal(struct ctx *c, int ret)
+{
+	struct dispman_device *dev = c->dev;
+	bool scaled = false;
+	for (size_t i = 0; i < c->n; i++)
+		scaled = scaled || (c->res[i].plane >= 0 && plan_layer_scaled(&c->pl[i]));
+	if (scaled && !dev->alloc_no_scaling) {
+		dispman_log(DISPMAN_LOG_DEBUG, "%s: TEST_ONLY refused scaled planes: not "
+			"scaling on planes of this device any more", c->out->name);
+		dev->alloc_no_scaling = true;
+		c->in.limits.no_scaling = true;
+		return;
+	}
+	if (ret == -ENOSPC && c->r.used > 1) {
+		dev->alloc_plane_cap = c->r.used - 1;
+		c->in.limits.plane_cap = dev->alloc_plane_cap;
+		dispman_log(DISPMAN_LOG_DEBUG, "%s: ENOSPC with %zu planes, using at most %zu",
+			c->out->name, c->r.used, dev->alloc_plane_cap);
+		return;
+	}
+	/* ban the placed layer of lowest priority */
+	size_t worst = SIZE_MAX;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->res[i].plane >= 0 && (worst == SIZE_MAX ||
+		    c->res[i].priority > c->res[worst].priority))
+			worst = i;
+	if (worst != SIZE_MAX) {
+		c->pl[worst].banned = true;
+		c->pl[worst].ban_reason = DISPMAN_REASON_KERNEL_REJECTED;
+	}
+}
+
 /* Search the assignment of one output; the planes of earlier outputs are already set. */
 static int search_output(struct dispman_device *dev, struct dispman_output *out,
 	uint32_t flags, unsigned *tests, uint64_t deadline, unsigned max_tests)
@@ -557,69 +432,28 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 	size_t n_all = sorted_layers(out, &all);
 	if (n_all == SIZE_MAX)
 		return -ENOMEM;
-	struct ctx c = {
-		.dev = dev,
-		.out = out,
-		.width = out->mode->info.hdisplay,
-		.height = out->mode->info.vdisplay,
-		.cap = dev->alloc_plane_cap ? dev->alloc_plane_cap : SIZE_MAX,
-	};
-	int ret = 0;
-	c.e = calloc(n_all ? n_all : 1, sizeof(*c.e));
-	c.order = calloc(n_all ? n_all : 1, sizeof(*c.order));
-	if (!c.e || !c.order) {
-		ret = -ENOMEM;
+	struct ctx c = { .dev = dev, .out = out };
+	int ret = build_input(&c, all, n_all);
+	if (ret < 0)
 		goto out;
-	}
-	for (size_t i = 0; i < n_all; i++) {
-		struct dispman_layer *l = all[i];
-		if (!l->visible || !l->buf || !l->buf->dev || l->alpha == 0)
-			continue;
-		struct entry *e = &c.e[c.n];
-		e->layer = l;
-		clip_rect(l, c.width, c.height, &e->vis);
-		if (e->vis.x0 >= e->vis.x1 || e->vis.y0 >= e->vis.y1)
-			continue; /* wholly off-screen */
-		enum dispman_placement_reason bad = check_geometry(out, l);
-		if (bad != DISPMAN_REASON_NONE) {
-			l->placement.reason = bad; /* NOT_SHOWN, from reset_output() */
-			continue;
-		}
-		uint32_t sx, sy, sw, sh, dw, dh;
-		int32_t dx, dy;
-		layer_get_src(l, &sx, &sy, &sw, &sh);
-		layer_get_dst(l, &dx, &dy, &dw, &dh);
-		e->scaled = sw != (uint64_t)dw << 16 || sh != (uint64_t)dh << 16;
-		e->readable = compose_can_read(l->buf);
-		c.order[c.n] = c.n;
-		c.n++;
-	}
-	c.n_planes = collect_planes(&c);
-	if (c.n_planes == 0) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: no primary plane for CRTC %u", out->name,
-			out->crtc->id);
-		ret = -ENODEV;
-		goto out;
-	}
-	compute_compat(&c);
-	qsort_r(c.order, c.n, sizeof(*c.order), cmp_priority, &c);
-
 	for (;;) {
-		select_layers(&c);
+		ret = plan_compute(&c.in, &c.r);
+		if (ret < 0)
+			goto out;
 		ret = apply_plan(&c);
 		if (ret < 0)
 			goto out;
 		size_t placed = count_placed(&c);
 		/* the first test always runs: the time budget bounds the retries */
 		if (*tests >= max_tests || (*tests > 0 && now_usec() > deadline)) {
-			if (placed == 0 && c.comp)
+			if (placed == 0 && c.r.comp)
 				break; /* the fallback: commit it untested */
 			dispman_log(DISPMAN_LOG_DEBUG, "%s: search budget spent after %u tests, "
 				"composing the rest", out->name, *tests);
 			for (size_t i = 0; i < c.n; i++) {
-				if (!c.e[i].banned && c.e[i].compat) {
-					c.e[i].banned = true;
-					c.e[i].ban_reason = DISPMAN_REASON_BUDGET;
+				if (!c.pl[i].banned && c.res[i].placeable) {
+					c.pl[i].banned = true;
+					c.pl[i].ban_reason = DISPMAN_REASON_BUDGET;
 				}
 			}
 			continue;
@@ -632,42 +466,18 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 			goto out;
 		if (placed == 0)
 			goto out; /* even the composition buffer alone is refused */
-		bool scaled = false;
-		for (size_t i = 0; i < c.n; i++)
-			scaled = scaled || (c.e[i].plane >= 0 && c.e[i].scaled);
-		if (scaled && !dev->alloc_no_scaling) {
-			dispman_log(DISPMAN_LOG_DEBUG, "%s: TEST_ONLY refused scaled planes: not "
-				"scaling on planes of this device any more", out->name);
-			dev->alloc_no_scaling = true;
-			compute_compat(&c);
-			continue;
-		}
-		if (ret == -ENOSPC && c.used > 1) {
-			dev->alloc_plane_cap = c.used - 1;
-			c.cap = dev->alloc_plane_cap;
-			dispman_log(DISPMAN_LOG_DEBUG, "%s: ENOSPC with %zu planes, using at most %zu",
-				out->name, c.used, c.cap);
-			continue;
-		}
-		/* drop the placed layer of lowest priority */
-		for (size_t o = c.n; o-- > 0;) {
-			struct entry *e = &c.e[c.order[o]];
-			if (e->plane >= 0) {
-				e->banned = true;
-				e->ban_reason = DISPMAN_REASON_KERNEL_REJECTED;
-				break;
-			}
-		}
+		learn_refusal(&c, ret);
 	}
 	ret = 0;
 	for (size_t i = 0; i < c.n; i++)
-		if (c.e[i].plane < 0)
+		if (c.res[i].plane < 0)
 			dispman_log(DISPMAN_LOG_DEBUG, "%s: layer z=%d %s (reason %d)", out->name,
-				c.e[i].layer->z, c.e[i].readable ? "composited" : "not shown",
-				(int)c.e[i].layer->placement.reason);
+				c.layers[i]->z, c.pl[i].readable ? "composited" : "not shown",
+				(int)c.layers[i]->placement.reason);
 out:
-	free(c.e);
-	free(c.order);
+	free(c.layers);
+	free(c.pl);
+	free(c.res);
 	free(all);
 	return ret;
 }
@@ -720,11 +530,10 @@ static bool geometry_holds(struct dispman_device *dev)
 		size_t n = sorted_layers(out, &all);
 		if (n == SIZE_MAX)
 			return false;
-		struct ctx c = {
-			.dev = dev,
-			.out = out,
+		const struct plan_input in = {
 			.width = out->mode->info.hdisplay,
 			.height = out->mode->info.vdisplay,
+			.limits = device_limits(dev),
 		};
 		struct rect *vis = calloc(n ? n : 1, sizeof(*vis));
 		bool ok = vis != NULL;
@@ -737,7 +546,7 @@ static bool geometry_holds(struct dispman_device *dev)
 				 why != DISPMAN_REASON_DESTINATION);
 			bool shown = l->visible && l->buf && l->buf->dev && l->alpha != 0;
 			if (shown)
-				clip_rect(l, c.width, c.height, &vis[i]);
+				clip_rect(l, in.width, in.height, &vis[i]);
 			shown = shown && vis[i].x0 < vis[i].x1 && vis[i].y0 < vis[i].y1;
 			if (shown != in_plan) {
 				ok = false;
@@ -753,14 +562,10 @@ static bool geometry_holds(struct dispman_device *dev)
 				dev->alloc_stale = true;
 				continue;
 			}
-			struct entry e = { .layer = l };
-			uint32_t sx, sy, sw, sh, dw, dh;
-			int32_t dx, dy;
-			layer_get_src(l, &sx, &sy, &sw, &sh);
-			layer_get_dst(l, &dx, &dy, &dw, &dh);
-			e.scaled = sw != (uint64_t)dw << 16 || sh != (uint64_t)dh << 16;
-			ok = check_plane(&c, l->plane, l->plane->type == DRM_PLANE_TYPE_PRIMARY, &e) ==
-				DISPMAN_REASON_NONE;
+			const struct plan_layer pl = layer_to_plan(l, &vis[i]);
+			const struct plan_plane pp = plane_to_plan(l->plane);
+			ok = plan_check_plane(&in, &pp, l->plane->type == DRM_PLANE_TYPE_PRIMARY,
+				&pl) == DISPMAN_REASON_NONE;
 		}
 		/* stacking: the composition buffer is below every plane */
 		for (size_t i = 0; i < n && ok; i++) {
@@ -768,7 +573,7 @@ static bool geometry_holds(struct dispman_device *dev)
 				continue;
 			for (size_t k = i + 1; k < n && ok; k++)
 				ok = !(all[k]->composited && (all[i]->geom_dirty || all[k]->geom_dirty) &&
-					overlap(&vis[i], &vis[k]));
+					rect_overlap(&vis[i], &vis[k]));
 		}
 		free(vis);
 		free(all);

@@ -9,13 +9,13 @@ static int add_format(struct plane *plane, size_t *cap, uint32_t format, uint64_
 {
 	if (plane->n_formats == *cap) {
 		size_t new_cap = *cap ? *cap * 2 : 16;
-		struct format_mod *f = realloc(plane->formats, new_cap * sizeof(*f));
+		struct plan_format *f = realloc(plane->formats, new_cap * sizeof(*f));
 		if (!f)
 			return -ENOMEM;
 		plane->formats = f;
 		*cap = new_cap;
 	}
-	plane->formats[plane->n_formats++] = (struct format_mod){ format, modifier };
+	plane->formats[plane->n_formats++] = (struct plan_format){ format, modifier };
 	return 0;
 }
 

@@ -15,6 +15,8 @@
 
 #include <dispman/dispman.h>
 
+#include "plan.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Linux 6.8 uapi, missing from older libdrm headers */
@@ -160,17 +162,12 @@ void master_timer_set(struct dispman_device *dev, bool on);
 
 /* ---- plane.c ---- */
 
-struct format_mod {
-	uint32_t format;
-	uint64_t modifier;
-};
-
 struct plane {
 	uint32_t id;
 	int type; /* DRM_PLANE_TYPE_* */
 	uint32_t possible_crtcs;
 	struct plane_props props;
-	struct format_mod *formats;
+	struct plan_format *formats; /* (format, modifier) pairs */
 	size_t n_formats;
 	bool zpos_mutable;
 	uint64_t blend_values[3]; /* indexed by enum dispman_blend_mode */
