@@ -46,10 +46,15 @@ static void write_stats(struct kiosk *k)
 {
 	if (!k->stats_path)
 		return;
-	struct dispman_wayland_stats s;
+	struct dispman_wayland_stats s = { .size = sizeof(s) };
 	struct dispman_stats d = { .size = sizeof(d) };
-	dispman_wayland_get_stats(k->wl, &s);
-	dispman_device_get_stats(k->dev, &d);
+	int ret = dispman_wayland_get_stats(k->wl, &s);
+	if (ret == 0)
+		ret = dispman_device_get_stats(k->dev, &d);
+	if (ret < 0) {
+		fprintf(stderr, "dispman-kiosk: stats: %s\n", strerror(-ret));
+		return;
+	}
 	char tmp[4096];
 	snprintf(tmp, sizeof(tmp), "%s.tmp", k->stats_path);
 	FILE *f = fopen(tmp, "w");
@@ -61,7 +66,7 @@ static void write_stats(struct kiosk *k)
 	P(clients); P(surfaces); P(buffers); P(layers); P(surface_commits); P(repaints);
 	P(flips); P(frame_callbacks); P(presented); P(discarded); P(releases); P(shm_copies);
 	P(bytes_copied); P(dmabuf_imports); P(dmabuf_failed); P(zero_copy_frames);
-	P(protocol_errors);
+	P(protocol_errors); P(layer_errors);
 #undef P
 	fprintf(f, "compositions %llu\ncommits %llu\nfailed_commits %llu\n",
 		(unsigned long long)d.compositions, (unsigned long long)d.commits,
@@ -223,8 +228,11 @@ int main(int argc, char **argv)
 	if ((use_seat || n_inputs) && !input)
 		fprintf(stderr, "dispman-kiosk: no input: %s (wl_seat has no devices)\n",
 			strerror(errno));
-	if (input)
-		dispman_wayland_set_input(k.wl, input);
+	if (input && dispman_wayland_set_input(k.wl, input) < 0) {
+		fprintf(stderr, "dispman-kiosk: wl_seat gets no input devices\n");
+		dispman_input_destroy(input);
+		input = NULL;
+	}
 
 	const char *sock = dispman_wayland_add_socket(k.wl, socket_name);
 	if (!sock) {

@@ -20,6 +20,7 @@
 #ifndef DISPMAN_WAYLAND_H
 #define DISPMAN_WAYLAND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <dispman/dispman.h>
@@ -91,7 +92,12 @@ int dispman_wayland_set_input(struct dispman_wayland *wl, struct dispman_input *
  */
 int dispman_wayland_capture(struct dispman_wayland *wl, struct dispman_buffer **frame);
 
+/*
+ * The compositor's counters: a struct that grows, as the core's dispman_stats (see "Structs
+ * that grow" in <dispman/dispman.h>): set size first.
+ */
 struct dispman_wayland_stats {
+	size_t size;                 /* set by the caller: sizeof(struct dispman_wayland_stats) */
 	uint64_t clients;            /* clients connected now */
 	uint64_t surfaces;           /* wl_surfaces alive now */
 	uint64_t buffers;            /* wl_buffers alive now (or still held) */
@@ -109,10 +115,18 @@ struct dispman_wayland_stats {
 	uint64_t dmabuf_failed;      /* dma-buf imports refused */
 	uint64_t zero_copy_frames;   /* repaints that put a client dma-buf on a plane */
 	uint64_t protocol_errors;    /* protocol errors the compositor sent */
+	/* surfaces not shown in a repaint because the library refused their layer's settings
+	 * (each logged, and a protocol error for the client where it asked for them) */
+	uint64_t layer_errors;
 };
 
-/** Copy the compositor's counters into *stats (caller-owned storage). */
-void dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats);
+/**
+ * Copy the compositor's counters into *stats (caller-owned storage; a struct that grows:
+ * set stats->size to sizeof(*stats) first, the rest to 0). Only the first stats->size bytes
+ * are written, and stats->size becomes the number written. Returns 0 or -EINVAL (logged;
+ * *stats untouched) when wl or stats is NULL or stats->size is smaller than a size_t.
+ */
+int dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats);
 
 #ifdef __cplusplus
 }

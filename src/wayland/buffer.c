@@ -143,7 +143,15 @@ static struct kbuffer *kbuffer_create_own(struct kserver *srv, struct wl_client 
 	b->height = (int32_t)dispman_buffer_get_height(dbuf);
 	uint32_t f = dispman_buffer_get_format(dbuf);
 	b->opaque = f == DRM_FORMAT_XRGB8888 || f == DRM_FORMAT_XBGR8888;
-	dispman_buffer_set_release_callback(dbuf, dbuf_released, b);
+	int r = dispman_buffer_set_release_callback(dbuf, dbuf_released, b);
+	if (r < 0) {
+		/* without it the client would never get its buffer back */
+		klog(DISPMAN_LOG_ERROR, "wl_buffer %u: no release callback: %s",
+			wl_resource_get_id(res), strerror(-r));
+		b->dbuf = NULL;
+		wl_resource_destroy(res);
+		return NULL;
+	}
 	return b;
 }
 
@@ -260,7 +268,14 @@ struct dispman_buffer *surface_upload_shm(struct ksurface *s)
 		}
 		pick->surface = s;
 		pick->stale = (struct krect){ 0, 0, b->width, b->height };
-		dispman_buffer_set_release_callback(pick->dbuf, slot_released, pick);
+		int r = dispman_buffer_set_release_callback(pick->dbuf, slot_released, pick);
+		if (r < 0) {
+			klog(DISPMAN_LOG_ERROR, "surface %u: no release callback on its copy "
+				"buffer: %s", wl_resource_get_id(s->resource), strerror(-r));
+			dispman_buffer_unref(pick->dbuf);
+			free(pick);
+			return s->shown;
+		}
 		wl_list_insert(s->slots.prev, &pick->link);
 	}
 

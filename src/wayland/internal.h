@@ -259,7 +259,7 @@ void dmabuf_finish(struct kserver *srv);
 /* seat.c */
 int seat_init(struct kserver *srv);
 void seat_finish(struct kserver *srv);
-void seat_set_input(struct kserver *srv, struct dispman_input *input);
+int seat_set_input(struct kserver *srv, struct dispman_input *input);
 void seat_surface_destroyed(struct kserver *srv, struct ksurface *s);
 void seat_focus_changed(struct kserver *srv);
 

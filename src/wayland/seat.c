@@ -471,19 +471,26 @@ void seat_finish(struct kserver *srv)
 	srv->seat = NULL;
 }
 
-void seat_set_input(struct kserver *srv, struct dispman_input *input)
+int seat_set_input(struct kserver *srv, struct dispman_input *input)
 {
 	struct kseat *seat = srv->seat;
-	if (seat->input)
+	int r;
+	if (input) {
+		if ((r = dispman_input_set_output(input, srv->out)) < 0 ||
+		    (r = dispman_input_set_callback(input, on_input, seat)) < 0) {
+			klog(DISPMAN_LOG_ERROR, "cannot serve wl_seat from this input: %s",
+				strerror(-r));
+			dispman_input_set_callback(input, NULL, NULL);
+			return r;
+		}
+	}
+	if (seat->input && seat->input != input)
 		dispman_input_set_callback(seat->input, NULL, NULL);
 	seat->input = input;
-	if (input) {
-		dispman_input_set_output(input, srv->out);
-		dispman_input_set_callback(input, on_input, seat);
-	}
 	struct wl_resource *res;
 	wl_resource_for_each(res, &seat->seats)
 		wl_seat_send_capabilities(res, caps(seat));
+	return 0;
 }
 
 void seat_surface_destroyed(struct kserver *srv, struct ksurface *s)

@@ -187,6 +187,46 @@ static void surface_size(const struct ksurface *s, int32_t *w, int32_t *h)
 	}
 }
 
+/*
+ * A layer setter refused what a surface asked for (err, a negative errno): log it, take the
+ * surface off the screen for this frame, and where the client's numbers are the cause
+ * (-ERANGE: a source or destination the library cannot hold) end the client with a
+ * protocol error. Other errors are the compositor's own and only logged.
+ */
+static void layer_refused(struct ksurface *s, const char *setter, int err)
+{
+	struct kserver *srv = s->srv;
+	uint32_t id = wl_resource_get_id(s->resource);
+	klog(DISPMAN_LOG_ERROR, "surface %u: %s refused: %s; the surface is not shown", id,
+		setter, strerror(-err));
+	srv->stats.layer_errors++;
+	if (err == -ERANGE) {
+		wl_resource_post_error(s->resource, WL_SURFACE_ERROR_INVALID_SIZE,
+			"surface %u: %s out of range (%s)", id,
+			strcmp(setter, "dispman_layer_set_source") == 0 ? "viewport source" :
+									 "position or size",
+			strerror(-err));
+		srv->stats.protocol_errors++;
+	}
+	ksurface_unmap(s);
+}
+
+/* The viewport's source in 16.16 (0 0 0 0: the whole buffer); -ERANGE beyond 32 bits. */
+static int source_fixed(const struct kstate *c, uint32_t src[4])
+{
+	memset(src, 0, 4 * sizeof(*src));
+	if (c->src_w <= 0)
+		return 0;
+	if (c->src_x < 0 || c->src_y < 0 || (c->src_x + c->src_w) * 65536.0 > UINT32_MAX ||
+	    (c->src_y + c->src_h) * 65536.0 > UINT32_MAX)
+		return -ERANGE;
+	src[0] = (uint32_t)(c->src_x * 65536.0);
+	src[1] = (uint32_t)(c->src_y * 65536.0);
+	src[2] = (uint32_t)(c->src_w * 65536.0);
+	src[3] = (uint32_t)(c->src_h * 65536.0);
+	return 0;
+}
+
 /* Give one surface's content to its layer; recurse into its subsurfaces. */
 static void place_tree(struct kserver *srv, struct ksurface *s, int32_t x, int32_t y, int *z,
 	bool parent_mapped)
@@ -224,31 +264,47 @@ static void place_tree(struct kserver *srv, struct ksurface *s, int32_t x, int32
 		}
 		bool was_mapped = s->mapped;
 		s->mapped = true;
-		if (show != s->shown || s->content_changed)
-			dispman_layer_set_buffer(s->layer, show);
+		int r;
+		if (show != s->shown || s->content_changed) {
+			if ((r = dispman_layer_set_buffer(s->layer, show)) < 0) {
+				layer_refused(s, "dispman_layer_set_buffer", r);
+				continue;
+			}
+		}
 		s->content_changed = false;
 		s->shown = show;
 		const struct kstate *c = &s->current;
-		uint32_t src[4] = { 0, 0, 0, 0 };
-		if (c->src_w > 0) {
-			src[0] = (uint32_t)(c->src_x * 65536.0);
-			src[1] = (uint32_t)(c->src_y * 65536.0);
-			src[2] = (uint32_t)(c->src_w * 65536.0);
-			src[3] = (uint32_t)(c->src_h * 65536.0);
+		uint32_t src[4];
+		if ((r = source_fixed(c, src)) < 0) {
+			layer_refused(s, "dispman_layer_set_source", r);
+			continue;
 		}
 		int32_t w, h;
 		surface_size(s, &w, &h);
 		int32_t dst[4] = { x, y, w, h };
 		if (!was_mapped || memcmp(src, s->l_src, sizeof(src)) != 0) {
-			dispman_layer_set_source(s->layer, src[0], src[1], src[2], src[3]);
+			r = dispman_layer_set_source(s->layer, src[0], src[1], src[2], src[3]);
+			if (r < 0) {
+				layer_refused(s, "dispman_layer_set_source", r);
+				continue;
+			}
 			memcpy(s->l_src, src, sizeof(src));
 		}
 		if (!was_mapped || memcmp(dst, s->l_dst, sizeof(dst)) != 0) {
-			dispman_layer_set_destination(s->layer, x, y, (uint32_t)w, (uint32_t)h);
+			r = w < 0 || h < 0 ? -ERANGE :
+				dispman_layer_set_destination(s->layer, x, y, (uint32_t)w, (uint32_t)h);
+			if (r < 0) {
+				layer_refused(s, "dispman_layer_set_destination", r);
+				continue;
+			}
 			memcpy(s->l_dst, dst, sizeof(dst));
 		}
-		if (!was_mapped || s->l_z != *z)
-			dispman_layer_set_z(s->layer, *z);
+		if (!was_mapped || s->l_z != *z) {
+			if ((r = dispman_layer_set_z(s->layer, *z)) < 0) {
+				layer_refused(s, "dispman_layer_set_z", r);
+				continue;
+			}
+		}
 		s->l_z = (*z)++;
 		s->x = x;
 		s->y = y;
@@ -530,7 +586,11 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 		ret = -errno;
 		goto fail;
 	}
-	dispman_output_set_frame_callback(out, on_flip, srv);
+	if ((ret = dispman_output_set_frame_callback(out, on_flip, srv)) < 0) {
+		klog(DISPMAN_LOG_ERROR, "cannot set the frame callback of %s: %s",
+			dispman_output_get_name(out), strerror(-ret));
+		goto fail;
+	}
 	/* a first (modeset) commit: the screen goes black and flips start */
 	ret = dispman_output_commit(out);
 	if (ret < 0) {
@@ -631,16 +691,31 @@ int dispman_wayland_set_input(struct dispman_wayland *wl, struct dispman_input *
 {
 	if (!wl)
 		return -EINVAL;
-	seat_set_input(&wl->srv, input);
-	return 0;
+	return seat_set_input(&wl->srv, input);
 }
 
-void dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats)
+int dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats)
 {
+	if (!wl || !stats) {
+		klog(DISPMAN_LOG_ERROR, "dispman_wayland_get_stats: %s is NULL",
+			!wl ? "the compositor" : "stats");
+		return -EINVAL;
+	}
+	size_t want;
+	memcpy(&want, stats, sizeof(want));
+	if (want < sizeof(size_t)) {
+		klog(DISPMAN_LOG_ERROR, "struct dispman_wayland_stats: size %zu; set it to "
+			"sizeof(struct dispman_wayland_stats)", want);
+		return -EINVAL;
+	}
 	struct kserver *srv = &wl->srv;
-	*stats = srv->stats;
-	stats->clients = wl->n_clients;
-	stats->surfaces = (uint64_t)wl_list_length(&srv->surfaces);
-	stats->buffers = (uint64_t)wl_list_length(&srv->buffers);
-	stats->layers = srv->layers;
+	struct dispman_wayland_stats all = srv->stats;
+	all.clients = wl->n_clients;
+	all.surfaces = (uint64_t)wl_list_length(&srv->surfaces);
+	all.buffers = (uint64_t)wl_list_length(&srv->buffers);
+	all.layers = srv->layers;
+	size_t n = want < sizeof(all) ? want : sizeof(all);
+	all.size = n;
+	memcpy(stats, &all, n);
+	return 0;
 }
