@@ -8,7 +8,11 @@
  * client's first frames are excluded. Prints one line:
  *   frames N wall_s T compositor_cpu_ms C cpu_us_per_frame P sys_us_per_frame S pid PID
  *
- *   wayland-frames [--warmup N] [--frames N]
+ * With --floor it connects to no compositor: it draws the same frames and copies each once
+ * into a second mapping (what a compositor that copies shm must do at least), and prints
+ * the same line with its own CPU time of the copies alone as compositor_cpu_ms.
+ *
+ *   wayland-frames [--floor] [--warmup N] [--frames N]
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -198,16 +202,64 @@ static void global_remove(void *data, struct wl_registry *reg, uint32_t name)
 
 static const struct wl_registry_listener registry_listener = { global, global_remove };
 
+static double thread_cpu_ms(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The floor: one copy of every frame into another shared mapping, warm-up excluded. */
+static int run_floor(void)
+{
+	size_t size = (size_t)width * (size_t)height * 4;
+	int fd = memfd_create("wayland-frames-floor", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)(size * 2)) < 0) {
+		fprintf(stderr, "wayland-frames: memfd: %s\n", strerror(errno));
+		return 1;
+	}
+	uint8_t *map = mmap(NULL, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return 1;
+	uint32_t *src = (uint32_t *)(void *)map;
+	double copy_ms = 0, wall = 0;
+	for (frames = 0; frames < warmup + total; frames++) {
+		for (int32_t y = 0; y < height; y++)
+			for (int32_t x = 0; x < width; x++)
+				src[y * width + x] = (uint32_t)((x + (int32_t)frames) & 255) << 16 |
+					(uint32_t)((y + (int32_t)frames) & 255) << 8 | (frames & 255);
+		double c = thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID), w = now_s();
+		memcpy(map + size, src, size);
+		if (frames >= warmup) {
+			copy_ms += thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - c;
+			wall += now_s() - w;
+		}
+	}
+	printf("frames %u wall_s %.2f compositor_cpu_ms %.0f cpu_us_per_frame %.0f "
+	       "sys_us_per_frame 0 pid %d\n", total, wall, copy_ms, copy_ms * 1000.0 / total,
+		(int)getpid());
+	munmap(map, size * 2);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--warmup") == 0)
-			warmup = (unsigned)atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--frames") == 0)
-			total = (unsigned)atoi(argv[i + 1]);
+	bool floor_mode = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--floor") == 0)
+			floor_mode = true;
+		else if (i + 1 < argc && strcmp(argv[i], "--warmup") == 0)
+			warmup = (unsigned)atoi(argv[++i]);
+		else if (i + 1 < argc && strcmp(argv[i], "--frames") == 0)
+			total = (unsigned)atoi(argv[++i]);
 	}
 	if (warmup < 1)
 		warmup = 1;
+	if (total < 1)
+		total = 1;
+	if (floor_mode)
+		return run_floor();
 	struct wl_display *d = wl_display_connect(NULL);
 	if (!d) {
 		fprintf(stderr, "wayland-frames: cannot connect: %s\n", strerror(errno));
