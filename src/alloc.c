@@ -60,13 +60,6 @@ static int cmp_layers(const void *a, const void *b)
 	return la->serial < lb->serial ? -1 : la->serial > lb->serial;
 }
 
-static uint64_t now_usec(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 static void read_zpos(struct dispman_device *dev, struct plane *p)
 {
 	if (p->zpos_read)
@@ -445,7 +438,7 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 			goto out;
 		size_t placed = count_placed(&c);
 		/* the first test always runs: the time budget bounds the retries */
-		if (*tests >= max_tests || (*tests > 0 && now_usec() > deadline)) {
+		if (*tests >= max_tests || (*tests > 0 && clock_usec() > deadline)) {
 			if (placed == 0 && c.r.comp)
 				break; /* the fallback: commit it untested */
 			dispman_log(DISPMAN_LOG_DEBUG, "%s: search budget spent after %u tests, "
@@ -623,7 +616,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags)
 				return -ENOMEM;
 		unsigned max_tests = dev->alloc_max_tests ? dev->alloc_max_tests : DEFAULT_MAX_TESTS;
 		unsigned max_usec = dev->alloc_max_usec ? dev->alloc_max_usec : DEFAULT_MAX_USEC;
-		uint64_t deadline = now_usec() + max_usec;
+		uint64_t deadline = clock_usec() + max_usec;
 		unsigned tests = 0;
 		for (size_t i = 0; i < dev->n_outputs; i++) {
 			int ret = search_output(dev, dev->outputs[i], flags, &tests, deadline,

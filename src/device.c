@@ -323,13 +323,6 @@ bool dispman_device_is_paused(struct dispman_device *dev)
 	return dev->paused;
 }
 
-int64_t monotonic_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Another master may have changed the planes: learn what they show now, so that the
  * restoring commit turns off every plane of ours it does not use. */
 static void refresh_plane_state(struct dispman_device *dev)

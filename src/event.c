@@ -251,19 +251,12 @@ int drm_dispatch(struct dispman_device *dev, int timeout_ms)
 	return handle_drm(dev->fd, events, dev);
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int output_wait_flip(struct dispman_output *out, int timeout_ms)
 {
 	struct dispman_device *dev = out->dev;
-	int64_t end = now_ms() + timeout_ms;
+	int64_t end = monotonic_ms() + timeout_ms;
 	while (out->flip_pending) {
-		int64_t left = end - now_ms();
+		int64_t left = end - monotonic_ms();
 		if (left <= 0) {
 			dispman_log(DISPMAN_LOG_ERROR, "%s: no page-flip event for CRTC %u within "
 				"%d ms: the frame in flight did not reach the screen", out->name,

@@ -189,13 +189,6 @@ static void li_log(struct libinput *li, enum libinput_log_priority priority, con
 	log_print(level, "libinput: %s", msg);
 }
 
-static uint64_t now_usec(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* The output positions refer to, and the pointer area resized to its mode. */
 static struct dispman_output *target_output(struct dispman_input *input)
 {
@@ -366,7 +359,7 @@ static int deliver(struct dispman_input *input, struct libinput_event *ev)
 	switch (type) {
 	case LIBINPUT_EVENT_DEVICE_ADDED:
 	case LIBINPUT_EVENT_DEVICE_REMOVED:
-		e.time_usec = now_usec();
+		e.time_usec = clock_usec();
 		break;
 	case LIBINPUT_EVENT_KEYBOARD_KEY:
 		translate_key(input, libinput_event_get_keyboard_event(ev), &e);

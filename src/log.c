@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "private.h"
+#include "log.h"
+#include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,13 @@
  * Property-id cache: for each object kind, a name-sorted table maps property names to
  * the offset of their id in a struct of ids; lookups use bsearch.
  */
-#include "private.h"
+#include "log.h"
+#include "util.h"
+#include "props.h"
+
+#include <errno.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
 
 #include <stdlib.h>
 #include <string.h>

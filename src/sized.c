@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "private.h"
+#include "log.h"
 
 static int check_size(const void *s, size_t *size, const char *what)
 {

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* Plane assignment on a device, around the pure planner of plan.h (alloc.c). */
+#ifndef DISPMAN_ALLOC_H
+#define DISPMAN_ALLOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct atomic_req;
+struct dispman_device;
+
+/* Add the plane properties of the current assignment to the request. */
+void alloc_apply(struct dispman_device *dev, struct atomic_req *r);
+/*
+ * Plan the frame: when the scene's shape changed, search an assignment of layers to planes
+ * with TEST_ONLY commits (flags: ALLOW_MODESET or 0) within the device's budget, else reuse
+ * the previous one; then compose the layers left for the CPU. Returns 0 or -errno.
+ */
+int alloc_prepare(struct dispman_device *dev, uint32_t flags);
+/*
+ * Before a commit picks its outputs: when only rectangles changed, check that the
+ * committed assignment still holds them; if not, mark the shape dirty (a search, which
+ * commits the whole device). Also marks it dirty once rectangles stopped changing after
+ * a layer off the planes moved (it may fit a plane now).
+ */
+void alloc_check_geometry(struct dispman_device *dev);
+/*
+ * The real commit that followed alloc_prepare() succeeded (true) or was refused. Returns
+ * true when the refused commit only moved layers on the previous assignment without a
+ * test: then the shape is marked dirty and the caller prepares and commits again at once
+ * (a refused atomic commit changed nothing).
+ */
+bool alloc_done(struct dispman_device *dev, bool ok);
+
+#endif

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* The device: its KMS objects, listeners, master (device.c). */
+#ifndef DISPMAN_DEVICE_H
+#define DISPMAN_DEVICE_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dispman/dispman.h>
+
+#include "list.h"
+#include "props.h"
+
+struct dispman_layer;
+struct dispman_output;
+struct event_source;
+struct gbm_device;
+struct hotplug;
+struct plane;
+struct seat;
+
+struct crtc {
+	uint32_t id;
+	unsigned index;
+	struct crtc_props props;
+	struct dispman_output *user; /* output using it in the pending state, or NULL */
+	uint32_t cur_mode_blob; /* current MODE_ID blob id when created by us */
+	bool cur_active;
+};
+
+struct writeback {
+	uint32_t connector_id;
+	uint32_t possible_crtcs;
+	struct connector_props props;
+};
+
+struct dispman_device {
+	int fd;
+	char path[256];            /* the node opened, "" when unknown */
+	struct seat *seat;         /* the libseat seat the nodes came from, or NULL (seat.h) */
+	bool seat_disabled;        /* the seat is disabled: paused, master not retried */
+	int epoll_fd;
+	bool addfb2_modifiers;
+	bool writeback_cap;
+	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
+	bool paused;
+	bool commit_queued;        /* a whole-device commit waits for every flip */
+	bool commit_full;          /* the request being built covers every output */
+	int commit_hold;           /* > 0: commits are queued, not made (capture) */
+	bool shape_dirty;
+	bool force_modeset;
+	unsigned next_layer_serial; /* layer.c: creation order of the device's layers */
+	struct dispman_limits limits;
+	struct dispman_stats stats;
+	/* alloc.c: search budget (0: default) and what the kernel taught us */
+	unsigned alloc_max_tests;
+	unsigned alloc_max_usec;
+	size_t alloc_plane_cap;    /* most planes per CRTC accepted after ENOSPC, 0: unknown */
+	bool alloc_no_scaling;     /* a TEST_ONLY commit refused scaled planes */
+	bool alloc_reused;         /* this frame reuses the committed assignment: FB_IDs only */
+	/* layer setters: only source/destination rectangles changed since the last commit */
+	bool geometry_dirty;
+	bool alloc_geometry;       /* this frame writes new rectangles on the same assignment */
+	bool alloc_stale;          /* a layer off the planes moved: search once it stops */
+
+	struct crtc *crtcs;
+	size_t n_crtcs;
+	struct plane *planes;
+	size_t n_planes;
+	struct dispman_output **outputs;
+	size_t n_outputs;
+	struct writeback *writebacks;
+	size_t n_writebacks;
+
+	struct event_source *drm_source;
+	struct list event_sources; /* event_source.link */
+	struct list dead_sources;  /* event_source.link: removed during dispatch, freed after */
+	int dispatch_depth;
+	struct list listeners;     /* device_listener.link */
+	/* hotplug (udev.c) and DRM master (device.c, event.c) */
+	struct hotplug *hotplug;   /* NULL without a udev monitor */
+	dispman_output_callback output_cb;
+	void *output_data;
+	int master_timer_fd;
+	struct event_source *master_timer_source;
+	int64_t master_try_ms;     /* CLOCK_MONOTONIC ms of the last drmSetMaster() while paused */
+	struct list buffers;       /* dispman_buffer.link */
+	int events_handled;        /* counter used during dispatch */
+
+#if HAVE_GBM
+	struct gbm_device *gbm;
+#endif
+};
+
+struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id);
+
+/*
+ * Modules that keep pointers into a device (input.c) hear about its teardown here: the
+ * device calls destroyed() first thing in dispman_device_destroy(), before anything is
+ * freed (the listener must forget the device: remove its event sources, drop layer
+ * pointers), and layer_destroyed() (may be NULL) before a layer is freed.
+ */
+struct device_listener {
+	void (*destroyed)(struct device_listener *l);
+	void (*layer_destroyed)(struct device_listener *l, struct dispman_layer *layer);
+	/* The seat was disabled (false) or enabled again (true); may be NULL. */
+	void (*seat_changed)(struct device_listener *l, bool enabled);
+	struct list link; /* dispman_device.listeners */
+};
+
+void device_add_listener(struct dispman_device *dev, struct device_listener *l);
+void device_remove_listener(struct device_listener *l);
+void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_layer *layer);
+void device_notify_seat(struct dispman_device *dev, bool enabled);
+/*
+ * While paused: try drmSetMaster() (at most every 500 ms unless force); on success leave
+ * the paused state with a full modeset due. Returns true when no longer paused.
+ */
+bool device_try_regain_master(struct dispman_device *dev, bool force);
+
+#endif

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* An output: connector, modes, pending and committed state, frames, pacing (output.c). */
+#ifndef DISPMAN_OUTPUT_H
+#define DISPMAN_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <xf86drmMode.h>
+
+#include <dispman/dispman.h>
+
+#include "list.h"
+#include "props.h"
+
+struct compositor;
+struct crtc;
+struct dispman_buffer;
+struct dispman_device;
+struct dispman_layer;
+
+#define MAX_SHOWN 32
+#define MAX_SCENE 32
+
+/* What the library put on one plane in a committed frame: the layer's buffer (referenced)
+ * and its effective rectangles, alpha and blend mode then. A scene lists them bottom to
+ * top. */
+struct scene_entry {
+	struct dispman_buffer *buf;
+	uint32_t src_x, src_y, src_w, src_h; /* 16.16 */
+	int32_t dst_x, dst_y;
+	uint32_t dst_w, dst_h;
+	uint16_t alpha;
+	enum dispman_blend_mode blend;
+};
+
+struct scene {
+	struct scene_entry e[MAX_SCENE];
+	size_t n;
+	bool valid; /* a frame committed by the library (n may be 0: nothing on a plane) */
+};
+
+struct mode_entry {
+	struct dispman_mode pub;
+	drmModeModeInfo info;
+};
+
+struct dispman_output {
+	struct dispman_device *dev;
+	uint32_t connector_id;
+	uint32_t connector_type;
+	char name[64];
+	enum dispman_connection status;
+	uint32_t mm_width, mm_height;
+	struct mode_entry *modes;
+	size_t n_modes;
+	uint32_t possible_crtcs;
+	struct connector_props props;
+	uint32_t initial_crtc_id; /* CRTC driving the connector when we opened it */
+
+	/* pending state */
+	bool enabled;
+	struct mode_entry *mode;
+	struct crtc *crtc;
+	struct list layers;              /* dispman_layer.link, creation order */
+	struct dispman_layer *base_layer;/* for dispman_output_set_buffer() */
+	struct compositor *comp;         /* compose.c: CPU composition, NULL until needed */
+
+	/* committed state */
+	bool active;
+	struct crtc *cur_crtc;
+	drmModeModeInfo cur_mode;
+	uint32_t new_mode_blob;          /* prepared for the request being built */
+
+	/* frames */
+	bool flip_pending;
+	uint32_t flip_crtc_id;            /* CRTC whose flip event completes the frame */
+	bool flip_done;                   /* its event was read, not handled yet */
+	bool flip_notify;                 /* on screen, its callbacks not run yet */
+	uint64_t flip_seq;                /* of that event */
+	struct timespec flip_ts;
+	bool commit_queued;               /* a commit waits for this output's flip */
+	bool want_commit;                 /* scratch: asked for in the commit being made */
+	bool committing;                  /* in the request being built */
+	struct scene queued_scene;        /* the planes of the committed frame not yet flipped */
+	struct scene shown_scene;         /* the planes of the frame on screen */
+	struct dispman_buffer *old_shown[MAX_SHOWN]; /* left the screen with the flip handled */
+	size_t n_old_shown;
+	struct dispman_buffer *queued[MAX_SHOWN]; /* in the committed frame not yet flipped */
+	size_t n_queued;
+	struct dispman_buffer *shown[MAX_SHOWN];  /* on screen now */
+	size_t n_shown;
+	dispman_frame_callback frame_cb;
+	void *frame_data;
+
+	/* hotplug: the output was enabled when its connector went away */
+	bool restore_enabled;
+	drmModeModeInfo restore_mode;
+	/* pacing */
+	struct dispman_output_stats pacing;
+	struct timespec commit_time;     /* when the frame in flight was committed */
+	bool pacing_run;                 /* pacing.last_* describe the previous flip */
+	int64_t pacing_t0_ns;            /* TIMESTAMP clock: first flip of the run */
+	int64_t pacing_slot;             /* TIMESTAMP clock: vblank slot of the last counted flip */
+};
+
+struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);
+void output_destroy(struct dispman_output *out);
+bool output_needs_modeset(struct dispman_output *out);
+/* Page flip completed (out->flip_done): the queued frame goes on screen; pacing counted. */
+void output_flip_complete(struct dispman_output *out);
+/* After output_flip_complete(): shown and frame callbacks, then release the buffers that
+ * left the screen. */
+void output_flip_notify(struct dispman_output *out);
+/* Drop the references of a scene. */
+void scene_clear(struct scene *scene);
+/* Drop every buffer reference the output keeps for the screen. */
+void output_release_all(struct dispman_output *out);
+/*
+ * Take a re-probed connector's status, modes and size. Returns the event to report
+ * (DISPMAN_OUTPUT_*) or 0 when nothing changed; -ENOMEM leaves the output as it was.
+ */
+int output_update(struct dispman_output *out, drmModeConnector *conn);
+/*
+ * Pacing counters of a flip (seq and ts of its event) against the previous one and the
+ * frame's commit time (out->commit_time); called by output_flip_complete().
+ */
+void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts);
+/* A frame was committed (apply_success): note its time for pacing. */
+void output_frame_committed(struct dispman_output *out, bool modeset);
+const char *connector_type_name(uint32_t type);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* A KMS plane: its capabilities and pending/committed state (plane.c). */
+#ifndef DISPMAN_PLANE_H
+#define DISPMAN_PLANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+#include "props.h"
+
+struct dispman_device;
+struct dispman_layer;
+struct dispman_output;
+
+struct plane {
+	uint32_t id;
+	int type; /* DRM_PLANE_TYPE_* */
+	uint32_t possible_crtcs;
+	struct plane_props props;
+	struct plan_format *formats; /* (format, modifier) pairs */
+	size_t n_formats;
+	bool zpos_mutable;
+	uint64_t blend_values[3]; /* indexed by enum dispman_blend_mode */
+	bool has_blend[3];
+
+	/* committed state */
+	uint32_t cur_crtc_id;
+	uint32_t cur_fb_id;
+	/* state of the request being built */
+	struct dispman_output *pending_output;
+	struct dispman_layer *pending_layer;
+	unsigned pending_zpos;
+	/* alloc.c: zpos range, read on first use */
+	bool zpos_read;
+	uint64_t zpos_min, zpos_max;
+};
+
+int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id);
+void plane_finish(struct plane *plane);
+bool plane_has_format(const struct plane *plane, uint32_t format);
+/* modifier DRM_FORMAT_MOD_INVALID matches any modifier of the format. */
+bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint64_t modifier);
+const char *plane_type_name(int type);
+
+#endif

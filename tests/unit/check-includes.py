@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Check the include structure of src/.
+
+usage: check-includes.py SRC_DIR      check the tree
+       check-includes.py --self-test  prove that each rule fails on a bad tree
+
+Rules (doc/architecture.md):
+1. No include cycle: neither between headers, nor between modules. The module of foo.h,
+   foo.c, foo-bar.c and foo-private.h is foo; foo.c including bar.h is an edge foo -> bar.
+   private.h, the umbrella that includes every core header, is not a module: its edges are
+   not counted (the .c files that still include it are listed as not yet narrowed).
+2. A private header (foo-private.h, or internal.h of a subfolder) is included only by its
+   own module (foo.c, foo-*.c; the subfolder's files).
+3. The shared headers (SHARED) include only system headers and other shared headers, and
+   the planner (plan.c, plan.h, rect.h) includes no libdrm header and nothing of the
+   device: its unit test builds without libdrm.
+"""
+import os
+import re
+import sys
+import tempfile
+
+SHARED = {'util.h', 'list.h', 'log.h', 'clock.h', 'rect.h', 'plan.h', 'props.h', 'sized.h'}
+PURE = {'plan.c', 'plan.h', 'rect.h'}
+PURE_ALLOWED = {'plan.h', 'rect.h'}
+UMBRELLA = 'private.h'
+DRM = re.compile(r'^(xf86drm|drm|libdrm/|xf86drmMode)')
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+def module_of(rel):
+    """foo/bar-baz.c -> foo/bar; internal.h of a subfolder -> the subfolder."""
+    d, base = os.path.split(rel)
+    stem = base.rsplit('.', 1)[0]
+    if stem == 'internal' and d:
+        return d
+    if d:
+        return d
+    stem = stem[:-len('-private')] if stem.endswith('-private') else stem
+    return stem.split('-')[0]
+
+
+def scan(src):
+    files = {}
+    for root, _, names in os.walk(src):
+        for n in names:
+            if n.endswith(('.c', '.h')):
+                rel = os.path.relpath(os.path.join(root, n), src)
+                with open(os.path.join(root, n), encoding='utf-8') as f:
+                    files[rel] = INCLUDE.findall(f.read())
+    return files
+
+
+def resolve(files, rel, name):
+    """The src file a quoted include names: beside the includer, then src/ itself."""
+    for cand in (os.path.normpath(os.path.join(os.path.dirname(rel), name)), name):
+        if cand in files:
+            return cand
+    return None
+
+
+def find_cycle(graph):
+    state, stack = {}, []
+
+    def visit(n):
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in state:
+                c = visit(m)
+                if c:
+                    return c
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if n not in state:
+            c = visit(n)
+            if c:
+                return c
+    return None
+
+
+def check(src):
+    files = scan(src)
+    errors, not_narrowed = [], []
+    header_graph, module_graph = {}, {}
+    for rel, incs in sorted(files.items()):
+        base = os.path.basename(rel)
+        mod = module_of(rel)
+        for kind, name in incs:
+            if kind == '<':
+                if (base in PURE) and DRM.match(name):
+                    errors.append('%s includes <%s>: the planner must not see libdrm' %
+                                  (rel, name))
+                continue
+            target = resolve(files, rel, name)
+            if target is None:
+                continue  # config.h, generated protocol headers
+            tbase = os.path.basename(target)
+            if rel.endswith('.h'):
+                header_graph.setdefault(rel, set()).add(target)
+            if tbase == UMBRELLA:
+                if rel.endswith('.c'):
+                    not_narrowed.append(rel)
+                continue
+            if base in PURE and tbase not in PURE_ALLOWED:
+                errors.append('%s includes "%s": the planner includes only %s' %
+                              (rel, name, ', '.join(sorted(PURE_ALLOWED))))
+            if rel == base and base in SHARED and tbase not in SHARED:
+                errors.append('%s is a shared header but includes "%s", a module\'s' %
+                              (rel, name))
+            private = tbase.endswith('-private.h') or (tbase == 'internal.h' and
+                                                         os.path.dirname(target))
+            if private and module_of(target) != mod:
+                errors.append('%s includes "%s", the private header of module %s' %
+                              (rel, name, module_of(target)))
+            tmod = module_of(target)
+            if tmod != mod and tbase not in SHARED:
+                module_graph.setdefault(mod, set()).add(tmod)
+    c = find_cycle(header_graph)
+    if c:
+        errors.append('include cycle between headers: ' + ' -> '.join(c))
+    c = find_cycle(module_graph)
+    if c:
+        errors.append('include cycle between modules: ' + ' -> '.join(c))
+    return errors, not_narrowed
+
+
+def self_test():
+    cases = {
+        'header cycle': {'a.h': '#include "b.h"\n', 'b.h': '#include "a.h"\n'},
+        'module cycle': {'a.c': '#include "b.h"\n', 'a.h': '', 'b.c': '#include "a.h"\n',
+                         'b.h': ''},
+        'private header': {'input-private.h': '', 'compose.c': '#include "input-private.h"\n'},
+        'planner sees libdrm': {'plan.h': '#include <xf86drmMode.h>\n', 'plan.c': ''},
+        'planner sees the device': {'plan.c': '#include "device.h"\n', 'device.h': ''},
+        'shared header includes a module': {'log.h': '#include "device.h"\n', 'device.h': ''},
+    }
+    good = {'a.c': '#include "a.h"\n#include "b.h"\n#include "log.h"\n', 'a.h': '#include "list.h"\n',
+            'b.h': '', 'log.h': '', 'list.h': '#include "util.h"\n', 'util.h': '',
+            'a-x.c': '#include "a-private.h"\n', 'a-private.h': '',
+            'plan.c': '#include "plan.h"\n', 'plan.h': '#include "rect.h"\n', 'rect.h': ''}
+    fails = 0
+    for what, tree in list(cases.items()) + [('a good tree', good)]:
+        with tempfile.TemporaryDirectory() as d:
+            for n, text in tree.items():
+                with open(os.path.join(d, n), 'w', encoding='utf-8') as f:
+                    f.write(text)
+            errors, _ = check(d)
+        want_fail = what != 'a good tree'
+        if bool(errors) != want_fail:
+            print('self-test: %s: %s' % (what, errors or 'not detected'))
+            fails += 1
+        else:
+            print('self-test: %s: %s' % (what, errors[0] if errors else 'passes'))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--self-test']:
+        sys.exit(self_test())
+    errors, not_narrowed = check(sys.argv[1])
+    for e in errors:
+        print('error: ' + e)
+    print('%d .c files still include the umbrella private.h: %s' %
+          (len(not_narrowed), ' '.join(not_narrowed)))
+    sys.exit(1 if errors else 0)
