@@ -384,6 +384,53 @@ static void test_sized_config(void **state)
 }
 #endif
 
+/*
+ * Every public function that takes an enum refuses each value beyond it (negative, the
+ * first past the last, large, INT_MIN/INT_MAX) with -EINVAL and a log line, writes no
+ * output, and the device still commits and describes itself afterwards. The blend mode and
+ * the log level have their own cases above; this adds the capture path and the describe
+ * format, and runs them all once more together.
+ */
+static void test_enum_ranges(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *base = unit_show_first_frame(f, 0x405060);
+	struct dispman_layer *l = dispman_layer_create(f->out);
+	assert_non_null(l);
+	assert_int_equal(dispman_layer_set_buffer(l, base), 0);
+	FILE *null = fopen("/dev/null", "w");
+	assert_non_null(null);
+	const int bad[] = { -1, 3, 4, 5, 99, INT_MIN, INT_MAX };
+	for (size_t i = 0; i < UNIT_ARRAY_LEN(bad); i++) {
+		struct dispman_buffer *frame = (struct dispman_buffer *)(uintptr_t)1;
+		enum dispman_capture_path used = DISPMAN_CAPTURE_CPU;
+		if (bad[i] > DISPMAN_CAPTURE_CPU || bad[i] < 0) {
+			assert_refused(dispman_output_capture_with(f->out,
+				(enum dispman_capture_path)bad[i], &frame, &used), -EINVAL,
+				"unknown capture path");
+			assert_null(frame);
+			assert_int_equal(used, DISPMAN_CAPTURE_AUTO);
+		}
+		if (bad[i] > (int)DISPMAN_DESCRIBE_DOT || bad[i] < 0)
+			assert_refused(dispman_device_describe(f->dev,
+				(enum dispman_describe_format)bad[i], null), -EINVAL,
+				"invalid arguments");
+		if (bad[i] > DISPMAN_BLEND_NONE || bad[i] < 0)
+			assert_refused(dispman_layer_set_blend_mode(l,
+				(enum dispman_blend_mode)bad[i]), -EINVAL, "unknown blend mode");
+		if (bad[i] > DISPMAN_LOG_DEBUG || bad[i] < 0)
+			assert_refused(dispman_log_set_level((enum dispman_log_level)bad[i]), -EINVAL,
+				"unknown level");
+	}
+	/* nothing bad was stored: the next commit and describe use only valid values */
+	assert_int_equal(l->blend, DISPMAN_BLEND_PREMULTIPLIED);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(dispman_device_describe(f->dev, DISPMAN_DESCRIBE_JSON, null), 0);
+	fclose(null);
+	dispman_layer_destroy(l);
+	dispman_buffer_unref(base);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
@@ -392,6 +439,7 @@ int main(int argc, char **argv)
 		{ "api@log-level", test_log_level, unit_setup_vkms, unit_teardown, NULL },
 		{ "api@object-setters", test_object_setters, unit_setup_vkms, unit_teardown, NULL },
 		{ "api@sized-getters", test_sized_getters, unit_setup_vkms, unit_teardown, NULL },
+		{ "api@enum-ranges", test_enum_ranges, unit_setup_vkms, unit_teardown, NULL },
 #if HAVE_V4L2
 		{ "api@sized-config", test_sized_config, unit_setup_vkms, unit_teardown, NULL },
 #endif
