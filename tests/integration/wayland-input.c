@@ -36,8 +36,6 @@
 #include "uinput-dev.h"
 
 #define ABS_MAXV 4095
-#define SUB_X 724
-#define SUB_Y 468
 #define SUB_SIZE 300
 
 /* ---------------- the client ---------------- */
@@ -51,8 +49,9 @@ static struct wl_seat *seat;
 static struct wl_surface *top, *sub;
 static struct xkb_context *xkb;
 static struct xkb_keymap *keymap;
+static struct wl_output *output;
 static bool configured, framed;
-static int32_t cfg_w, cfg_h;
+static int32_t cfg_w, cfg_h, mode_w, mode_h;
 
 static const char *tag(struct wl_surface *s)
 {
@@ -223,6 +222,31 @@ static void seat_name(void *d, struct wl_seat *s, const char *name)
 
 static const struct wl_seat_listener seat_listener = { seat_caps, seat_name };
 
+static void out_geometry(void *d, struct wl_output *o, int32_t x, int32_t y, int32_t pw,
+	int32_t ph, int32_t subpixel, const char *make, const char *model, int32_t transform)
+{
+}
+
+static void out_mode(void *d, struct wl_output *o, uint32_t flags, int32_t w, int32_t h,
+	int32_t refresh)
+{
+	if (flags & WL_OUTPUT_MODE_CURRENT) {
+		mode_w = w;
+		mode_h = h;
+	}
+}
+
+static void out_done(void *d, struct wl_output *o)
+{
+}
+
+static void out_scale(void *d, struct wl_output *o, int32_t factor)
+{
+}
+
+static const struct wl_output_listener output_listener = { out_geometry, out_mode, out_done,
+	out_scale };
+
 static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
 	uint32_t version)
 {
@@ -234,7 +258,10 @@ static void global(void *data, struct wl_registry *reg, uint32_t name, const cha
 		shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
 	else if (strcmp(iface, "xdg_wm_base") == 0)
 		wm = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(iface, "wl_seat") == 0) {
+	else if (strcmp(iface, "wl_output") == 0 && !output) {
+		output = wl_registry_bind(reg, name, &wl_output_interface, 2);
+		wl_output_add_listener(output, &output_listener, NULL);
+	} else if (strcmp(iface, "wl_seat") == 0) {
 		seat = wl_registry_bind(reg, name, &wl_seat_interface, 5);
 		wl_seat_add_listener(seat, &seat_listener, NULL);
 	}
@@ -303,7 +330,11 @@ static int run_client(const char *log_path, const char *ready_path)
 	struct wl_registry *reg = wl_display_get_registry(d);
 	wl_registry_add_listener(reg, &registry_listener, NULL);
 	wl_display_roundtrip(d);
-	CHECK(compositor && subcompositor && shm && wm && seat, "client: a global is missing");
+	CHECK(compositor && subcompositor && shm && wm && seat && output,
+		"client: a global is missing");
+	wl_display_roundtrip(d); /* the output's mode */
+	CHECK(mode_w > SUB_SIZE && mode_h > SUB_SIZE, "client: no current mode on wl_output "
+		"(%dx%d)", mode_w, mode_h);
 	top = wl_compositor_create_surface(compositor);
 	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(wm, top);
 	xdg_surface_add_listener(xs, &xs_listener, NULL);
@@ -313,11 +344,11 @@ static int run_client(const char *log_path, const char *ready_path)
 	while (!configured)
 		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
 	client_log("configure %d %d", cfg_w, cfg_h);
-	CHECK(cfg_w == 1024 && cfg_h == 768, "client: configured %dx%d, not the mode", cfg_w,
-		cfg_h);
+	CHECK(cfg_w == mode_w && cfg_h == mode_h, "client: configured %dx%d, not the output's "
+		"mode %dx%d", cfg_w, cfg_h, mode_w, mode_h);
 	sub = wl_compositor_create_surface(compositor);
 	struct wl_subsurface *ss = wl_subcompositor_get_subsurface(subcompositor, sub, top);
-	wl_subsurface_set_position(ss, SUB_X, SUB_Y);
+	wl_subsurface_set_position(ss, cfg_w - SUB_SIZE, cfg_h - SUB_SIZE);
 	wl_surface_attach(sub, fill_buffer(SUB_SIZE, SUB_SIZE, 0xff0000), 0, 0);
 	wl_surface_damage(sub, 0, 0, SUB_SIZE, SUB_SIZE);
 	wl_surface_commit(sub);
@@ -363,6 +394,37 @@ static void syn(int fd)
 {
 	ev(fd, EV_SYN, SYN_REPORT, 0);
 	usleep(20000);
+}
+
+struct touch_pt {
+	int vx, vy; /* the absolute axis values sent */
+	int x, y;   /* the output pixel libinput maps them to */
+};
+
+/* The axis value nearest to pixel px on an axis of size pixels that maps to a whole pixel:
+ * libinput scales v in [0, ABS_MAXV] to v * size / (ABS_MAXV + 1). */
+static int axis_value(int px, int size, int *out_px)
+{
+	int range = ABS_MAXV + 1, g = range, b = size;
+	while (b) {
+		int t = g % b;
+		g = b;
+		b = t;
+	}
+	int step = range / g; /* v must be a multiple of this for v * size / range to be whole */
+	int v = (int)(((long)px * range / size + step / 2) / step * step);
+	if (v > ABS_MAXV)
+		v -= step;
+	*out_px = (int)((long)v * size / range);
+	return v;
+}
+
+static struct touch_pt touch_at(int x, int y, int w, int h)
+{
+	struct touch_pt p;
+	p.vx = axis_value(x, w, &p.x);
+	p.vy = axis_value(y, h, &p.y);
+	return p;
 }
 
 static char *slurp(const char *path)
@@ -466,6 +528,12 @@ int main(int argc, char **argv)
 		usleep(100000);
 	}
 	usleep(300000);
+	/* the size the client was configured with (checked there against wl_output's mode) */
+	int w = 0, h = 0;
+	const char *cfg = strstr(slurp(log_path), "configure ");
+	CHECK(cfg && sscanf(cfg, "configure %d %d", &w, &h) == 2 && w > SUB_SIZE && h > SUB_SIZE,
+		"no configure line in the client log");
+	int sub_x = w - SUB_SIZE, sub_y = h - SUB_SIZE;
 
 	/* keyboard: a, then Shift+a */
 	ev(kb.fd, EV_KEY, KEY_A, 1); syn(kb.fd);
@@ -477,7 +545,7 @@ int main(int argc, char **argv)
 	wait_log(log_path, "key 42 0", 1, kiosk);
 
 	/* pointer: into the top-left corner (clamped at 0,0: the toplevel), click, then into
-	 * the bottom-right corner (1023,767: the subsurface at its 299,299), click */
+	 * the bottom-right corner (w-1,h-1: the subsurface at its 299,299), click */
 	for (int i = 0; i < 4; i++) {
 		ev(mouse.fd, EV_REL, REL_X, -3000);
 		ev(mouse.fd, EV_REL, REL_Y, -3000);
@@ -497,30 +565,33 @@ int main(int argc, char **argv)
 	ev(mouse.fd, EV_KEY, BTN_RIGHT, 0); syn(mouse.fd);
 	wait_log(log_path, "ptr-button 273 0", 1, kiosk);
 
-	/* touch: down on the subsurface at output (768,576) -> its (44,108), move to (800,600)
-	 * -> (76,132), up; then down on the toplevel at (256,192) and up */
+	/* touch: down on the subsurface at its (44,108), move to its (76,132), up; then down on
+	 * the toplevel at a quarter of the output and up. Each point is one libinput maps to a
+	 * whole pixel (x = v * width / 4096). */
+	struct touch_pt down = touch_at(sub_x + 44, sub_y + 108, w, h),
+		move = touch_at(sub_x + 76, sub_y + 132, w, h), other = touch_at(w / 4, h / 4, w, h);
 	ev(touch.fd, EV_ABS, ABS_MT_SLOT, 0);
 	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, 1);
-	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, 3072);
-	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, 3072);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, down.vx);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, down.vy);
 	ev(touch.fd, EV_KEY, BTN_TOUCH, 1);
-	ev(touch.fd, EV_ABS, ABS_X, 3072);
-	ev(touch.fd, EV_ABS, ABS_Y, 3072);
+	ev(touch.fd, EV_ABS, ABS_X, down.vx);
+	ev(touch.fd, EV_ABS, ABS_Y, down.vy);
 	syn(touch.fd);
-	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, 3200);
-	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, 3200);
-	ev(touch.fd, EV_ABS, ABS_X, 3200);
-	ev(touch.fd, EV_ABS, ABS_Y, 3200);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, move.vx);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, move.vy);
+	ev(touch.fd, EV_ABS, ABS_X, move.vx);
+	ev(touch.fd, EV_ABS, ABS_Y, move.vy);
 	syn(touch.fd);
 	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
 	ev(touch.fd, EV_KEY, BTN_TOUCH, 0);
 	syn(touch.fd);
 	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, 2);
-	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, 1024);
-	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, 1024);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, other.vx);
+	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, other.vy);
 	ev(touch.fd, EV_KEY, BTN_TOUCH, 1);
-	ev(touch.fd, EV_ABS, ABS_X, 1024);
-	ev(touch.fd, EV_ABS, ABS_Y, 1024);
+	ev(touch.fd, EV_ABS, ABS_X, other.vx);
+	ev(touch.fd, EV_ABS, ABS_Y, other.vy);
 	syn(touch.fd);
 	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
 	ev(touch.fd, EV_KEY, BTN_TOUCH, 0);
@@ -532,15 +603,20 @@ int main(int argc, char **argv)
 	waitpid(kiosk, &st, 0);
 	const char *log = slurp(log_path);
 	printf("client log:\n%s", log);
-	static const char *const want[] = {
+	char sub_down[64], sub_move[64], top_down[64];
+	snprintf(sub_down, sizeof(sub_down), "touch-down sub 0 %d %d", down.x - sub_x,
+		down.y - sub_y);
+	snprintf(sub_move, sizeof(sub_move), "touch-motion 0 %d %d", move.x - sub_x,
+		move.y - sub_y);
+	snprintf(top_down, sizeof(top_down), "touch-down top 0 %d %d", other.x, other.y);
+	const char *const want[] = {
 		"seat-caps 7", "keymap 1 ", " a\n", "kb-enter top",
 		"key 30 1", "key 30 0", "key 42 1", "mods shift=1", "key 30 1", "key 30 0",
 		"key 42 0", "mods shift=0",
 		"ptr-motion 0 0", "ptr-button 272 1", "ptr-button 272 0",
 		"ptr-leave top", "ptr-enter sub", "ptr-motion 299 299", "ptr-button 273 1",
 		"ptr-button 273 0",
-		"touch-down sub 0 44 108", "touch-motion 0 76 132", "touch-up 0",
-		"touch-down top 0 256 192", "touch-up 0",
+		sub_down, sub_move, "touch-up 0", top_down, "touch-up 0",
 	};
 	expect_in_order(log, want, sizeof(want) / sizeof(want[0]));
 	CHECK(!strstr(log, "touch-down ?") && !strstr(log, "enter ?"), "events for an unknown "
