@@ -191,11 +191,19 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	if (path == DISPMAN_CAPTURE_AUTO)
 		path = wb ? DISPMAN_CAPTURE_WRITEBACK : DISPMAN_CAPTURE_CPU;
 
+	/* A commit the caller made before this call but that waits for a pending flip is
+	 * part of what it asked to capture: let it go (it runs after that flip) first. */
+	int ret = 0;
+	if (out->commit_queued || dev->commit_queued)
+		for (size_t i = 0; i < dev->n_outputs && ret == 0; i++)
+			if (dev->outputs[i]->flip_pending)
+				ret = output_wait_flip(dev->outputs[i], FENCE_TIMEOUT_MS);
 	/* Capture the frame in flight once it is on screen. Meanwhile (and during the
 	 * capture) frame callbacks run as usual; the commits they make are held and made
 	 * right after the capture. */
 	dev->commit_hold++;
-	int ret = output_wait_flip(out, FENCE_TIMEOUT_MS);
+	if (ret == 0)
+		ret = output_wait_flip(out, FENCE_TIMEOUT_MS);
 	if (ret == 0 && (!out->active || !out->cur_crtc || dev->paused)) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: the output was %s while waiting for its frame",
 			out->name, dev->paused ? "paused (DRM master lost)" : "disabled");

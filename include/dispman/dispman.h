@@ -525,8 +525,9 @@ enum dispman_capture_path {
  * reference (release it with dispman_buffer_unref()). If used is not NULL, *used is set to
  * the path taken (DISPMAN_CAPTURE_AUTO on failure).
  *
- * The frame captured is the one in flight when the call is made, once it is on screen (or
- * the one on screen when none is in flight). The call handles DRM events while it waits,
+ * The frame captured is the newest one committed before the call, once it is on screen:
+ * the one in flight, or one still queued behind a pending flip (it is let go first), or
+ * the one on screen when none is in flight. The call handles DRM events while it waits,
  * so frame callbacks keep running: commits made from them (or from anywhere during the
  * call) are queued and made right after the capture. The wait for the frame and the
  * writeback fence last at most ten seconds each. Limit: some drivers (vkms in Linux 6.1)

@@ -484,6 +484,48 @@ static void test_live_app(void **state)
 	dispman_buffer_unref(lv.bufs[1]);
 }
 
+/*
+ * The app commits a frame while the previous one is still in flight (so the library queues
+ * it), then asks for a capture: the capture is of that newest frame, not of the one that
+ * was in flight, and no commit is left waiting afterwards.
+ */
+static void test_queued_before(void **state)
+{
+	struct unit_fixture *f = *state;
+	if (f->param) {
+		unit_build_plain_device();
+		unit_open_device(f);
+	}
+	struct dispman_buffer *b[3] = {
+		unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 0x00ff00),
+		unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 0xff0000),
+		unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 0x0000ff),
+	};
+	mock_drm_set_flip_delay(true);
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	assert_int_equal(dispman_output_set_buffer(f->out, b[0]), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0); /* a modeset: its event comes */
+	assert_int_equal(unit_dispatch(f->dev, 1000), 1); /* b[0] on screen */
+	struct mock_drm_counters c0 = counters();
+	assert_int_equal(dispman_output_set_buffer(f->out, b[1]), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0); /* b[1] in flight */
+	assert_int_equal(dispman_output_set_buffer(f->out, b[2]), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0); /* b[2] queued behind it */
+	assert_int_equal(counters().commits, c0.commits + 1);
+	mock_drm_set_flip_delay(false);
+	mock_drm_release_flips();
+	struct dispman_buffer *frame = NULL;
+	unit_log_clear();
+	assert_int_equal(dispman_output_capture(f->out, &frame), 0);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	check_pattern(frame, 1024, 768, 0x0000ff);
+	assert_int_equal(counters().pending_flips, 0);
+	unit_drain(f->dev);
+	dispman_buffer_unref(frame);
+	for (int i = 0; i < 3; i++)
+		dispman_buffer_unref(b[i]);
+}
+
 static void test_not_enabled(void **state)
 {
 	struct unit_fixture *f = *state;
@@ -562,6 +604,10 @@ int main(int argc, char **argv)
 			NULL },
 		{ "capture@live-writeback", test_live_app, unit_setup_vkms, unit_teardown, NULL },
 		{ "capture@live-cpu", test_live_app, unit_setup_empty, unit_teardown, "cpu" },
+		{ "capture@queued-before-writeback", test_queued_before, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "capture@queued-before-cpu", test_queued_before, unit_setup_empty, unit_teardown,
+			"cpu" },
 	};
 	enum { N = UNIT_ARRAY_LEN(fixed) + UNIT_ARRAY_LEN(capture_failures) };
 	struct CMUnitTest tests[N];
