@@ -368,6 +368,33 @@ static void test_master_lost(void **state)
 		dispman_buffer_unref(bufs[i]);
 }
 
+/* With a seat (libseat), the seat manager takes master away on a VT switch, and a commit
+ * may meet EACCES before the seat's disable event arrives: that is expected (info, not an
+ * error) and master is not polled for (the seat's enable event brings it back). */
+static void test_master_lost_seat(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
+	struct device_seat_stand_in { int unused; } stand_in;
+	assert_null(f->dev->seat);
+	f->dev->seat = (struct seat *)(void *)&stand_in; /* never called into here */
+	mock_drm_set_master(false);
+	unit_log_clear();
+	struct dispman_buffer *b = next_frame(f, 1);
+	int ret = dispman_device_commit(f->dev);
+	bool paused = dispman_device_is_paused(f->dev), timer = f->dev->master_timer_fd >= 0;
+	f->dev->seat = NULL; /* before any assertion: the teardown must not close the stand-in */
+	assert_int_equal(ret, -EACCES);
+	assert_true(paused);
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	assert_true(unit_log_find(DISPMAN_LOG_INFO, "taken away through the seat"));
+	assert_false(timer); /* no timer retrying master */
+	mock_drm_set_master(true);
+	assert_int_equal(dispman_device_resume(f->dev), 0);
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
 /* The stats count what the kernel (mock) saw: TEST_ONLY only for new scene shapes. */
 static void test_stats(void **state)
 {
@@ -682,6 +709,8 @@ int main(int argc, char **argv)
 		{ "commit@queued-while-flip-pending", test_queued_while_flip_pending,
 			unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@master-lost", test_master_lost, unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@master-lost-seat", test_master_lost_seat, unit_setup_vkms, unit_teardown,
+			NULL },
 		{ "commit@stats", test_stats, unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@frame-callback", test_frame_callback, unit_setup_vkms, unit_teardown,
 			NULL },
