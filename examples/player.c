@@ -8,7 +8,11 @@
  *     --camera-size WxH    camera frame size (default 320x180)
  *     --pip X,Y            PiP position (default: bottom right, 32 px margin)
  *     --frames N           stop after N displayed frames (default: run until q/Esc)
- *     --screenshot FILE    on exit, read the screen back through writeback (PNG)
+ *     --screenshot FILE    on exit, read the screen back (dispman_output_capture; .png
+ *                          or PPM)
+ *     --then CMD           on exit, stop the camera (its last frame stays shown), take the
+ *                          screenshot, then run the shell command CMD while that frame is
+ *                          on screen (a test's screendump); its failure fails the player
  *     --loop               restart the video at its end
  *     --input PATH         read keys from this evdev node (repeatable; default: the
  *                          udev seat, which needs udevd)
@@ -250,13 +254,13 @@ static void on_input(struct dispman_input *input, const struct dispman_input_eve
 static void usage(void)
 {
 	fprintf(stderr, "usage: player [--device PATH] [--camera PATH|none] [--camera-size WxH] "
-		"[--pip X,Y] [--frames N] [--screenshot FILE] [--loop] VIDEO\n");
+		"[--pip X,Y] [--frames N] [--screenshot FILE] [--then CMD] [--loop] VIDEO\n");
 }
 
 int main(int argc, char **argv)
 {
 	struct player p = { .cam_path = "/dev/video0", .pip_visible = true, .vbuf_cur = -1 };
-	const char *device = NULL, *shot = NULL, *file = NULL;
+	const char *device = NULL, *shot = NULL, *file = NULL, *then = NULL;
 	uint64_t max_frames = 0;
 	bool loop = false;
 	const char *inputs[8];
@@ -293,6 +297,8 @@ int main(int argc, char **argv)
 			max_frames = strtoull(v, NULL, 10), i++;
 		} else if (!strcmp(a, "--screenshot") && v) {
 			shot = v, i++;
+		} else if (!strcmp(a, "--then") && v) {
+			then = v, i++;
 		} else if (!strcmp(a, "--input") && v && n_inputs < 8) {
 			inputs[n_inputs++] = v, i++;
 		} else if (!strcmp(a, "--loop")) {
@@ -411,6 +417,12 @@ int main(int argc, char **argv)
 				pl.state == DISPMAN_PLACEMENT_COMPOSITED ? "composited" : "not shown",
 				pl.plane_id);
 	}
+	if (then && p.cam) {
+		/* the screen must not change between the screenshot and CMD */
+		int r = dispman_camera_stop(p.cam);
+		if (r < 0)
+			fprintf(stderr, "player: camera stop: %s\n", strerror(-r));
+	}
 	if (shot) {
 		struct dispman_buffer *frame = NULL;
 		int r = dispman_output_capture(p.out, &frame);
@@ -421,6 +433,14 @@ int main(int argc, char **argv)
 		dispman_buffer_unref(frame);
 		if (r < 0)
 			goto out_input;
+	}
+	if (then) {
+		fflush(stdout);
+		int r = system(then);
+		if (r != 0) {
+			fprintf(stderr, "player: '%s' failed (status %#x)\n", then, (unsigned)r);
+			goto out_input;
+		}
 	}
 	rc = 0;
 out_input:

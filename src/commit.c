@@ -80,8 +80,11 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	if (err == 0) {
 		if (!test) {
 			dev->stats.commits++;
-			if (flags & DRM_MODE_ATOMIC_ALLOW_MODESET)
+			if (flags & DRM_MODE_ATOMIC_ALLOW_MODESET) {
 				dev->stats.modesets++;
+				dispman_log(DISPMAN_LOG_DEBUG, "modeset commit accepted "
+					"(%llu so far)", (unsigned long long)dev->stats.modesets);
+			}
 		}
 		return 0;
 	}

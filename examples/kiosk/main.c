@@ -12,7 +12,7 @@
  * process taking DRM master (the library pauses and restores by itself).
  *
  * Usage: kiosk [--device PATH] [--input EVENT_NODE]... [--frames N] [--quit-after-press N]
- *              [--screenshot FILE]... [--render cpu|gl|auto]
+ *              [--screenshot FILE]... [--then CMD] [--render cpu|gl|auto]
  *   --device PATH    the KMS device (default: dispman_device_open(NULL): $DISPMAN_DEVICE,
  *                    then the first card with a connected connector)
  *   --input          use libinput's path backend on these nodes (default: the udev seat
@@ -21,6 +21,8 @@
  *   --quit-after-press N  quit (two frames later) after the Nth button press
  *   --screenshot F   before quitting, capture the screen through writeback into F (.png or
  *                    PPM); may be given more than once
+ *   --then CMD       after the screenshots, run the shell command CMD while the last frame
+ *                    is still shown (a test's screendump); its failure fails the kiosk
  *   --render R       cpu: dumb buffers; gl: GLES through EGL on GBM (fail without it);
  *                    auto (default): GL when EGL on GBM initialises, else the CPU
  *
@@ -53,6 +55,7 @@ struct options {
 	size_t n_inputs;
 	const char *shots[MAX_SHOTS];
 	size_t n_shots;
+	const char *then;
 	unsigned max_frames, quit_after;
 	enum render render;
 };
@@ -230,7 +233,7 @@ static bool parse_render(const char *s, enum render *render)
 static void usage(void)
 {
 	fprintf(stderr, "usage: kiosk [--device PATH] [--input EVENT_NODE]... [--frames N] "
-		"[--quit-after-press N] [--screenshot FILE]... [--render cpu|gl|auto]\n");
+		"[--quit-after-press N] [--screenshot FILE]... [--then CMD] [--render cpu|gl|auto]\n");
 }
 
 /* Returns false (after the usage line) on an unknown or incomplete option. */
@@ -245,6 +248,8 @@ static bool parse_args(int argc, char **argv, struct options *o)
 			o->inputs[o->n_inputs++] = argv[++i];
 		else if (!strcmp(a, "--screenshot") && v && o->n_shots < MAX_SHOTS)
 			o->shots[o->n_shots++] = argv[++i];
+		else if (!strcmp(a, "--then") && v)
+			o->then = argv[++i];
 		else if (!strcmp(a, "--frames") && v)
 			o->max_frames = (unsigned)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(a, "--quit-after-press") && v)
@@ -342,6 +347,14 @@ int main(int argc, char **argv)
 	run(&k, &o);
 	report(&k);
 	int status = screenshot(&k, o.shots, o.n_shots);
+	if (status == 0 && o.then) {
+		fflush(stdout);
+		int rc = system(o.then);
+		if (rc != 0) {
+			fprintf(stderr, "kiosk: '%s' failed (status %#x)\n", o.then, (unsigned)rc);
+			status = 1;
+		}
+	}
 
 	dispman_input_destroy(k.input);
 	dispman_layer_destroy(k.cursor);

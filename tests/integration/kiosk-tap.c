@@ -6,8 +6,12 @@
  * "off" colour, and the hardware cursor must be where the pointer is (the centre).
  *
  * Usage: kiosk-tap PATH-TO-KIOSK [KIOSK-ARGS...]: the extra arguments go to the kiosk; with
- * "--render gl" (cpu) among them the kiosk must say it renders with GLES (the CPU). Needs root, /dev/uinput and vkms with writeback. The PNG
- * goes to $DISPMAN_VM_OUT/kiosk.png when that is set (it comes back to the host).
+ * "--render gl" (cpu) among them the kiosk must say it renders with GLES (the CPU). Needs
+ * root and /dev/uinput. The PNG goes to $DISPMAN_VM_OUT/kiosk.png when that is set (it
+ * comes back to the host). Where the host can screendump the device (virtio-gpu), the
+ * kiosk takes QEMU's screendump of head 0 (its output) while its last frame is shown
+ * (--then) and that must equal the screenshot pixel for pixel, except the 32x32 cursor at
+ * the pointer: QEMU draws virtio-gpu's cursor plane in its window, not in the screendump.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,11 +32,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "screendump.h"
 #include "uinput-dev.h"
 
 #define ABS_MAX_VALUE 4095
 #define COLOR_OFF 0x404858u
 #define COLOR_ON 0x20c060u
+#define CURSOR_SIZE 32 /* examples/kiosk/ui.c */
 
 static void ctl(int fd, unsigned long req, long arg)
 {
@@ -173,6 +179,16 @@ int main(int argc, char **argv)
 		want_gl ? "-gl" : "");
 	if (!want_cpu)
 		suppress_mesa_leaks(); /* GL, or auto: GL when it initialises */
+	bool dump = screendump_available(getenv("DISPMAN_DEVICE"));
+	char screen[512], then[1200];
+	snprintf(screen, sizeof(screen), "%s/kiosk%s-screen.ppm", out_dir ? out_dir : "/tmp",
+		want_gl ? "-gl" : "");
+	unlink(screen);
+	if (dump)
+		snprintf(then, sizeof(then), "'%s' --head 0 '%s'", getenv("DISPMAN_SCREENDUMP"),
+			screen);
+	printf("screendump: %s\n", dump ? "head 0 after the screenshot" :
+		"not available for this device");
 	int pipefd[2];
 	CHECK(pipe(pipefd) == 0, "pipe");
 	kiosk_pid = fork();
@@ -185,6 +201,10 @@ int main(int argc, char **argv)
 			"--input", mouse.devnode, "--quit-after-press", "2", "--frames", "100000",
 			"--screenshot", (char *)ppm, "--screenshot", png };
 		size_t n = 15;
+		if (dump) {
+			args[n++] = "--then";
+			args[n++] = then;
+		}
 		for (int i = 2; i < argc && n + 1 < sizeof(args) / sizeof(args[0]); i++)
 			args[n++] = argv[i];
 		args[n] = NULL;
@@ -273,6 +293,10 @@ int main(int argc, char **argv)
 	CHECK(wrong == 0, "buttons on screen do not show the taps");
 	CHECK(cursor_px == 0xffffffu, "no cursor at the pointer position");
 	free(px);
+	if (dump) {
+		long differ = ppm_compare_files(screen, ppm, w / 2, h / 2, CURSOR_SIZE, CURSOR_SIZE);
+		CHECK(differ == 0, "the screenshot is not what head 0 shows");
+	}
 	printf("PASS kiosk-tap (screenshot %s)\n", png);
 	return 0;
 }

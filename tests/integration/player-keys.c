@@ -9,6 +9,9 @@
  * (hide, show) and 'q'. Checks what the player reports after each key and,
  * in the screenshot it takes through writeback on exit, that the camera's
  * pixels are at the new place and size and the grey video everywhere else.
+ * Where the host can screendump the device (virtio-gpu), the player stops the
+ * camera before its screenshot and takes QEMU's screendump of head 0 while that
+ * frame is shown (--then): the two must be equal pixel for pixel.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +31,7 @@
 #include "uinput-dev.h"
 
 #include "check.h"
+#include "screendump.h"
 
 static void press(int fd, uint16_t key)
 {
@@ -85,9 +89,17 @@ int main(int argc, char **argv)
 {
 	CHECK(argc == 2, "usage: player-keys PLAYER");
 	const char *out = getenv("DISPMAN_VM_OUT") ? getenv("DISPMAN_VM_OUT") : "/tmp";
-	char clip[256], shot[256], node[64], line[256];
+	char clip[256], shot[256], screen[256], then[600], node[64], line[256];
 	snprintf(clip, sizeof(clip), "/tmp/player-keys-%d.y4m", getpid());
 	snprintf(shot, sizeof(shot), "%s/player-keys.ppm", out);
+	snprintf(screen, sizeof(screen), "%s/player-keys-screen.ppm", out);
+	unlink(screen);
+	bool dump = screendump_available(getenv("DISPMAN_DEVICE"));
+	if (dump)
+		snprintf(then, sizeof(then), "'%s' --head 0 '%s'", getenv("DISPMAN_SCREENDUMP"),
+			screen);
+	printf("screendump: %s\n", dump ? "head 0 after the screenshot" :
+		"not available for this device");
 	write_clip(clip);
 
 	struct uinput_dev kbd = { .fd = uinput_open() };
@@ -111,8 +123,12 @@ int main(int argc, char **argv)
 		dup2(pipefd[1], 1);
 		close(pipefd[0]);
 		close(pipefd[1]);
-		execl(argv[1], argv[1], "--input", node, "--pip", "100,100", "--screenshot", shot,
-			"--loop", clip, (char *)NULL);
+		if (dump)
+			execl(argv[1], argv[1], "--input", node, "--pip", "100,100", "--screenshot",
+				shot, "--then", then, "--loop", clip, (char *)NULL);
+		else
+			execl(argv[1], argv[1], "--input", node, "--pip", "100,100", "--screenshot",
+				shot, "--loop", clip, (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -180,6 +196,9 @@ int main(int argc, char **argv)
 	 * rectangle must hold vivid's pattern, not the grey video. */
 	CHECK(inside_grey < inside / 20, "the PiP rectangle shows the video, not the camera");
 	CHECK(outside_grey > outside / 2, "the video is not around the PiP");
+	if (dump)
+		CHECK(ppm_compare_files(screen, shot, 0, 0, 0, 0) == 0,
+			"the screenshot is not what head 0 shows");
 	printf("PASS\n");
 	return 0;
 }

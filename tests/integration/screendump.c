@@ -132,3 +132,53 @@ size_t rgb_image_diff_xrgb(const struct rgb_image *img, const void *data, uint32
 	}
 	return diff;
 }
+
+size_t rgb_image_diff(const struct rgb_image *a, const struct rgb_image *b, uint32_t ix,
+	uint32_t iy, uint32_t iw, uint32_t ih, uint32_t *first_x, uint32_t *first_y)
+{
+	if (a->width != b->width || a->height != b->height)
+		return (size_t)a->width * a->height;
+	size_t diff = 0;
+	for (uint32_t y = 0; y < a->height; y++)
+		for (uint32_t x = 0; x < a->width; x++) {
+			if (iw && x >= ix && x - ix < iw && y >= iy && y - iy < ih)
+				continue;
+			size_t o = ((size_t)y * a->width + x) * 3;
+			if (memcmp(a->rgb + o, b->rgb + o, 3) != 0) {
+				if (!diff && first_x)
+					*first_x = x;
+				if (!diff && first_y)
+					*first_y = y;
+				diff++;
+			}
+		}
+	return diff;
+}
+
+long ppm_compare_files(const char *screen_path, const char *shot_path, uint32_t ix,
+	uint32_t iy, uint32_t iw, uint32_t ih)
+{
+	struct rgb_image screen, shot;
+	if (ppm_read(screen_path, &screen) < 0)
+		return -1;
+	if (ppm_read(shot_path, &shot) < 0) {
+		rgb_image_free(&screen);
+		return -1;
+	}
+	uint32_t fx = 0, fy = 0;
+	size_t n = rgb_image_diff(&screen, &shot, ix, iy, iw, ih, &fx, &fy);
+	printf("screendump %s (%ux%u) vs screenshot %s (%ux%u): %zu pixels differ", screen_path,
+		screen.width, screen.height, shot_path, shot.width, shot.height, n);
+	if (iw)
+		printf(" (leaving out %ux%u at %u,%u)", iw, ih, ix, iy);
+	if (n && screen.width == shot.width && screen.height == shot.height) {
+		const uint8_t *s = screen.rgb + ((size_t)fy * screen.width + fx) * 3,
+			*c = shot.rgb + ((size_t)fy * shot.width + fx) * 3;
+		printf("; first at %u,%u: screen %02x%02x%02x, screenshot %02x%02x%02x", fx, fy,
+			s[0], s[1], s[2], c[0], c[1], c[2]);
+	}
+	printf("\n");
+	rgb_image_free(&screen);
+	rgb_image_free(&shot);
+	return (long)n;
+}

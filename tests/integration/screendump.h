@@ -32,4 +32,16 @@ void rgb_image_free(struct rgb_image *img);
 size_t rgb_image_diff_xrgb(const struct rgb_image *img, const void *data, uint32_t stride,
 	uint32_t w, uint32_t h, uint32_t *first_x, uint32_t *first_y);
 
+/* Pixels that differ between a and b (same size; a size mismatch counts every pixel of a),
+ * leaving out the rectangle ix,iy iw x ih (iw = 0: nothing left out). The first differing
+ * pixel goes to *first_x, *first_y when they are non-NULL. */
+size_t rgb_image_diff(const struct rgb_image *a, const struct rgb_image *b, uint32_t ix,
+	uint32_t iy, uint32_t iw, uint32_t ih, uint32_t *first_x, uint32_t *first_y);
+
+/* Compare the screendump PPM at screen_path with the screenshot PPM at shot_path, leaving
+ * out the rectangle ix,iy iw x ih. Prints what it found; returns the number of differing
+ * pixels, or -1 when either image cannot be read. */
+long ppm_compare_files(const char *screen_path, const char *shot_path, uint32_t ix,
+	uint32_t iy, uint32_t iw, uint32_t ih);
+
 #endif

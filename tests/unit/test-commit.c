@@ -390,7 +390,13 @@ static void test_master_lost_seat(void **state)
 	assert_true(unit_log_find(DISPMAN_LOG_INFO, "taken away through the seat"));
 	assert_false(timer); /* no timer retrying master */
 	mock_drm_set_master(true);
+	uint64_t modesets = stats(f->dev).modesets;
+	assert_int_equal(modesets, 1); /* the first frame */
 	assert_int_equal(dispman_device_resume(f->dev), 0);
+	/* the seat's enable: one restoring commit, a modeset, counted */
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(stats(f->dev).modesets, 2);
+	assert_int_equal(unit_drain(f->dev), 1);
 	dispman_buffer_unref(a);
 	dispman_buffer_unref(b);
 }
