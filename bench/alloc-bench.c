@@ -4,7 +4,8 @@
  * and the floor, a raw libdrm flip loop (floor-flip.c), on the same device and scenes.
  *
  * Usage: alloc-bench [--mock] [--runs R] [--short S] [--long L] [--layers 1,4,...]
- *                    [--modes steady,moving,changing] [--timeout SEC] [device]
+ *                    [--modes steady,moving,changing] [--timeout SEC]
+ *                    [--baseline LIBDIR[=LABEL]] [device]
  *   device defaults to $DISPMAN_DEVICE, else /dev/dri/card0. --mock runs on the mock libdrm instead: start it
  *   with LD_LIBRARY_PATH=<build>/tests/mock so that libdrm.so.2 is the mock.
  *
@@ -30,6 +31,11 @@
  *   drmModeAtomicCommit() in this executable (bench-kms.c), for every contender alike.
  * - libdispman's own counters give the pixels composed and damaged, the geometry commits
  *   made without a search, and the composition memory.
+ * - --baseline adds a contender: the same libdispman code of this program run against the
+ *   libdispman.so.0 in LIBDIR (another build of the library, an older commit say, with the
+ *   same ABI), through LD_LIBRARY_PATH; each of its children reports the library it
+ *   loaded (dladdr), and a child that did not load LIBDIR's fails the run. This is the
+ *   before/after comparison of a change to the library, alternated in one boot.
  * A contender's median below 0.75x the floor's is flagged: no library doing at least the
  * floor's work can be faster than it, so such a number is a measuring error.
  */
@@ -51,8 +57,10 @@
 
 #include "bench-kms.h"
 
-enum engine { ENG_FLOOR, ENG_LIFTOFF, ENG_DISPMAN, N_ENGINES };
-static const char *const engine_names[] = { "floor", "libliftoff", "libdispman" };
+enum engine { ENG_FLOOR, ENG_LIFTOFF, ENG_DISPMAN, ENG_BASELINE, N_ENGINES };
+static const char *engine_names[] = { "floor", "libliftoff", "libdispman",
+	"libdispman (baseline)" };
+static const char *opt_baseline; /* --baseline LIBDIR */
 static const char *const mode_names[] = { "steady", "moving", "changing", "release" };
 
 struct child_result {
@@ -265,7 +273,7 @@ static int child_main(enum engine e, size_t n_layers, enum bench_mode mode, int 
 	else if (e == ENG_LIFTOFF)
 		ret = run_liftoff(&k, &s, mode, frames, &r);
 #endif
-	else if (e == ENG_DISPMAN)
+	else if (e == ENG_DISPMAN || e == ENG_BASELINE)
 		ret = run_dispman(fd, &s, mode, frames, &r);
 	else
 		ret = -1;
@@ -274,6 +282,10 @@ static int child_main(enum engine e, size_t n_layers, enum bench_mode mode, int 
 	double c0 = bench_loop_c0;
 	if (ret < 0)
 		return 1;
+	Dl_info info;
+	if (e == ENG_DISPMAN || e == ENG_BASELINE)
+		printf("lib=%s ", dladdr((void *)(uintptr_t)dispman_device_create_for_fd, &info) &&
+			info.dli_fname ? info.dli_fname : "?");
 	printf("frame_med_us=%.1f ", bench_frame_median());
 	printf("cpu_us=%.1f ioctls=%lu tests=%lu commits=%lu on_planes=%lu damaged=%llu "
 		"composed=%llu geometry=%llu refused=%llu comp_bytes=%llu comp_peak=%llu "
@@ -308,7 +320,15 @@ static int run_child(enum engine e, size_t n, enum bench_mode mode, int frames,
 		close(pfd[0]);
 		close(pfd[1]);
 		alarm((unsigned)opt_timeout);
-		char a_e[8], a_n[8], a_m[8], a_f[16];
+		if (e == ENG_BASELINE) {
+			/* before the others (--mock puts the mock libdrm there) */
+			static char path[1024];
+			const char *old = getenv("LD_LIBRARY_PATH");
+			snprintf(path, sizeof(path), "%s%s%s", opt_baseline, old && *old ? ":" : "",
+				old ? old : "");
+			setenv("LD_LIBRARY_PATH", path, 1);
+		}
+		char a_e[16], a_n[24], a_m[16], a_f[16];
 		snprintf(a_e, sizeof(a_e), "%d", (int)e);
 		snprintf(a_n, sizeof(a_n), "%zu", n);
 		snprintf(a_m, sizeof(a_m), "%d", (int)mode);
@@ -335,7 +355,22 @@ static int run_child(enum engine e, size_t n, enum bench_mode mode, int frames,
 		}
 		return -1;
 	}
-	res->ok = sscanf(buf, "frame_med_us=%lf cpu_us=%lf ioctls=%lu tests=%lu commits=%lu on_planes=%lu "
+	char *fields = buf;
+	if (strncmp(buf, "lib=", 4) == 0) {
+		char *sp = strchr(buf, ' ');
+		if (!sp)
+			return -1;
+		*sp = 0;
+		/* the baseline must have run LIBDIR's library, the others not */
+		bool in_base = opt_baseline && strncmp(buf + 4, opt_baseline, strlen(opt_baseline)) == 0;
+		if (in_base != (e == ENG_BASELINE)) {
+			fprintf(stderr, "%s loaded %s: not the library it measures\n", engine_names[e],
+				buf + 4);
+			return -1;
+		}
+		fields = sp + 1;
+	}
+	res->ok = sscanf(fields, "frame_med_us=%lf cpu_us=%lf ioctls=%lu tests=%lu commits=%lu on_planes=%lu "
 		"damaged=%llu composed=%llu geometry=%llu refused=%llu comp_bytes=%llu "
 		"comp_peak=%llu mem0=%llu mem1=%llu mem2=%llu w=%u h=%u planes=%u", &res->frame_med_us,
 		&res->cpu_us,
@@ -414,10 +449,21 @@ int main(int argc, char **argv)
 			const char *m = argv[++i];
 			for (int j = 0; j < 3; j++)
 				modes[j] = strstr(m, mode_names[j]) != NULL;
+		} else if (strcmp(argv[i], "--baseline") == 0 && i + 1 < argc) {
+			static char dir[512];
+			snprintf(dir, sizeof(dir), "%s", argv[++i]);
+			char *eq = strchr(dir, '=');
+			if (eq) {
+				*eq = 0;
+				static char label[128];
+				snprintf(label, sizeof(label), "libdispman (%s)", eq + 1);
+				engine_names[ENG_BASELINE] = label;
+			}
+			opt_baseline = dir;
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "usage: alloc-bench [--mock] [--runs R] [--short S] [--long L] "
 				"[--layers 1,4,...] [--modes steady,moving,changing] [--timeout SEC] "
-				"[device]\n");
+				"[--baseline LIBDIR[=LABEL]] [device]\n");
 			return 2;
 		} else {
 			opt_path = argv[i];
@@ -427,8 +473,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "alloc-bench: runs 1..64, 1 <= short < long\n");
 		return 2;
 	}
-	int n_engines = HAVE_LIBLIFTOFF ? 3 : 2;
-	enum engine engines[3] = { ENG_FLOOR, ENG_DISPMAN, ENG_LIFTOFF };
+	enum engine engines[N_ENGINES] = { ENG_FLOOR, ENG_DISPMAN };
+	int n_engines = 2;
+	if (opt_baseline)
+		engines[n_engines++] = ENG_BASELINE;
+	if (HAVE_LIBLIFTOFF)
+		engines[n_engines++] = ENG_LIFTOFF;
 	/* warm-up: not counted */
 	struct child_result w;
 	for (int e = 0; e < n_engines; e++)
@@ -489,7 +539,8 @@ int main(int argc, char **argv)
 				floor = stats_of(pe[ENG_FLOOR].frame_us, pe[ENG_FLOOR].runs);
 			for (int e = 0; e < N_ENGINES; e++) {
 				struct per_engine *p = &pe[e];
-				if (e == ENG_LIFTOFF && !HAVE_LIBLIFTOFF)
+				if ((e == ENG_LIFTOFF && !HAVE_LIBLIFTOFF) ||
+				    (e == ENG_BASELINE && !opt_baseline))
 					continue;
 				if (!p->runs) {
 					printf("| %zu | %s | %s | | %s | | | | | | | | |\n", n,
@@ -505,7 +556,7 @@ int main(int argc, char **argv)
 				bool below = e != ENG_FLOOR && ratio > 0 && ratio < 0.75;
 				flagged += below;
 				char extra[96] = "";
-				if (e == ENG_DISPMAN)
+				if (e == ENG_DISPMAN || e == ENG_BASELINE)
 					snprintf(extra, sizeof(extra), "%.2f | %.0f | %.0f", p->geometry / k,
 						p->damaged / k, p->composed / k);
 				else

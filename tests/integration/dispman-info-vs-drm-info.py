@@ -17,6 +17,7 @@ import sys
 
 errors = []
 checked = 0
+skipped = []
 
 # drm_info's "type" of a property: the legacy type bits, or the extended type value.
 PROP_TYPES = {"range": 2, "enum": 8, "blob": 16, "bitmask": 32, "object": 64,
@@ -74,7 +75,14 @@ def cmp_props(where, ours, theirs):
         same(w + " type", PROP_TYPES.get(o["type"]), t["type"])
         same(w + " immutable", "immutable" in o["flags"], t["immutable"])
         same(w + " atomic", "atomic" in o["flags"], t["atomic"])
-        same(w + " raw_value", o["raw_value"], t["raw_value"])
+        if name == "FB_DAMAGE_CLIPS":
+            # A per-commit blob: the fbdev emulation's dirty flushes (fbcon's cursor
+            # blink, through drm_atomic_helper_dirtyfb) create a new blob for every
+            # flush, so its id changes between the two programs' reads (seen on 6.12:
+            # 49, then 50). Only that it is a blob property is compared.
+            skipped.append(w + " raw_value")
+        else:
+            same(w + " raw_value", o["raw_value"], t["raw_value"])
         if t["value"] is not None:
             same(w + " value", o["value"], t["value"])
         spec = t["spec"]
@@ -185,6 +193,8 @@ def main():
     n = (len(oc), len(oe), len(ocr), len(op))
     print("compared %d connectors, %d encoders, %d CRTCs, %d planes: %d checks, %d differences"
           % (n + (checked, len(errors))))
+    if skipped:
+        print("not compared (per-commit blob ids): " + ", ".join(skipped))
     if checked < 200 or min(n) == 0:
         errors.append("too little compared: %s, %d checks" % (n, checked))
     for e in errors:
