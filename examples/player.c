@@ -257,197 +257,247 @@ static void usage(void)
 		"[--pip X,Y] [--frames N] [--screenshot FILE] [--then CMD] [--loop] VIDEO\n");
 }
 
-int main(int argc, char **argv)
-{
-	struct player p = { .cam_path = "/dev/video0", .pip_visible = true, .vbuf_cur = -1 };
-	const char *device = NULL, *shot = NULL, *file = NULL, *then = NULL;
-	uint64_t max_frames = 0;
-	bool loop = false;
+struct options {
+	const char *device, *shot, *file, *then;
+	uint64_t max_frames;
+	bool loop;
 	const char *inputs[8];
-	size_t n_inputs = 0;
-	int rc = 1;
+	size_t n_inputs;
+};
 
+/* --camera-size WxH: one of cam_sizes. */
+static bool parse_cam_size(const char *v, size_t *index)
+{
+	uint32_t w, h;
+	size_t k, n = sizeof(cam_sizes) / sizeof(cam_sizes[0]);
+	if (sscanf(v, "%ux%u", &w, &h) != 2)
+		return false;
+	for (k = 0; k < n && (cam_sizes[k][0] != w || cam_sizes[k][1] != h); k++)
+		;
+	if (k == n) {
+		fprintf(stderr, "player: camera sizes: 320x180, 640x360, 640x480\n");
+		return false;
+	}
+	*index = k;
+	return true;
+}
+
+/* An option with a value (argv[i + 1]); returns false when it is wrong. */
+static bool parse_option(const char *a, const char *v, struct player *p, struct options *o)
+{
+	if (!strcmp(a, "--device"))
+		o->device = v;
+	else if (!strcmp(a, "--camera"))
+		p->cam_path = strcmp(v, "none") ? v : NULL;
+	else if (!strcmp(a, "--camera-size"))
+		return parse_cam_size(v, &p->cam_size);
+	else if (!strcmp(a, "--pip"))
+		return p->pip_pos_set = sscanf(v, "%d,%d", &p->pip_x, &p->pip_y) == 2;
+	else if (!strcmp(a, "--frames"))
+		o->max_frames = strtoull(v, NULL, 10);
+	else if (!strcmp(a, "--screenshot"))
+		o->shot = v;
+	else if (!strcmp(a, "--then"))
+		o->then = v;
+	else if (!strcmp(a, "--input") && o->n_inputs < 8)
+		o->inputs[o->n_inputs++] = v;
+	else
+		return false;
+	return true;
+}
+
+/* Returns false (after the usage line) on a bad command line. */
+static bool parse_args(int argc, char **argv, struct player *p, struct options *o)
+{
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--device") && v) {
-			device = v, i++;
-		} else if (!strcmp(a, "--camera") && v) {
-			p.cam_path = strcmp(v, "none") ? v : NULL, i++;
-		} else if (!strcmp(a, "--camera-size") && v) {
-			uint32_t w, h;
-			size_t k, n = sizeof(cam_sizes) / sizeof(cam_sizes[0]);
-			if (sscanf(v, "%ux%u", &w, &h) != 2) {
-				usage();
-				return 2;
-			}
-			for (k = 0; k < n && (cam_sizes[k][0] != w || cam_sizes[k][1] != h); k++)
-				;
-			if (k == n) {
-				fprintf(stderr, "player: camera sizes: 320x180, 640x360, 640x480\n");
-				return 2;
-			}
-			p.cam_size = k, i++;
-		} else if (!strcmp(a, "--pip") && v) {
-			if (sscanf(v, "%d,%d", &p.pip_x, &p.pip_y) != 2) {
-				usage();
-				return 2;
-			}
-			p.pip_pos_set = true, i++;
-		} else if (!strcmp(a, "--frames") && v) {
-			max_frames = strtoull(v, NULL, 10), i++;
-		} else if (!strcmp(a, "--screenshot") && v) {
-			shot = v, i++;
-		} else if (!strcmp(a, "--then") && v) {
-			then = v, i++;
-		} else if (!strcmp(a, "--input") && v && n_inputs < 8) {
-			inputs[n_inputs++] = v, i++;
-		} else if (!strcmp(a, "--loop")) {
-			loop = true;
-		} else if (a[0] != '-' && !file) {
-			file = a;
-		} else {
+		const char *a = argv[i];
+		bool ok = true;
+		if (!strcmp(a, "--loop"))
+			o->loop = true;
+		else if (a[0] != '-' && !o->file)
+			o->file = a;
+		else if (i + 1 < argc)
+			ok = parse_option(a, argv[++i], p, o);
+		else
+			ok = false;
+		if (!ok) {
 			usage();
-			return 2;
+			return false;
 		}
 	}
-	if (!file) {
+	if (!o->file)
 		usage();
-		return 2;
-	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	return o->file != NULL;
+}
 
-	p.video = video_open(file, loop);
-	if (!p.video)
-		return 1;
+/* The device, its first connected output, the two layers and the video buffers. */
+static bool setup_display(struct player *p, const struct options *o)
+{
 	uint32_t vw, vh;
-	video_get_info(p.video, &vw, &vh, &p.fps);
-
-	p.dev = dispman_device_open(device);
-	if (!p.dev) {
+	video_get_info(p->video, &vw, &vh, &p->fps);
+	p->dev = dispman_device_open(o->device);
+	if (!p->dev) {
 		fprintf(stderr, "player: no display device: %s\n", strerror(errno));
-		goto out;
+		return false;
 	}
-	p.out = dispman_device_get_first_connected_output(p.dev);
-	if (!p.out || dispman_output_enable(p.out, NULL) < 0) {
+	p->out = dispman_device_get_first_connected_output(p->dev);
+	if (!p->out || dispman_output_enable(p->out, NULL) < 0) {
 		fprintf(stderr, "player: no connected output\n");
-		goto out;
+		return false;
 	}
-	p.mode = dispman_output_get_current_mode(p.out);
-	if (!p.mode)
-		p.mode = dispman_output_get_preferred_mode(p.out);
+	p->mode = dispman_output_get_current_mode(p->out);
+	if (!p->mode)
+		p->mode = dispman_output_get_preferred_mode(p->out);
 	printf("player: %s %ux%u@%.2f Hz, video %s %ux%u at %.2f fps\n",
-		dispman_output_get_name(p.out), p.mode->width, p.mode->height,
-		p.mode->refresh_mhz / 1000.0, file, vw, vh, p.fps);
-
-	dispman_output_set_frame_callback(p.out, on_frame, &p);
-	p.video_layer = dispman_layer_create(p.out);
-	p.pip = dispman_layer_create(p.out);
-	if (!p.video_layer || !p.pip)
-		goto out;
-	dispman_layer_set_z(p.video_layer, 0);
-	dispman_layer_set_z(p.pip, 1);
+		dispman_output_get_name(p->out), p->mode->width, p->mode->height,
+		p->mode->refresh_mhz / 1000.0, o->file, vw, vh, p->fps);
+	dispman_output_set_frame_callback(p->out, on_frame, p);
+	p->video_layer = dispman_layer_create(p->out);
+	p->pip = dispman_layer_create(p->out);
+	if (!p->video_layer || !p->pip)
+		return false;
+	dispman_layer_set_z(p->video_layer, 0);
+	dispman_layer_set_z(p->pip, 1);
 	for (int i = 0; i < VIDEO_BUFFERS; i++) {
-		p.vbuf[i] = dispman_buffer_create_dumb(p.dev, p.mode->width, p.mode->height,
+		p->vbuf[i] = dispman_buffer_create_dumb(p->dev, p->mode->width, p->mode->height,
 			DRM_FORMAT_XRGB8888);
-		if (!p.vbuf[i])
-			goto out;
-		dispman_buffer_set_release_callback(p.vbuf[i], on_release, &p);
+		if (!p->vbuf[i])
+			return false;
+		dispman_buffer_set_release_callback(p->vbuf[i], on_release, p);
 	}
-	start_camera(&p);
+	return true;
+}
 
+static struct dispman_input *open_input(struct player *p, const struct options *o)
+{
 #if PLAYER_KEYS
-	struct dispman_input *input = n_inputs ?
-		dispman_input_create_path(p.dev, inputs, n_inputs) :
-		dispman_input_create_udev(p.dev, NULL);
+	struct dispman_input *input = o->n_inputs ?
+		dispman_input_create_path(p->dev, o->inputs, o->n_inputs) :
+		dispman_input_create_udev(p->dev, NULL);
 	if (input)
-		dispman_input_set_callback(input, on_input, &p);
+		dispman_input_set_callback(input, on_input, p);
 	else
 		printf("player: no keyboard (libinput: %s); running without keys\n",
 			strerror(errno));
+	return input;
 #else
-	if (n_inputs)
+	(void)p;
+	if (o->n_inputs)
 		fprintf(stderr, "player: built without libinput: --input ignored\n");
+	return NULL;
 #endif
+}
 
+/* The first frame, then frames until q, a signal, --frames or the clip's end. */
+static bool play(struct player *p, uint64_t max_frames)
+{
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	p.t0 = 0;
-	p.last_flip = ts_sec(&now);
-	if (show_video_frame(&p) < 0) {
+	p->t0 = 0;
+	p->last_flip = ts_sec(&now);
+	if (show_video_frame(p) < 0) {
 		fprintf(stderr, "player: cannot show the first frame\n");
-		goto out_input;
+		return false;
 	}
-	print_pip(&p);
+	print_pip(p);
 	printf("player: ready\n");
 	fflush(stdout);
-	while (!p.quit && !interrupted && (!max_frames || p.flips < max_frames)) {
-		int r = dispman_device_dispatch(p.dev, 1000);
+	while (!p->quit && !interrupted && (!max_frames || p->flips < max_frames)) {
+		int r = dispman_device_dispatch(p->dev, 1000);
 		if (r < 0) {
 			fprintf(stderr, "player: dispatch: %s\n", strerror(-r));
 			break;
 		}
-		if (p.need_frame) {
-			p.need_frame = false;
-			if (show_video_frame(&p) < 0)
+		if (p->need_frame) {
+			p->need_frame = false;
+			if (show_video_frame(p) < 0)
 				break;
 		}
-		if (p.video_ended && !max_frames)
+		if (p->video_ended && !max_frames)
 			break;
 	}
+	return true;
+}
 
-	struct dispman_stats ds = { .size = sizeof(ds) };
-	dispman_device_get_stats(p.dev, &ds);
-	printf("player: %llu flips, %llu video frames\n", (unsigned long long)p.flips,
-		(unsigned long long)p.video_frames);
-	if (p.cam) {
-		struct dispman_camera_stats cs = { .size = sizeof(cs) };
-		dispman_camera_get_stats(p.cam, &cs);
-		printf("player: camera %s: %llu captured, %llu shown, %llu dropped, %llu broken, "
-			"%llu bytes copied by the CPU (%s), mean latency %.1f ms\n", p.cam_path,
-			(unsigned long long)cs.frames_captured, (unsigned long long)cs.frames_shown,
-			(unsigned long long)cs.frames_dropped, (unsigned long long)cs.frames_error,
-			(unsigned long long)cs.bytes_copied,
-			cs.zero_copy ? "zero-copy" : "CPU conversion",
-			cs.latency_samples ? (double)cs.latency_ns_sum / (double)cs.latency_samples / 1e6 : 0.0);
-		struct dispman_placement pl;
-		if (dispman_layer_get_placement(p.pip, &pl) == 0)
-			printf("player: PiP layer %s (plane %u)\n",
-				pl.state == DISPMAN_PLACEMENT_ON_PLANE ? "on a plane" :
-				pl.state == DISPMAN_PLACEMENT_COMPOSITED ? "composited" : "not shown",
-				pl.plane_id);
-	}
-	if (then && p.cam) {
+static void report(struct player *p)
+{
+	printf("player: %llu flips, %llu video frames\n", (unsigned long long)p->flips,
+		(unsigned long long)p->video_frames);
+	if (!p->cam)
+		return;
+	struct dispman_camera_stats cs = { .size = sizeof(cs) };
+	dispman_camera_get_stats(p->cam, &cs);
+	printf("player: camera %s: %llu captured, %llu shown, %llu dropped, %llu broken, "
+		"%llu bytes copied by the CPU (%s), mean latency %.1f ms\n", p->cam_path,
+		(unsigned long long)cs.frames_captured, (unsigned long long)cs.frames_shown,
+		(unsigned long long)cs.frames_dropped, (unsigned long long)cs.frames_error,
+		(unsigned long long)cs.bytes_copied, cs.zero_copy ? "zero-copy" : "CPU conversion",
+		cs.latency_samples ? (double)cs.latency_ns_sum / (double)cs.latency_samples / 1e6 :
+		0.0);
+	struct dispman_placement pl;
+	if (dispman_layer_get_placement(p->pip, &pl) == 0)
+		printf("player: PiP layer %s (plane %u)\n",
+			pl.state == DISPMAN_PLACEMENT_ON_PLANE ? "on a plane" :
+			pl.state == DISPMAN_PLACEMENT_COMPOSITED ? "composited" : "not shown",
+			pl.plane_id);
+}
+
+/* --screenshot and --then; returns false when one failed. */
+static bool finish(struct player *p, const struct options *o)
+{
+	if (o->then && p->cam) {
 		/* the screen must not change between the screenshot and CMD */
-		int r = dispman_camera_stop(p.cam);
+		int r = dispman_camera_stop(p->cam);
 		if (r < 0)
 			fprintf(stderr, "player: camera stop: %s\n", strerror(-r));
 	}
-	if (shot) {
+	if (o->shot) {
 		struct dispman_buffer *frame = NULL;
-		int r = dispman_output_capture(p.out, &frame);
+		int r = dispman_output_capture(p->out, &frame);
 		if (r < 0)
 			fprintf(stderr, "player: screenshot: %s\n", strerror(-r));
-		else if (image_write(frame, shot) == 0)
-			printf("player: screenshot written to %s\n", shot);
+		else if (image_write(frame, o->shot) == 0)
+			printf("player: screenshot written to %s\n", o->shot);
 		dispman_buffer_unref(frame);
 		if (r < 0)
-			goto out_input;
+			return false;
 	}
-	if (then) {
+	if (o->then) {
 		fflush(stdout);
-		int r = system(then);
+		int r = system(o->then);
 		if (r != 0) {
-			fprintf(stderr, "player: '%s' failed (status %#x)\n", then, (unsigned)r);
-			goto out_input;
+			fprintf(stderr, "player: '%s' failed (status %#x)\n", o->then, (unsigned)r);
+			return false;
 		}
 	}
-	rc = 0;
-out_input:
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	struct player p = { .cam_path = "/dev/video0", .pip_visible = true, .vbuf_cur = -1 };
+	struct options o = { 0 };
+	if (!parse_args(argc, argv, &p, &o))
+		return 2;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	p.video = video_open(o.file, o.loop);
+	if (!p.video)
+		return 1;
+	int rc = 1;
+	if (setup_display(&p, &o)) {
+		start_camera(&p);
+		struct dispman_input *input = open_input(&p, &o);
+		if (play(&p, o.max_frames)) {
+			report(&p);
+			rc = finish(&p, &o) ? 0 : 1;
+		}
 #if PLAYER_KEYS
-	dispman_input_destroy(input);
+		dispman_input_destroy(input);
+#else
+		(void)input;
 #endif
-out:
+	}
 	dispman_camera_destroy(p.cam);
 	for (int i = 0; i < VIDEO_BUFFERS; i++)
 		dispman_buffer_unref(p.vbuf[i]);

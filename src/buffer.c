@@ -423,85 +423,81 @@ err:
 #endif
 }
 
-static bool device_takes_modifier(struct dispman_device *dev, uint32_t format, uint64_t modifier)
+/* Plane i of a dma-buf import: a valid fd, a pitch for the width, a dma-buf big enough. */
+static int check_import_plane(const struct dispman_dmabuf_desc *desc,
+	const struct format_info *fi, uint32_t i)
 {
-	for (size_t i = 0; i < dev->n_planes; i++)
-		if (plane_has_format_modifier(&dev->planes[i], format, modifier))
-			return true;
-	return false;
+	int fd = desc->fds[i];
+	if (fd < 0 || fcntl(fd, F_GETFD) < 0) {
+		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u fd %d is invalid", i, fd);
+		return -EBADF;
+	}
+	uint64_t row = plane_row_bytes(fi, i, desc->width);
+	if (desc->pitches[i] < row) {
+		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u pitch %u is less "
+			"than %llu bytes for width %u", i, desc->pitches[i],
+			(unsigned long long)row, desc->width);
+		return -EINVAL;
+	}
+	off_t size = lseek(fd, 0, SEEK_END);
+	uint64_t need = desc->offsets[i] +
+		(uint64_t)desc->pitches[i] * plane_height(fi, i, desc->height);
+	if (size < 0) {
+		dispman_log(DISPMAN_LOG_DEBUG, "dma-buf import: size of plane %u unknown", i);
+	} else if (need > (uint64_t)size) {
+		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u needs %llu bytes "
+			"(offset %u + pitch %u x rows), the dma-buf has %lld", i,
+			(unsigned long long)need, desc->offsets[i], desc->pitches[i],
+			(long long)size);
+		return -EINVAL;
+	}
+	return 0;
 }
 
-struct dispman_buffer *buffer_import_dmabuf(struct dispman_device *dev,
-	const struct dispman_dmabuf_desc *desc, enum dispman_log_level kernel_level)
+/* The descriptor of a dma-buf import, each refusal logged; 0 or a negative errno. */
+static int check_import(struct dispman_device *dev, const struct dispman_dmabuf_desc *desc)
 {
 	char name[8];
-	int ret;
 	if (!desc) {
 		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: no descriptor");
-		errno = EINVAL;
-		return NULL;
+		return -EINVAL;
 	}
 	const struct format_info *fi = format_info_find(desc->fourcc);
 	if (!fi) {
 		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: unknown format %s (0x%08x)",
 			fourcc_str(desc->fourcc, name), desc->fourcc);
-		errno = EINVAL;
-		return NULL;
+		return -EINVAL;
 	}
 	if (desc->n_planes != fi->n_planes) {
 		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: format %s has %u planes, not %u",
 			fourcc_str(desc->fourcc, name), fi->n_planes, desc->n_planes);
-		errno = EINVAL;
-		return NULL;
+		return -EINVAL;
 	}
-	ret = check_size(dev, desc->width, desc->height);
+	int ret = check_size(dev, desc->width, desc->height);
+	for (uint32_t i = 0; ret == 0 && i < desc->n_planes; i++)
+		ret = check_import_plane(desc, fi, i);
+	if (ret < 0)
+		return ret;
+	if (!modifier_usable(dev, desc->modifier, "dma-buf import"))
+		return -EINVAL;
+	if (desc->modifier != DRM_FORMAT_MOD_INVALID &&
+	    !planes_take(dev->planes, dev->n_planes, desc->fourcc, desc->modifier, true)) {
+		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: no plane takes %s with modifier "
+			"0x%016llx", fourcc_str(desc->fourcc, name),
+			(unsigned long long)desc->modifier);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct dispman_buffer *buffer_import_dmabuf(struct dispman_device *dev,
+	const struct dispman_dmabuf_desc *desc, enum dispman_log_level kernel_level)
+{
+	int ret = check_import(dev, desc);
 	if (ret < 0) {
 		errno = -ret;
 		return NULL;
 	}
-	for (uint32_t i = 0; i < desc->n_planes; i++) {
-		int fd = desc->fds[i];
-		if (fd < 0 || fcntl(fd, F_GETFD) < 0) {
-			dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u fd %d is invalid", i,
-				fd);
-			errno = EBADF;
-			return NULL;
-		}
-		uint64_t row = plane_row_bytes(fi, i, desc->width);
-		if (desc->pitches[i] < row) {
-			dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u pitch %u is less "
-				"than %llu bytes for width %u", i, desc->pitches[i],
-				(unsigned long long)row, desc->width);
-			errno = EINVAL;
-			return NULL;
-		}
-		off_t size = lseek(fd, 0, SEEK_END);
-		uint64_t need = desc->offsets[i] +
-			(uint64_t)desc->pitches[i] * plane_height(fi, i, desc->height);
-		if (size < 0) {
-			dispman_log(DISPMAN_LOG_DEBUG, "dma-buf import: size of plane %u unknown", i);
-		} else if (need > (uint64_t)size) {
-			dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: plane %u needs %llu bytes "
-				"(offset %u + pitch %u x rows), the dma-buf has %lld", i,
-				(unsigned long long)need, desc->offsets[i], desc->pitches[i],
-				(long long)size);
-			errno = EINVAL;
-			return NULL;
-		}
-	}
-	if (!modifier_usable(dev, desc->modifier, "dma-buf import")) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (desc->modifier != DRM_FORMAT_MOD_INVALID &&
-	    !device_takes_modifier(dev, desc->fourcc, desc->modifier)) {
-		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: no plane takes %s with modifier "
-			"0x%016llx", fourcc_str(desc->fourcc, name),
-			(unsigned long long)desc->modifier);
-		errno = EINVAL;
-		return NULL;
-	}
-
 	struct dispman_buffer *buf = buffer_alloc(dev, BUFFER_DMABUF, desc->width, desc->height,
 		desc->fourcc);
 	if (!buf) {

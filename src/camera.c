@@ -26,75 +26,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 #include <drm_fourcc.h>
 #include <linux/videodev2.h>
 
 #include <dispman/camera.h>
 
 #include "private.h"
+#include "camera-convert.h"
+#include "camera-private.h"
 #include "sized.h"
-#include "v4l2.h"
 
-#define COPY_TARGETS 3
 #define MAX_ERRORS_IN_A_ROW 30
-
-enum cam_buf_state {
-	CAM_BUF_DRIVER,   /* queued to the V4L2 driver */
-	CAM_BUF_CPU,      /* dequeued, owned by the camera (copy path, or failed queue) */
-	CAM_BUF_LAYER,    /* dequeued, on the layer or on screen */
-};
-
-struct cam_buf {
-	struct dispman_camera *cam;
-	uint32_t index;
-	enum cam_buf_state state;
-	struct dispman_buffer *buf;  /* zero-copy: the display buffer of this frame */
-	int fds[V4L2_MAX_PLANES];    /* import path: dma-bufs queued to the driver */
-	void *map[V4L2_MAX_PLANES];  /* copy path: CPU view of MMAP memory */
-	size_t map_len[V4L2_MAX_PLANES];
-	uint64_t ts_ns;
-	bool committed;              /* reached a commit (in use by the output) */
-	bool shown;                  /* a page flip put it on screen */
-};
-
-struct dispman_camera {
-	struct dispman_device *dev;
-	struct dispman_layer *layer;
-	struct v4l2_dev v4l2;
-	uint32_t flags;
-	bool copy;                   /* CPU copy path */
-	bool copy_same;              /* the copy keeps the camera's format (rows copied) */
-	enum dispman_placement_reason copy_reason; /* FORMAT or IMPORT */
-	struct cam_buf bufs[V4L2_MAX_BUFFERS];
-	uint32_t n_bufs;
-	struct cam_buf *current;     /* the frame on the layer (zero-copy) */
-	struct dispman_buffer *targets[COPY_TARGETS];
-	struct event_source *source;
-	struct dispman_camera_stats stats;
-	unsigned errors_in_a_row;
-	bool failed;
-	bool in_callback;
-	dispman_camera_error_callback error_cb;
-	void *error_data;
-	dispman_camera_frame_callback frame_cb;
-	void *frame_data;
-	bool have_seq;
-	uint32_t last_seq;
-};
-
-static bool output_uses(struct dispman_output *out, struct dispman_buffer *buf)
-{
-	for (size_t i = 0; i < out->n_queued; i++)
-		if (out->queued[i] == buf)
-			return true;
-	for (size_t i = 0; i < out->n_shown; i++)
-		if (out->shown[i] == buf)
-			return true;
-	return false;
-}
 
 static int queue_buf(struct cam_buf *b)
 {
@@ -122,7 +65,7 @@ static void try_requeue(struct cam_buf *b)
 	struct dispman_camera *cam = b->cam;
 	if (b->state != CAM_BUF_LAYER || b == cam->current)
 		return;
-	if (output_uses(cam->layer->out, b->buf)) {
+	if (output_holds_buffer(cam->layer->out, b->buf)) {
 		b->committed = true;
 		return; /* the release callback comes back here */
 	}
@@ -160,9 +103,9 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 		/* Some drivers (vkms) stamp the flip with the vblank before the one
 		 * that completed it: then that vblank is one refresh period later
 		 * (without a known period, the event's arrival). */
-		const drmModeModeInfo *m = &b->cam->layer->out->cur_mode;
-		if (m->clock && m->htotal && m->vtotal) {
-			flip += (uint64_t)m->htotal * m->vtotal * 1000000u / m->clock;
+		uint64_t period = output_period_ns(b->cam->layer->out);
+		if (period) {
+			flip += period;
 		} else {
 			struct timespec now;
 			clock_gettime(CLOCK_MONOTONIC, &now);
@@ -202,36 +145,7 @@ static void camera_fail(struct dispman_camera *cam, int err)
 	}
 }
 
-static inline uint8_t clamp8(int v)
-{
-	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-}
-
-/* BT.601 limited range, integer. */
-static inline uint32_t yuv_to_xrgb(int y, int u, int v)
-{
-	int c = 298 * (y - 16), d = u - 128, e = v - 128;
-	return 0xff000000u | (uint32_t)clamp8((c + 409 * e + 128) >> 8) << 16 |
-	       (uint32_t)clamp8((c - 100 * d - 208 * e + 128) >> 8) << 8 |
-	       (uint32_t)clamp8((c + 516 * d + 128) >> 8);
-}
-
-/* Copy one frame of a single-plane format as it is into dst. Returns bytes written. */
-static uint64_t copy_rows(struct dispman_camera *cam, struct cam_buf *b, uint8_t *out,
-	uint32_t ostride)
-{
-	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
-	const struct format_info *fi = format_info_find(f->drm_fourcc);
-	size_t row = fi ? (size_t)f->width * fi->cpp[0] / fi->hsub : 0;
-	if (row > ostride || row > f->planes[0].pitch)
-		return 0;
-	const uint8_t *src = (const uint8_t *)b->map[0] + f->planes[0].offset;
-	for (uint32_t y = 0; y < f->height; y++)
-		memcpy(out + (size_t)y * ostride, src + (size_t)y * f->planes[0].pitch, row);
-	return (uint64_t)row * f->height;
-}
-
-/* Convert one frame into an XRGB8888 buffer (or copy it as it is). Returns bytes written. */
+/* Copy or convert one frame into the dumb buffer dst. Returns bytes written. */
 static uint64_t convert_frame(struct dispman_camera *cam, struct cam_buf *b,
 	struct dispman_buffer *dst)
 {
@@ -240,56 +154,15 @@ static uint64_t convert_frame(struct dispman_camera *cam, struct cam_buf *b,
 	uint32_t ostride;
 	if (dispman_buffer_map(dst, (void **)&out, &ostride) < 0)
 		return 0;
-	if (cam->copy_same)
-		return copy_rows(cam, b, out, ostride);
 	const uint8_t *p0 = (const uint8_t *)b->map[0] + f->planes[0].offset;
+	if (cam->copy_same) {
+		const struct format_info *fi = format_info_find(f->drm_fourcc);
+		uint32_t row = fi ? f->width * fi->cpp[0] / fi->hsub : 0;
+		return camera_copy_rows(p0, f->planes[0].pitch, row, f->height, out, ostride);
+	}
 	const uint8_t *p1 = f->n_mem > 1 ? (const uint8_t *)b->map[1] :
 		(const uint8_t *)b->map[0] + f->planes[1].offset;
-	for (uint32_t y = 0; y < f->height; y++) {
-		uint32_t *row = (uint32_t *)(void *)(out + (size_t)y * ostride);
-		const uint8_t *s = p0 + (size_t)y * f->planes[0].pitch;
-		switch (f->v4l2_fourcc) {
-		case V4L2_PIX_FMT_YUYV:
-			for (uint32_t x = 0; x + 1 < f->width; x += 2, s += 4) {
-				row[x] = yuv_to_xrgb(s[0], s[1], s[3]);
-				row[x + 1] = yuv_to_xrgb(s[2], s[1], s[3]);
-			}
-			break;
-		case V4L2_PIX_FMT_UYVY:
-			for (uint32_t x = 0; x + 1 < f->width; x += 2, s += 4) {
-				row[x] = yuv_to_xrgb(s[1], s[0], s[2]);
-				row[x + 1] = yuv_to_xrgb(s[3], s[0], s[2]);
-			}
-			break;
-		case V4L2_PIX_FMT_NV12:
-		case V4L2_PIX_FMT_NV12M: {
-			const uint8_t *uv = p1 + (size_t)(y / 2) * f->planes[1].pitch;
-			for (uint32_t x = 0; x < f->width; x++)
-				row[x] = yuv_to_xrgb(s[x], uv[x & ~1u], uv[x | 1u]);
-			break;
-		}
-		case V4L2_PIX_FMT_RGB24: /* R, G, B in memory */
-			for (uint32_t x = 0; x < f->width; x++, s += 3)
-				row[x] = 0xff000000u | (uint32_t)s[0] << 16 | (uint32_t)s[1] << 8 | s[2];
-			break;
-		default: /* BGR24: B, G, R in memory */
-			for (uint32_t x = 0; x < f->width; x++, s += 3)
-				row[x] = 0xff000000u | (uint32_t)s[2] << 16 | (uint32_t)s[1] << 8 | s[0];
-			break;
-		}
-	}
-	return (uint64_t)f->width * f->height * 4;
-}
-
-static bool convertible(uint32_t v4l2_fourcc)
-{
-	switch (v4l2_fourcc) {
-	case V4L2_PIX_FMT_YUYV: case V4L2_PIX_FMT_UYVY: case V4L2_PIX_FMT_NV12:
-	case V4L2_PIX_FMT_NV12M: case V4L2_PIX_FMT_RGB24: case V4L2_PIX_FMT_BGR24:
-		return true;
-	default:
-		return false;
-	}
+	return camera_convert_xrgb(f, p0, p1, out, ostride);
 }
 
 static void show_copy(struct dispman_camera *cam, struct cam_buf *b)
@@ -297,7 +170,7 @@ static void show_copy(struct dispman_camera *cam, struct cam_buf *b)
 	struct dispman_buffer *dst = NULL;
 	for (int i = 0; i < COPY_TARGETS && !dst; i++)
 		if (cam->targets[i] != cam->layer->buf &&
-		    !output_uses(cam->layer->out, cam->targets[i]))
+		    !output_holds_buffer(cam->layer->out, cam->targets[i]))
 			dst = cam->targets[i];
 	if (!dst) {
 		cam->stats.frames_dropped++;
@@ -397,16 +270,6 @@ static int handle_frames(int fd, uint32_t events, void *data)
 	return 0;
 }
 
-/* A plane of the device that takes fourcc (linear) exists. */
-static bool device_takes(struct dispman_device *dev, uint32_t fourcc)
-{
-	for (size_t i = 0; i < dev->n_planes; i++)
-		if (dev->planes[i].type != DRM_PLANE_TYPE_CURSOR &&
-		    plane_has_format_modifier(&dev->planes[i], fourcc, DRM_FORMAT_MOD_LINEAR))
-			return true;
-	return false;
-}
-
 static int choose_format(struct dispman_camera *cam, const struct dispman_camera_config *cfg,
 	uint32_t *v4l2_fourcc)
 {
@@ -424,8 +287,9 @@ static int choose_format(struct dispman_camera *cam, const struct dispman_camera
 				"matching DRM %.4s", cam->v4l2.path, (const char *)&cfg->fourcc);
 			return -ENOTSUP;
 		}
-		if (!device_takes(cam->dev, cfg->fourcc)) {
-			if (!(cfg->flags & DISPMAN_CAMERA_ALLOW_COPY) || !convertible(want)) {
+		if (!camera_display_takes(cam->dev, cfg->fourcc)) {
+			if (!(cfg->flags & DISPMAN_CAMERA_ALLOW_COPY) ||
+			    !camera_convertible(want)) {
 				dispman_log(DISPMAN_LOG_ERROR, "camera %s: no plane takes %.4s "
 					"(and no CPU conversion allowed or possible)",
 					cam->v4l2.path, (const char *)&cfg->fourcc);
@@ -439,14 +303,14 @@ static int choose_format(struct dispman_camera *cam, const struct dispman_camera
 	for (int i = 0; i < n; i++) {
 		uint32_t drm = v4l2_to_drm_fourcc(fmts[i]);
 		/* single memory plane formats only, for now */
-		if (drm && format_info_find(drm) && device_takes(cam->dev, drm)) {
+		if (drm && format_info_find(drm) && camera_display_takes(cam->dev, drm)) {
 			*v4l2_fourcc = fmts[i];
 			return 0;
 		}
 	}
 	if (cfg->flags & DISPMAN_CAMERA_ALLOW_COPY) {
 		for (int i = 0; i < n; i++)
-			if (convertible(fmts[i])) {
+			if (camera_convertible(fmts[i])) {
 				*v4l2_fourcc = fmts[i];
 				cam->copy = true;
 				return 0;
@@ -479,8 +343,8 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
 			formats[n] = (struct dispman_camera_format){
 				.v4l2_fourcc = fmts[i], .drm_fourcc = drm,
 				.width = sizes[k][0], .height = sizes[k][1],
-				.scanout = drm && device_takes(dev, drm),
-				.convertible = convertible(fmts[i]),
+				.scanout = drm && camera_display_takes(dev, drm),
+				.convertible = camera_convertible(fmts[i]),
 			};
 			n++;
 		}
@@ -489,273 +353,53 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
 	return nf < 0 ? nf : (int)n;
 }
 
-static void free_buffers(struct dispman_camera *cam)
-{
-	for (uint32_t i = 0; i < cam->n_bufs; i++) {
-		struct cam_buf *b = &cam->bufs[i];
-		if (b->buf) {
-			dispman_buffer_set_release_callback(b->buf, NULL, NULL);
-			buffer_set_shown_callback(b->buf, NULL, NULL);
-			dispman_buffer_unref(b->buf);
-			b->buf = NULL;
-		}
-		for (int p = 0; p < V4L2_MAX_PLANES; p++) {
-			if (b->fds[p] >= 0)
-				close(b->fds[p]);
-			b->fds[p] = -1;
-			if (b->map[p])
-				munmap(b->map[p], b->map_len[p]);
-			b->map[p] = NULL;
-		}
-	}
-	for (int i = 0; i < COPY_TARGETS; i++) {
-		dispman_buffer_unref(cam->targets[i]);
-		cam->targets[i] = NULL;
-	}
-	cam->n_bufs = 0;
-	if (cam->v4l2.n_buffers)
-		v4l2_free_buffers(&cam->v4l2);
-}
-
-static struct dispman_dmabuf_desc frame_desc(struct dispman_camera *cam)
-{
-	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
-	struct dispman_dmabuf_desc d = {
-		.width = f->width, .height = f->height, .fourcc = f->drm_fourcc,
-		.modifier = DRM_FORMAT_MOD_LINEAR, .n_planes = f->n_planes,
-		.fds = { -1, -1, -1, -1 },
-	};
-	for (uint32_t p = 0; p < f->n_planes; p++) {
-		d.offsets[p] = f->n_mem > 1 ? 0 : f->planes[p].offset;
-		d.pitches[p] = f->planes[p].pitch;
-	}
-	return d;
-}
-
 static void hook_buffer(struct cam_buf *b)
 {
 	dispman_buffer_set_release_callback(b->buf, on_release, b);
 	buffer_set_shown_callback(b->buf, on_shown, b);
 }
 
-/* V4L2_MEMORY_MMAP buffers exported as dma-bufs and imported into KMS. */
-static int setup_export(struct dispman_camera *cam, uint32_t count,
-	enum dispman_log_level kernel_level)
+/* The config's values, refused with a log line each; 0 or -EINVAL. */
+static int check_config(const struct dispman_layer *layer,
+	const struct dispman_camera_config *cfg)
 {
-	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
-	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_MMAP, &count);
-	if (r < 0)
-		return r;
-	cam->n_bufs = count;
-	for (uint32_t i = 0; i < count; i++) {
-		struct cam_buf *b = &cam->bufs[i];
-		int fds[V4L2_MAX_PLANES] = { -1, -1, -1, -1 };
-		for (uint32_t m = 0; m < f->n_mem; m++)
-			if ((r = v4l2_export_buffer(&cam->v4l2, i, m, &fds[m])) < 0)
-				goto fail_fds;
-		struct dispman_dmabuf_desc d = frame_desc(cam);
-		for (uint32_t p = 0; p < f->n_planes; p++)
-			d.fds[p] = fds[f->n_mem > 1 ? p : 0];
-		b->buf = buffer_import_dmabuf(cam->dev, &d, kernel_level);
-		r = b->buf ? 0 : -errno;
-fail_fds:
-		for (uint32_t m = 0; m < V4L2_MAX_PLANES; m++)
-			if (fds[m] >= 0)
-				close(fds[m]);
-		if (r < 0)
-			return r;
-		hook_buffer(b);
-	}
-	return 0;
-}
-
-/* Display dumb buffers exported as dma-bufs and queued with V4L2_MEMORY_DMABUF. */
-static int setup_import(struct dispman_camera *cam, uint32_t count)
-{
-	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
-	if (f->n_planes != 1 || f->n_mem != 1) {
-		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the import path takes single-plane "
-			"formats only", cam->v4l2.path);
-		return -ENOTSUP;
-	}
-	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_DMABUF, &count);
-	if (r < 0)
-		return r;
-	cam->n_bufs = count;
-	for (uint32_t i = 0; i < count; i++) {
-		struct cam_buf *b = &cam->bufs[i];
-		b->buf = dispman_buffer_create_dumb(cam->dev, f->width, f->height, f->drm_fourcc);
-		if (!b->buf)
-			return -errno;
-		if (!b->buf->fb_id) {
-			dispman_log(DISPMAN_LOG_ERROR, "camera %s: the display makes no "
-				"framebuffer of its own buffers in %.4s", cam->v4l2.path,
-				(const char *)&f->drm_fourcc);
-			return -ENOTSUP;
-		}
-		uint32_t pitch;
-		dispman_buffer_map(b->buf, NULL, &pitch);
-		if (pitch != f->planes[0].pitch) {
-			/* The driver must write with the display buffer's pitch. */
-			int rs = v4l2_set_format_pitch(&cam->v4l2, pitch);
-			if (rs < 0)
-				return rs;
-		}
-		if ((r = dispman_buffer_export_dmabuf(b->buf, &b->fds[0])) < 0)
-			return r;
-		hook_buffer(b);
-	}
-	return 0;
-}
-
-static int setup_copy(struct dispman_camera *cam, uint32_t count)
-{
-	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
-	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_MMAP, &count);
-	if (r < 0)
-		return r;
-	cam->n_bufs = count;
-	for (uint32_t i = 0; i < count; i++) {
-		struct cam_buf *b = &cam->bufs[i];
-		for (uint32_t m = 0; m < f->n_mem; m++) {
-			uint32_t off, len;
-			if ((r = v4l2_query_buffer(&cam->v4l2, i, m, &off, &len)) < 0)
-				return r;
-			b->map[m] = mmap(NULL, len, PROT_READ, MAP_SHARED, cam->v4l2.fd, off);
-			if (b->map[m] == MAP_FAILED) {
-				b->map[m] = NULL;
-				r = -errno;
-				dispman_log_errno(DISPMAN_LOG_ERROR, -r, "camera %s: mmap",
-					cam->v4l2.path);
-				return r;
-			}
-			b->map_len[m] = len;
-		}
-	}
-	/* A format a plane takes is copied as it is, another one converted. */
-	cam->copy_same = device_takes(cam->dev, f->drm_fourcc) && f->n_planes == 1 &&
-		f->n_mem == 1 && format_info_find(f->drm_fourcc);
-	if (!cam->copy_same && !convertible(f->v4l2_fourcc)) {
-		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the CPU can neither copy nor convert "
-			"%.4s", cam->v4l2.path, (const char *)&f->v4l2_fourcc);
-		return -ENOTSUP;
-	}
-	uint32_t target = cam->copy_same ? f->drm_fourcc : DRM_FORMAT_XRGB8888;
-	for (int i = 0; i < COPY_TARGETS; i++) {
-		cam->targets[i] = dispman_buffer_create_dumb(cam->dev, f->width, f->height, target);
-		if (!cam->targets[i])
-			return -errno;
-	}
-	return 0;
-}
-
-static const char *memory_name(enum dispman_camera_memory m)
-{
-	switch (m) {
-	case DISPMAN_CAMERA_MEMORY_EXPORT: return "camera buffers exported to the display";
-	case DISPMAN_CAMERA_MEMORY_IMPORT: return "display buffers imported by the camera";
-	case DISPMAN_CAMERA_MEMORY_COPY: return "CPU copy";
-	default: return "automatic";
-	}
-}
-
-/*
- * The zero-copy paths in order (export, then import, as config->memory allows), then the
- * CPU copy if allowed. A failure while another path remains is logged at info level.
- */
-static int setup_paths(struct dispman_camera *cam, const struct dispman_camera_config *cfg,
-	uint32_t count)
-{
-	bool allow_copy = cfg->flags & DISPMAN_CAMERA_ALLOW_COPY;
-	bool try_export = cfg->memory == DISPMAN_CAMERA_MEMORY_AUTO ||
-		cfg->memory == DISPMAN_CAMERA_MEMORY_EXPORT;
-	bool try_import = cfg->memory == DISPMAN_CAMERA_MEMORY_AUTO ||
-		cfg->memory == DISPMAN_CAMERA_MEMORY_IMPORT;
-	int r = -ENOTSUP;
-	if (!cam->copy && try_export) {
-		bool more = try_import || allow_copy;
-		r = setup_export(cam, count, more ? DISPMAN_LOG_INFO : DISPMAN_LOG_ERROR);
-		cam->stats.memory = DISPMAN_CAMERA_MEMORY_EXPORT;
-		if (r < 0 && more) {
-			dispman_log(DISPMAN_LOG_INFO, "camera %s: the display cannot use the "
-				"camera's buffers (%s); trying %s", cam->v4l2.path, strerror(-r),
-				try_import ? "display buffers imported by the camera" :
-				"CPU copies");
-			free_buffers(cam);
-		}
-	}
-	if (!cam->copy && r < 0 && try_import) {
-		r = setup_import(cam, count);
-		cam->stats.memory = DISPMAN_CAMERA_MEMORY_IMPORT;
-		if (r < 0 && allow_copy) {
-			dispman_log(DISPMAN_LOG_INFO, "camera %s: the camera cannot use the "
-				"display's buffers (%s); trying CPU copies", cam->v4l2.path,
-				strerror(-r));
-			free_buffers(cam);
-		}
-	}
-	if (!cam->copy && r < 0 && allow_copy) {
-		cam->copy = true;
-		cam->copy_reason = DISPMAN_REASON_IMPORT;
-	}
-	if (cam->copy) {
-		r = setup_copy(cam, count);
-		cam->stats.memory = DISPMAN_CAMERA_MEMORY_COPY;
-	}
-	return r;
-}
-
-struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
-	const struct dispman_camera_config *user_cfg)
-{
-	struct dispman_camera *cam;
-	struct dispman_camera_config config;
-	const struct dispman_camera_config *cfg = &config;
-	uint32_t v4l2_fourcc = 0;
-	int r;
-
-	/* a struct that grows: take what the caller's size covers, the rest is 0 */
-	if (user_cfg && (r = sized_copy_in(&config, sizeof(config), user_cfg,
-			"dispman_camera_config")) < 0) {
-		errno = -r;
-		return NULL;
-	}
-	if (!layer || !user_cfg || !cfg->path) {
-		dispman_log(DISPMAN_LOG_ERROR, "camera: layer, config and config->path are required");
-		errno = EINVAL;
-		return NULL;
+	if (!layer || !cfg->path) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera: layer, config and config->path are "
+			"required");
+		return -EINVAL;
 	}
 	if (cfg->n_buffers == 1 || cfg->n_buffers > V4L2_MAX_BUFFERS) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: n_buffers %u is not in 2..%d",
 			cfg->n_buffers, V4L2_MAX_BUFFERS);
-		errno = EINVAL;
-		return NULL;
+		return -EINVAL;
 	}
 	if ((unsigned)cfg->memory > DISPMAN_CAMERA_MEMORY_COPY) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: unknown memory path %d", (int)cfg->memory);
-		errno = EINVAL;
-		return NULL;
+		return -EINVAL;
 	}
 	if (cfg->flags & ~(uint32_t)(DISPMAN_CAMERA_ALLOW_COPY | DISPMAN_CAMERA_MANUAL_COMMIT)) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: unknown flags 0x%x", cfg->flags);
-		errno = EINVAL;
-		return NULL;
+		return -EINVAL;
 	}
 	if (cfg->memory == DISPMAN_CAMERA_MEMORY_COPY &&
 	    !(cfg->flags & DISPMAN_CAMERA_ALLOW_COPY)) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: DISPMAN_CAMERA_MEMORY_COPY needs "
 			"DISPMAN_CAMERA_ALLOW_COPY");
-		errno = EINVAL;
-		return NULL;
+		return -EINVAL;
 	}
-	cam = calloc(1, sizeof(*cam));
-	if (!cam) {
-		errno = ENOMEM;
+	return 0;
+}
+
+/* A camera of layer, no node opened yet, every buffer with the CPU. */
+static struct dispman_camera *camera_alloc(struct dispman_layer *layer, uint32_t flags)
+{
+	struct dispman_camera *cam = calloc(1, sizeof(*cam));
+	if (!cam)
 		return NULL;
-	}
 	cam->layer = layer;
 	cam->dev = layer->out->dev;
-	cam->flags = cfg->flags;
+	cam->flags = flags;
+	cam->v4l2.fd = -1;
 	for (uint32_t i = 0; i < V4L2_MAX_BUFFERS; i++) {
 		cam->bufs[i].cam = cam;
 		cam->bufs[i].index = i;
@@ -763,48 +407,88 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 		for (int p = 0; p < V4L2_MAX_PLANES; p++)
 			cam->bufs[i].fds[p] = -1;
 	}
-	if ((r = v4l2_open(&cam->v4l2, cfg->path)) < 0)
-		goto fail;
-	if ((r = choose_format(cam, cfg, &v4l2_fourcc)) < 0)
-		goto fail;
-	if (cam->copy)
+	return cam;
+}
+
+/* Format, size and buffers of the opened node, as cfg asks; 0 or a negative errno. */
+static int camera_configure(struct dispman_camera *cam,
+	const struct dispman_camera_config *cfg)
+{
+	uint32_t v4l2_fourcc = 0;
+	int r = choose_format(cam, cfg, &v4l2_fourcc);
+	if (r < 0)
+		return r;
+	if (cam->copy) {
 		cam->copy_reason = DISPMAN_REASON_FORMAT;
-	else if (cfg->memory == DISPMAN_CAMERA_MEMORY_COPY) {
+	} else if (cfg->memory == DISPMAN_CAMERA_MEMORY_COPY) {
 		cam->copy = true;
 		cam->copy_reason = DISPMAN_REASON_IMPORT; /* asked for: as if nothing shared */
 	}
 	uint32_t w = cfg->width, h = cfg->height;
 	if (!w || !h) {
 		if ((r = v4l2_get_format(&cam->v4l2)) < 0)
-			goto fail;
+			return r;
 		w = w ? w : cam->v4l2.fmt.width;
 		h = h ? h : cam->v4l2.fmt.height;
 	}
 	if ((r = v4l2_set_format(&cam->v4l2, v4l2_fourcc, w, h)) < 0)
-		goto fail;
-	uint32_t count = cfg->n_buffers ? cfg->n_buffers : 4;
-	if ((r = setup_paths(cam, cfg, count)) < 0)
-		goto fail;
+		return r;
+	if ((r = camera_setup_paths(cam, cfg, cfg->n_buffers ? cfg->n_buffers : 4)) < 0)
+		return r;
+	for (uint32_t i = 0; i < cam->n_bufs; i++)
+		if (cam->bufs[i].buf)
+			hook_buffer(&cam->bufs[i]);
+	return 0;
+}
+
+struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
+	const struct dispman_camera_config *user_cfg)
+{
+	struct dispman_camera_config config = { 0 };
+	int r = -EINVAL;
+	/* a struct that grows: take what the caller's size covers, the rest is 0 */
+	if (!user_cfg) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera: layer, config and config->path are "
+			"required");
+	} else if ((r = sized_copy_in(&config, sizeof(config), user_cfg,
+			"dispman_camera_config")) == 0) {
+		r = check_config(layer, &config);
+	}
+	if (r < 0) {
+		errno = -r;
+		return NULL;
+	}
+	struct dispman_camera *cam = camera_alloc(layer, config.flags);
+	if (!cam) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if ((r = v4l2_open(&cam->v4l2, config.path)) < 0 ||
+	    (r = camera_configure(cam, &config)) < 0) {
+		camera_free_buffers(cam);
+		v4l2_close(&cam->v4l2);
+		free(cam);
+		errno = -r;
+		return NULL;
+	}
 	cam->stats.n_buffers = cam->n_bufs;
 	cam->stats.zero_copy = !cam->copy;
 	layer->copy_reason = cam->copy ? cam->copy_reason : DISPMAN_REASON_NONE;
-	dispman_log(DISPMAN_LOG_INFO, "camera %s (%s): %.4s %ux%u, %u buffers, %s%s", cfg->path,
+	dispman_log(DISPMAN_LOG_INFO, "camera %s (%s): %.4s %ux%u, %u buffers, %s%s", config.path,
 		cam->v4l2.card, (const char *)&cam->v4l2.fmt.v4l2_fourcc, cam->v4l2.fmt.width,
 		cam->v4l2.fmt.height, cam->n_bufs, cam->copy ? "" : "zero-copy, ",
 		cam->copy && !cam->copy_same ? "CPU conversion to XRGB8888" :
-		memory_name(cam->stats.memory));
+		camera_memory_name(cam->stats.memory));
 	return cam;
-fail:
-	free_buffers(cam);
-	v4l2_close(&cam->v4l2);
-	free(cam);
-	errno = -r;
-	return NULL;
 }
 
 int dispman_camera_start(struct dispman_camera *cam)
 {
 	int r;
+	if (!cam) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+		return -EINVAL;
+	}
 	if (cam->failed) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the stream failed; create a new camera",
 			cam->v4l2.path);
@@ -843,6 +527,10 @@ fail:
 int dispman_camera_stop(struct dispman_camera *cam)
 {
 	int r = 0;
+	if (!cam) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+		return -EINVAL;
+	}
 	if (cam->source) {
 		event_source_remove(cam->source);
 		cam->source = NULL;
@@ -882,10 +570,10 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 		bool busy = false;
 		for (uint32_t i = 0; i < cam->n_bufs; i++)
 			busy = busy || (cam->bufs[i].buf &&
-				output_uses(cam->layer->out, cam->bufs[i].buf));
+				output_holds_buffer(cam->layer->out, cam->bufs[i].buf));
 		for (int i = 0; i < COPY_TARGETS; i++)
 			busy = busy || (cam->targets[i] &&
-				output_uses(cam->layer->out, cam->targets[i]));
+				output_holds_buffer(cam->layer->out, cam->targets[i]));
 		if (!busy)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &t);
@@ -898,7 +586,7 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 			break;
 	}
 	/* Buffers the display still holds keep their own references: unhook. */
-	free_buffers(cam);
+	camera_free_buffers(cam);
 	v4l2_close(&cam->v4l2);
 	cam->layer->copy_reason = DISPMAN_REASON_NONE;
 	free(cam);
@@ -932,6 +620,16 @@ int dispman_camera_set_frame_callback(struct dispman_camera *cam,
 void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,
 	uint32_t *height)
 {
+	if (!cam) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+		if (fourcc)
+			*fourcc = 0;
+		if (width)
+			*width = 0;
+		if (height)
+			*height = 0;
+		return;
+	}
 	if (fourcc)
 		*fourcc = cam->copy && !cam->copy_same ? DRM_FORMAT_XRGB8888 :
 			cam->v4l2.fmt.drm_fourcc;

@@ -382,97 +382,82 @@ static void union_box(pixman_region32_t *r, int32_t x1, int32_t y1, int32_t x2, 
 		pixman_region32_union_rect(r, r, x1, y1, (unsigned)(x2 - x1), (unsigned)(y2 - y1));
 }
 
-int compose_render(struct dispman_output *out, struct dispman_layer **layers, size_t n,
-	bool full)
+/* Where the layers changed since the frame in the buffer on screen (cur, POOL: none). */
+static void frame_damage(struct compositor *c, size_t cur, struct dispman_layer **layers,
+	size_t n, bool full, pixman_region32_t *damage)
 {
-	struct dispman_layer *cl = compose_get_layer(out);
-	if (!cl)
-		return -ENOMEM;
-	struct compositor *c = out->comp;
 	int32_t w = (int32_t)c->width, h = (int32_t)c->height;
-	pixman_region32_t frame_damage, need, left;
-	pixman_region32_init(&frame_damage);
-	pixman_region32_init(&need);
-	pixman_region32_init(&left);
-	pixman_region32_t *vis = calloc(n ? n : 1, sizeof(*vis));
-	if (!vis) {
-		pixman_region32_fini(&frame_damage);
-		pixman_region32_fini(&need);
-		pixman_region32_fini(&left);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		pixman_region32_init(&vis[i]);
-	size_t cur = POOL;
-	for (size_t i = 0; i < POOL; i++)
-		if (c->pool[i] == cl->buf)
-			cur = i;
 	if (full || cur == POOL || !c->drawn[cur]) {
-		union_box(&frame_damage, 0, 0, w, h);
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			pixman_box32_t b;
-			layer_rect(layers[i], w, h, &b);
-			bool moved = !same_box(layers[i]->composed_box, &b);
-			if (layers[i]->composed_serial == layers[i]->content_serial && !moved)
-				continue;
-			union_box(&frame_damage, b.x1, b.y1, b.x2, b.y2);
-			if (moved) /* where it was */
-				union_box(&frame_damage, layers[i]->composed_box[0],
-					layers[i]->composed_box[1], layers[i]->composed_box[2],
-					layers[i]->composed_box[3]);
-		}
+		union_box(damage, 0, 0, w, h);
+		return;
 	}
-	int ret = 0;
-	if (!pixman_region32_not_empty(&frame_damage))
-		goto out; /* nothing changed: the buffer on screen stays */
-	int slot = get_free(out, c);
-	if (slot < 0) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	c->frame++;
-	pixman_region32_copy(&c->damage[c->frame % HISTORY], &frame_damage);
-	uint64_t age = c->drawn[slot] ? c->frame - c->drawn[slot] : UINT64_MAX;
-	if (age >= HISTORY) {
-		union_box(&need, 0, 0, w, h); /* also a new buffer: never cleared, drawn whole */
-	} else {
-		for (uint64_t f = c->drawn[slot] + 1; f <= c->frame; f++)
-			pixman_region32_union(&need, &need, &c->damage[f % HISTORY]);
-	}
-	/* From the top down: each layer is drawn where no opaque layer above covers it. */
-	pixman_region32_copy(&left, &need);
-	uint64_t drawn_px = 0;
-	for (size_t i = n; i-- > 0;) {
+	for (size_t i = 0; i < n; i++) {
 		pixman_box32_t b;
 		layer_rect(layers[i], w, h, &b);
+		bool moved = !same_box(layers[i]->composed_box, &b);
+		if (layers[i]->composed_serial == layers[i]->content_serial && !moved)
+			continue;
+		union_box(damage, b.x1, b.y1, b.x2, b.y2);
+		if (moved) /* where it was */
+			union_box(damage, layers[i]->composed_box[0], layers[i]->composed_box[1],
+				layers[i]->composed_box[2], layers[i]->composed_box[3]);
+	}
+}
+
+/* What buffer slot must redraw: the damage of every frame since it was drawn. */
+static void slot_need(struct compositor *c, int slot, pixman_region32_t *need)
+{
+	uint64_t age = c->drawn[slot] ? c->frame - c->drawn[slot] : UINT64_MAX;
+	if (age >= HISTORY) {
+		/* also a new buffer: never cleared, drawn whole */
+		union_box(need, 0, 0, (int32_t)c->width, (int32_t)c->height);
+		return;
+	}
+	for (uint64_t f = c->drawn[slot] + 1; f <= c->frame; f++)
+		pixman_region32_union(need, need, &c->damage[f % HISTORY]);
+}
+
+/*
+ * From the top down: each layer's vis[i] is where it shows within left, which then loses
+ * what the opaque ones cover (it ends as what no opaque layer covers). Returns the pixels.
+ */
+static uint64_t visible_parts(struct compositor *c, struct dispman_layer **layers, size_t n,
+	pixman_region32_t *left, pixman_region32_t *vis)
+{
+	uint64_t px = 0;
+	for (size_t i = n; i-- > 0;) {
+		pixman_box32_t b;
+		layer_rect(layers[i], (int32_t)c->width, (int32_t)c->height, &b);
 		if (b.x2 <= b.x1 || b.y2 <= b.y1)
 			continue;
-		pixman_region32_intersect_rect(&vis[i], &left, b.x1, b.y1, (unsigned)(b.x2 - b.x1),
+		pixman_region32_intersect_rect(&vis[i], left, b.x1, b.y1, (unsigned)(b.x2 - b.x1),
 			(unsigned)(b.y2 - b.y1));
 		if (layer_opaque(layers[i]))
-			pixman_region32_subtract(&left, &left, &vis[i]);
-		drawn_px += region_area(&vis[i]);
+			pixman_region32_subtract(left, left, &vis[i]);
+		px += region_area(&vis[i]);
 	}
-	struct dispman_buffer *target = c->pool[slot];
+	return px;
+}
+
+/* Black where no opaque layer covers (left), then each layer in its visible part. */
+static int paint(struct compositor *c, struct dispman_buffer *target,
+	struct dispman_layer **layers, size_t n, pixman_region32_t *left, pixman_region32_t *vis)
+{
+	int32_t w = (int32_t)c->width, h = (int32_t)c->height;
 	void *data;
 	uint32_t stride;
-	ret = dispman_buffer_map(target, &data, &stride);
+	int ret = dispman_buffer_map(target, &data, &stride);
 	if (ret < 0)
-		goto out;
+		return ret;
 	pixman_image_t *dst = pixman_image_create_bits_no_clear(PIXMAN_x8r8g8b8, w, h, data,
 		(int)stride);
-	if (!dst) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	/* black only where no opaque layer covers */
+	if (!dst)
+		return -ENOMEM;
 	int nboxes;
-	pixman_box32_t *boxes = pixman_region32_rectangles(&left, &nboxes);
+	pixman_box32_t *boxes = pixman_region32_rectangles(left, &nboxes);
 	pixman_color_t black = { 0, 0, 0, 0xffff };
 	if (nboxes)
 		pixman_image_fill_boxes(PIXMAN_OP_SRC, dst, &black, nboxes, boxes);
-	drawn_px += region_area(&left);
 	for (size_t i = 0; i < n; i++) {
 		if (pixman_region32_not_empty(&vis[i])) {
 			pixman_image_set_clip_region32(dst, &vis[i]);
@@ -487,19 +472,68 @@ int compose_render(struct dispman_output *out, struct dispman_layer **layers, si
 		layers[i]->composed_box[3] = b.y2;
 	}
 	pixman_image_unref(dst);
-	c->drawn[slot] = c->frame;
-	c->used[slot] = c->commits;
-	cl->buf = target;
-	out->dev->stats.compositions++;
-	out->dev->stats.damaged_pixels += region_area(&need);
-	out->dev->stats.composed_pixels += drawn_px;
-out:
+	return 0;
+}
+
+/* Draw the damaged part of a free pool buffer; damage is the frame's, not empty. */
+static int render_damage(struct dispman_output *out, struct dispman_layer *cl,
+	struct dispman_layer **layers, size_t n, pixman_region32_t *damage,
+	pixman_region32_t *vis)
+{
+	struct compositor *c = out->comp;
+	int slot = get_free(out, c);
+	if (slot < 0)
+		return -ENOMEM;
+	c->frame++;
+	pixman_region32_copy(&c->damage[c->frame % HISTORY], damage);
+	pixman_region32_t need, left;
+	pixman_region32_init(&need);
+	slot_need(c, slot, &need);
+	pixman_region32_init(&left);
+	pixman_region32_copy(&left, &need);
+	uint64_t drawn_px = visible_parts(c, layers, n, &left, vis);
+	drawn_px += region_area(&left);
+	int ret = paint(c, c->pool[slot], layers, n, &left, vis);
+	if (ret == 0) {
+		c->drawn[slot] = c->frame;
+		c->used[slot] = c->commits;
+		cl->buf = c->pool[slot];
+		out->dev->stats.compositions++;
+		out->dev->stats.damaged_pixels += region_area(&need);
+		out->dev->stats.composed_pixels += drawn_px;
+	}
+	pixman_region32_fini(&need);
+	pixman_region32_fini(&left);
+	return ret;
+}
+
+int compose_render(struct dispman_output *out, struct dispman_layer **layers, size_t n,
+	bool full)
+{
+	struct dispman_layer *cl = compose_get_layer(out);
+	if (!cl)
+		return -ENOMEM;
+	struct compositor *c = out->comp;
+	pixman_region32_t *vis = calloc(n ? n : 1, sizeof(*vis));
+	if (!vis)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		pixman_region32_init(&vis[i]);
+	size_t cur = POOL;
+	for (size_t i = 0; i < POOL; i++)
+		if (c->pool[i] == cl->buf)
+			cur = i;
+	pixman_region32_t damage;
+	pixman_region32_init(&damage);
+	frame_damage(c, cur, layers, n, full, &damage);
+	int ret = 0;
+	/* nothing changed: the buffer on screen stays */
+	if (pixman_region32_not_empty(&damage))
+		ret = render_damage(out, cl, layers, n, &damage, vis);
 	for (size_t i = 0; i < n; i++)
 		pixman_region32_fini(&vis[i]);
 	free(vis);
-	pixman_region32_fini(&frame_damage);
-	pixman_region32_fini(&need);
-	pixman_region32_fini(&left);
+	pixman_region32_fini(&damage);
 	return ret;
 }
 

@@ -379,52 +379,96 @@ out:
  * (the names of the value), "data" (decoded blobs)}. Text: one line
  * "NAME: value [type flags; spec]".
  */
+/* What a property is, from its type flags. */
+struct prop_kind {
+	bool is_enum, is_bits, is_srange, is_range, is_obj, is_blob;
+};
+
+/* Text: one line, the value (enum or bit names) then [type, flags; range or enums]. */
+static void em_property_text(struct em *em, drmModePropertyRes *prop, uint64_t value,
+	const struct prop_kind *k, const char *flags, const char *names)
+{
+	char line[1024];
+	size_t len = 0;
+	if (k->is_enum && names[0])
+		appendf(line, sizeof(line), &len, "%s", names);
+	else if (k->is_bits)
+		appendf(line, sizeof(line), &len, "%s (0x%" PRIx64 ")", names[0] ? names : "none",
+			value);
+	else if (k->is_srange)
+		appendf(line, sizeof(line), &len, "%" PRId64, (int64_t)value);
+	else
+		appendf(line, sizeof(line), &len, "%" PRIu64, value);
+	appendf(line, sizeof(line), &len, " [%s%s", prop_type_name(prop), flags);
+	if (k->is_range && prop->count_values >= 2)
+		appendf(line, sizeof(line), &len, "; %" PRIu64 "..%" PRIu64,
+			(uint64_t)prop->values[0], (uint64_t)prop->values[1]);
+	if (k->is_srange && prop->count_values >= 2)
+		appendf(line, sizeof(line), &len, "; %" PRId64 "..%" PRId64,
+			(int64_t)prop->values[0], (int64_t)prop->values[1]);
+	if (k->is_obj && prop->count_values >= 1)
+		appendf(line, sizeof(line), &len, "; %s", object_type_name(prop->values[0]));
+	if (k->is_enum || k->is_bits) {
+		appendf(line, sizeof(line), &len, ";");
+		for (int i = 0; i < prop->count_enums; i++)
+			appendf(line, sizeof(line), &len, " %s=%" PRIu64, prop->enums[i].name,
+				(uint64_t)prop->enums[i].value);
+	}
+	appendf(line, sizeof(line), &len, "]");
+	em_str(em, prop->name, line);
+}
+
+/* JSON: range, object type and enums of a property. */
+static void em_property_domain(struct em *em, drmModePropertyRes *prop,
+	const struct prop_kind *k)
+{
+	if ((k->is_range || k->is_srange) && prop->count_values >= 2) {
+		em_open(em, "range", false);
+		if (k->is_srange) {
+			em_int(em, "min", (int64_t)prop->values[0]);
+			em_int(em, "max", (int64_t)prop->values[1]);
+		} else {
+			em_uint(em, "min", prop->values[0]);
+			em_uint(em, "max", prop->values[1]);
+		}
+		em_close(em);
+	}
+	if (k->is_obj && prop->count_values >= 1)
+		em_str(em, "object_type", object_type_name(prop->values[0]));
+	if (k->is_enum || k->is_bits) {
+		em_open(em, "enums", true);
+		for (int i = 0; i < prop->count_enums; i++) {
+			em_open(em, NULL, false);
+			em_str(em, "name", prop->enums[i].name);
+			em_uint(em, "value", prop->enums[i].value);
+			em_close(em);
+		}
+		em_close(em);
+	}
+}
+
 static void em_property(struct em *em, struct dispman_device *dev, drmModePropertyRes *prop,
 	uint64_t value)
 {
-	char flags[64], names[256], line[1024];
-	bool is_enum = drm_property_type_is(prop, DRM_MODE_PROP_ENUM);
-	bool is_bits = drm_property_type_is(prop, DRM_MODE_PROP_BITMASK);
-	bool is_srange = drm_property_type_is(prop, DRM_MODE_PROP_SIGNED_RANGE);
-	bool is_range = drm_property_type_is(prop, DRM_MODE_PROP_RANGE);
-	bool is_obj = drm_property_type_is(prop, DRM_MODE_PROP_OBJECT);
-	bool is_blob = drm_property_type_is(prop, DRM_MODE_PROP_BLOB);
+	char flags[64], names[256];
+	struct prop_kind k = {
+		.is_enum = drm_property_type_is(prop, DRM_MODE_PROP_ENUM),
+		.is_bits = drm_property_type_is(prop, DRM_MODE_PROP_BITMASK),
+		.is_srange = drm_property_type_is(prop, DRM_MODE_PROP_SIGNED_RANGE),
+		.is_range = drm_property_type_is(prop, DRM_MODE_PROP_RANGE),
+		.is_obj = drm_property_type_is(prop, DRM_MODE_PROP_OBJECT),
+		.is_blob = drm_property_type_is(prop, DRM_MODE_PROP_BLOB),
+	};
 	prop_flag_names(prop, flags);
 	names[0] = 0;
-	if (is_enum) {
+	if (k.is_enum) {
 		const char *n = enum_name(prop, value);
 		snprintf(names, sizeof(names), "%s", n ? n : "");
-	} else if (is_bits) {
+	} else if (k.is_bits) {
 		bitmask_names(prop, value, names, sizeof(names));
 	}
 	if (!em->json) {
-		size_t len = 0;
-		if (is_enum && names[0])
-			appendf(line, sizeof(line), &len, "%s", names);
-		else if (is_bits)
-			appendf(line, sizeof(line), &len, "%s (0x%" PRIx64 ")", names[0] ? names :
-				"none", value);
-		else if (is_srange)
-			appendf(line, sizeof(line), &len, "%" PRId64, (int64_t)value);
-		else
-			appendf(line, sizeof(line), &len, "%" PRIu64, value);
-		appendf(line, sizeof(line), &len, " [%s%s", prop_type_name(prop), flags);
-		if (is_range && prop->count_values >= 2)
-			appendf(line, sizeof(line), &len, "; %" PRIu64 "..%" PRIu64,
-				(uint64_t)prop->values[0], (uint64_t)prop->values[1]);
-		if (is_srange && prop->count_values >= 2)
-			appendf(line, sizeof(line), &len, "; %" PRId64 "..%" PRId64,
-				(int64_t)prop->values[0], (int64_t)prop->values[1]);
-		if (is_obj && prop->count_values >= 1)
-			appendf(line, sizeof(line), &len, "; %s", object_type_name(prop->values[0]));
-		if (is_enum || is_bits) {
-			appendf(line, sizeof(line), &len, ";");
-			for (int i = 0; i < prop->count_enums; i++)
-				appendf(line, sizeof(line), &len, " %s=%" PRIu64, prop->enums[i].name,
-					(uint64_t)prop->enums[i].value);
-		}
-		appendf(line, sizeof(line), &len, "]");
-		em_str(em, prop->name, line);
+		em_property_text(em, prop, value, &k, flags, names);
 		return;
 	}
 	em_open(em, prop->name, false);
@@ -440,39 +484,16 @@ static void em_property(struct em *em, struct dispman_device *dev, drmModeProper
 	em_close(em);
 	em_uint(em, "flags_raw", prop->flags);
 	em_uint(em, "raw_value", value);
-	if (is_srange)
+	if (k.is_srange)
 		em_int(em, "value", (int64_t)value);
 	else
 		em_uint(em, "value", value);
-	if (is_enum)
+	if (k.is_enum)
 		em_str(em, "enum", names);
-	if (is_bits)
+	if (k.is_bits)
 		em_str(em, "bits", names);
-	if ((is_range || is_srange) && prop->count_values >= 2) {
-		em_open(em, "range", false);
-		if (is_srange) {
-			em_int(em, "min", (int64_t)prop->values[0]);
-			em_int(em, "max", (int64_t)prop->values[1]);
-		} else {
-			em_uint(em, "min", prop->values[0]);
-			em_uint(em, "max", prop->values[1]);
-		}
-		em_close(em);
-	}
-	if (is_obj && prop->count_values >= 1) {
-		em_str(em, "object_type", object_type_name(prop->values[0]));
-	}
-	if (is_enum || is_bits) {
-		em_open(em, "enums", true);
-		for (int i = 0; i < prop->count_enums; i++) {
-			em_open(em, NULL, false);
-			em_str(em, "name", prop->enums[i].name);
-			em_uint(em, "value", prop->enums[i].value);
-			em_close(em);
-		}
-		em_close(em);
-	}
-	if (is_blob)
+	em_property_domain(em, prop, &k);
+	if (k.is_blob)
 		em_blob_data(em, dev, prop, value);
 	em_close(em);
 }
@@ -559,13 +580,8 @@ static const char *connection_name(drmModeConnection c)
 	}
 }
 
-static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em *em)
+static void em_version(struct em *em, struct dispman_device *dev)
 {
-	char name[128];
-	int ret = 0;
-	if (em->json)
-		fputc('{', em->f);
-
 	drmVersion *ver = drmGetVersion(dev->fd);
 	em_str(em, "driver", ver && ver->name ? ver->name : "");
 	em_open(em, "version", false);
@@ -576,6 +592,150 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 	em_int(em, "patch", ver ? ver->version_patchlevel : 0);
 	em_close(em);
 	drmFreeVersion(ver);
+}
+
+/* One connector object; returns em_properties()'s result. */
+static int em_connector(struct em *em, struct dispman_device *dev, drmModeConnector *c)
+{
+	char name[128];
+	em_open(em, NULL, false);
+	em_uint(em, "id", c->connector_id);
+	snprintf(name, sizeof(name), "%s-%u", connector_type_name(c->connector_type),
+		c->connector_type_id);
+	em_str(em, "name", name);
+	em_uint(em, "type", c->connector_type);
+	em_uint(em, "type_id", c->connector_type_id);
+	em_bool(em, "writeback", c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK);
+	em_str(em, "status", connection_name(c->connection));
+	em_uint(em, "width_mm", c->mmWidth);
+	em_uint(em, "height_mm", c->mmHeight);
+	em_uint(em, "subpixel", c->subpixel);
+	em_uint(em, "encoder_id", c->encoder_id);
+	em_open(em, "encoders", true);
+	for (int e = 0; e < c->count_encoders; e++)
+		em_uint(em, NULL, c->encoders[e]);
+	em_close(em);
+	em_open(em, "modes", true);
+	for (int m = 0; m < c->count_modes; m++)
+		em_mode(em, NULL, &c->modes[m]);
+	em_close(em);
+	int r = em_properties(em, dev, c->connector_id, DRM_MODE_OBJECT_CONNECTOR);
+	em_close(em);
+	return r;
+}
+
+static void em_encoder(struct em *em, struct dispman_device *dev, const drmModeEncoder *e)
+{
+	em_open(em, NULL, false);
+	em_uint(em, "id", e->encoder_id);
+	em_str(em, "type", encoder_type_name(e->encoder_type));
+	em_uint(em, "type_code", e->encoder_type);
+	em_uint(em, "crtc_id", e->crtc_id);
+	em_crtc_mask(em, dev, "possible_crtcs", e->possible_crtcs);
+	em_uint(em, "possible_crtcs_mask", e->possible_crtcs);
+	em_uint(em, "possible_clones", e->possible_clones);
+	em_close(em);
+}
+
+/* CRTC i of the device; returns em_properties()'s result. */
+static int em_crtc(struct em *em, struct dispman_device *dev, size_t i)
+{
+	drmModeCrtc *c = drmModeGetCrtc(dev->fd, dev->crtcs[i].id);
+	em_open(em, NULL, false);
+	em_uint(em, "id", dev->crtcs[i].id);
+	em_uint(em, "index", dev->crtcs[i].index);
+	if (c) {
+		em_uint(em, "fb_id", c->buffer_id);
+		em_uint(em, "x", c->x);
+		em_uint(em, "y", c->y);
+		em_int(em, "gamma_size", c->gamma_size);
+		if (c->mode_valid)
+			em_mode(em, "mode", &c->mode);
+		else
+			em_str(em, "mode", "off");
+		drmModeFreeCrtc(c);
+	}
+	int r = em_properties(em, dev, dev->crtcs[i].id, DRM_MODE_OBJECT_CRTC);
+	em_close(em);
+	return r;
+}
+
+/* The plane's kernel state now (drmModeGetPlane), as drm_info has it. */
+static void em_plane_state(struct em *em, struct dispman_device *dev, uint32_t id)
+{
+	drmModePlane *kp = drmModeGetPlane(dev->fd, id);
+	if (!kp)
+		return;
+	em_uint(em, "crtc_id", kp->crtc_id);
+	em_uint(em, "fb_id", kp->fb_id);
+	em_uint(em, "crtc_x", kp->crtc_x);
+	em_uint(em, "crtc_y", kp->crtc_y);
+	em_uint(em, "x", kp->x);
+	em_uint(em, "y", kp->y);
+	em_uint(em, "gamma_size", kp->gamma_size);
+	em_open(em, "format_codes", true);
+	for (uint32_t f = 0; f < kp->count_formats; f++)
+		em_uint(em, NULL, kp->formats[f]);
+	em_close(em);
+	drmModeFreePlane(kp);
+}
+
+/* The plane's formats and modifiers, each named once. */
+static void em_plane_formats(struct em *em, const struct plane *p)
+{
+	char name[128];
+	em_open(em, "formats", true);
+	for (size_t f = 0; f < p->n_formats; f++) {
+		bool seen = false;
+		for (size_t g = 0; g < f && !seen; g++)
+			seen = p->formats[g].format == p->formats[f].format;
+		if (seen)
+			continue;
+		format_name(p->formats[f].format, name);
+		em_str(em, NULL, name);
+	}
+	em_close(em);
+	/* A plane without a readable IN_FORMATS has no modifier list (the library then
+	 * assumes LINEAR or the kernel's implicit layout, stored as the pseudo-modifier
+	 * DRM_FORMAT_MOD_INVALID): print none rather than "INVALID". */
+	bool implicit = false;
+	for (size_t f = 0; f < p->n_formats; f++)
+		implicit = implicit || p->formats[f].modifier == DRM_FORMAT_MOD_INVALID;
+	em_bool(em, "in_formats", !implicit);
+	em_open(em, "modifiers", true);
+	for (size_t f = 0; f < p->n_formats && !implicit; f++) {
+		bool seen = false;
+		for (size_t g = 0; g < f && !seen; g++)
+			seen = p->formats[g].modifier == p->formats[f].modifier;
+		if (seen)
+			continue;
+		modifier_name(p->formats[f].modifier, name);
+		em_str(em, NULL, name);
+	}
+	em_close(em);
+}
+
+/* One plane; returns em_properties()'s result. */
+static int em_plane(struct em *em, struct dispman_device *dev, const struct plane *p)
+{
+	em_open(em, NULL, false);
+	em_uint(em, "id", p->id);
+	em_str(em, "type", plane_type_name(p->type));
+	em_crtc_mask(em, dev, "possible_crtcs", p->possible_crtcs);
+	em_uint(em, "possible_crtcs_mask", p->possible_crtcs);
+	em_plane_state(em, dev, p->id);
+	em_plane_formats(em, p);
+	int r = em_properties(em, dev, p->id, DRM_MODE_OBJECT_PLANE);
+	em_close(em);
+	return r;
+}
+
+static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em *em)
+{
+	int ret = 0, r;
+	if (em->json)
+		fputc('{', em->f);
+	em_version(em, dev);
 	em_caps(em, dev);
 	em_open(em, "fb_size", false);
 	em_uint(em, "min_width", res->min_width);
@@ -588,133 +748,32 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
 		if (!c)
 			continue;
-		em_open(em, NULL, false);
-		em_uint(em, "id", c->connector_id);
-		snprintf(name, sizeof(name), "%s-%u", connector_type_name(c->connector_type),
-			c->connector_type_id);
-		em_str(em, "name", name);
-		em_uint(em, "type", c->connector_type);
-		em_uint(em, "type_id", c->connector_type_id);
-		em_bool(em, "writeback", c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK);
-		em_str(em, "status", connection_name(c->connection));
-		em_uint(em, "width_mm", c->mmWidth);
-		em_uint(em, "height_mm", c->mmHeight);
-		em_uint(em, "subpixel", c->subpixel);
-		em_uint(em, "encoder_id", c->encoder_id);
-		em_open(em, "encoders", true);
-		for (int e = 0; e < c->count_encoders; e++)
-			em_uint(em, NULL, c->encoders[e]);
-		em_close(em);
-		em_open(em, "modes", true);
-		for (int m = 0; m < c->count_modes; m++)
-			em_mode(em, NULL, &c->modes[m]);
-		em_close(em);
-		int r = em_properties(em, dev, c->connector_id, DRM_MODE_OBJECT_CONNECTOR);
+		r = em_connector(em, dev, c);
 		ret = ret ? ret : r;
-		em_close(em);
 		drmModeFreeConnector(c);
 	}
 	em_close(em);
-
 	em_open(em, "encoders", true);
 	for (int i = 0; i < res->count_encoders; i++) {
 		drmModeEncoder *e = drmModeGetEncoder(dev->fd, res->encoders[i]);
 		if (!e)
 			continue;
-		em_open(em, NULL, false);
-		em_uint(em, "id", e->encoder_id);
-		em_str(em, "type", encoder_type_name(e->encoder_type));
-		em_uint(em, "type_code", e->encoder_type);
-		em_uint(em, "crtc_id", e->crtc_id);
-		em_crtc_mask(em, dev, "possible_crtcs", e->possible_crtcs);
-		em_uint(em, "possible_crtcs_mask", e->possible_crtcs);
-		em_uint(em, "possible_clones", e->possible_clones);
-		em_close(em);
+		em_encoder(em, dev, e);
 		drmModeFreeEncoder(e);
 	}
 	em_close(em);
-
 	em_open(em, "crtcs", true);
 	for (size_t i = 0; i < dev->n_crtcs; i++) {
-		drmModeCrtc *c = drmModeGetCrtc(dev->fd, dev->crtcs[i].id);
-		em_open(em, NULL, false);
-		em_uint(em, "id", dev->crtcs[i].id);
-		em_uint(em, "index", dev->crtcs[i].index);
-		if (c) {
-			em_uint(em, "fb_id", c->buffer_id);
-			em_uint(em, "x", c->x);
-			em_uint(em, "y", c->y);
-			em_int(em, "gamma_size", c->gamma_size);
-			if (c->mode_valid)
-				em_mode(em, "mode", &c->mode);
-			else
-				em_str(em, "mode", "off");
-			drmModeFreeCrtc(c);
-		}
-		int r = em_properties(em, dev, dev->crtcs[i].id, DRM_MODE_OBJECT_CRTC);
+		r = em_crtc(em, dev, i);
 		ret = ret ? ret : r;
-		em_close(em);
 	}
 	em_close(em);
-
 	em_open(em, "planes", true);
 	for (size_t i = 0; i < dev->n_planes; i++) {
-		const struct plane *p = &dev->planes[i];
-		em_open(em, NULL, false);
-		em_uint(em, "id", p->id);
-		em_str(em, "type", plane_type_name(p->type));
-		em_crtc_mask(em, dev, "possible_crtcs", p->possible_crtcs);
-		em_uint(em, "possible_crtcs_mask", p->possible_crtcs);
-		drmModePlane *kp = drmModeGetPlane(dev->fd, p->id);
-		if (kp) {
-			em_uint(em, "crtc_id", kp->crtc_id);
-			em_uint(em, "fb_id", kp->fb_id);
-			em_uint(em, "crtc_x", kp->crtc_x);
-			em_uint(em, "crtc_y", kp->crtc_y);
-			em_uint(em, "x", kp->x);
-			em_uint(em, "y", kp->y);
-			em_uint(em, "gamma_size", kp->gamma_size);
-			em_open(em, "format_codes", true);
-			for (uint32_t f = 0; f < kp->count_formats; f++)
-				em_uint(em, NULL, kp->formats[f]);
-			em_close(em);
-			drmModeFreePlane(kp);
-		}
-		em_open(em, "formats", true);
-		for (size_t f = 0; f < p->n_formats; f++) {
-			bool seen = false;
-			for (size_t g = 0; g < f && !seen; g++)
-				seen = p->formats[g].format == p->formats[f].format;
-			if (seen)
-				continue;
-			format_name(p->formats[f].format, name);
-			em_str(em, NULL, name);
-		}
-		em_close(em);
-		/* A plane without a readable IN_FORMATS has no modifier list (the library then
-		 * assumes LINEAR or the kernel's implicit layout, stored as the pseudo-modifier
-		 * DRM_FORMAT_MOD_INVALID): print none rather than "INVALID". */
-		bool implicit = false;
-		for (size_t f = 0; f < p->n_formats; f++)
-			implicit = implicit || p->formats[f].modifier == DRM_FORMAT_MOD_INVALID;
-		em_bool(em, "in_formats", !implicit);
-		em_open(em, "modifiers", true);
-		for (size_t f = 0; f < p->n_formats && !implicit; f++) {
-			bool seen = false;
-			for (size_t g = 0; g < f && !seen; g++)
-				seen = p->formats[g].modifier == p->formats[f].modifier;
-			if (seen)
-				continue;
-			modifier_name(p->formats[f].modifier, name);
-			em_str(em, NULL, name);
-		}
-		em_close(em);
-		int r = em_properties(em, dev, p->id, DRM_MODE_OBJECT_PLANE);
+		r = em_plane(em, dev, &dev->planes[i]);
 		ret = ret ? ret : r;
-		em_close(em);
 	}
 	em_close(em);
-
 	if (em->json)
 		fputs("\n}\n", em->f);
 	return ret;

@@ -13,6 +13,69 @@
 #include <gbm.h>
 #endif
 
+/* CRTC i of res, with its properties and whether it is lit now. */
+static int read_crtc(struct dispman_device *dev, drmModeRes *res, int i)
+{
+	struct crtc *crtc = &dev->crtcs[i];
+	crtc->id = res->crtcs[i];
+	crtc->index = (unsigned)i;
+	dev->n_crtcs++;
+	int ret = props_get_crtc(dev->fd, crtc->id, &crtc->props);
+	if (ret < 0)
+		return ret;
+	drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc->id);
+	if (c) {
+		crtc->cur_active = c->mode_valid != 0;
+		drmModeFreeCrtc(c);
+	}
+	if (!crtc->props.active || !crtc->props.mode_id) {
+		dispman_log(DISPMAN_LOG_ERROR, "CRTC %u lacks ACTIVE/MODE_ID properties", crtc->id);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* A writeback connector: kept when it has the properties a capture needs. */
+static void read_writeback(struct dispman_device *dev, drmModeConnector *conn)
+{
+	struct writeback *wb = &dev->writebacks[dev->n_writebacks];
+	wb->connector_id = conn->connector_id;
+	for (int e = 0; e < conn->count_encoders; e++) {
+		drmModeEncoder *enc = drmModeGetEncoder(dev->fd, conn->encoders[e]);
+		if (enc) {
+			wb->possible_crtcs |= enc->possible_crtcs;
+			drmModeFreeEncoder(enc);
+		}
+	}
+	if (props_get_connector(dev->fd, wb->connector_id, &wb->props) == 0 &&
+	    wb->props.writeback_fb_id && wb->props.crtc_id)
+		dev->n_writebacks++;
+}
+
+/* Every connector of res: an output, or a writeback connector. */
+static int read_connectors(struct dispman_device *dev, drmModeRes *res)
+{
+	for (int i = 0; i < res->count_connectors; i++) {
+		drmModeConnector *conn = drmModeGetConnector(dev->fd, res->connectors[i]);
+		if (!conn) {
+			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "cannot get connector %u",
+				res->connectors[i]);
+			continue;
+		}
+		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
+			read_writeback(dev, conn);
+			drmModeFreeConnector(conn);
+			continue;
+		}
+		struct dispman_output *out = output_create(dev, conn);
+		drmModeFreeConnector(conn);
+		if (!out)
+			return -errno;
+		dev->outputs[dev->n_outputs++] = out;
+	}
+	return 0;
+}
+
 static int device_read_resources(struct dispman_device *dev)
 {
 	drmModeRes *res = drmModeGetResources(dev->fd);
@@ -26,75 +89,21 @@ static int device_read_resources(struct dispman_device *dev)
 	dev->limits.max_width = res->max_width;
 	dev->limits.min_height = res->min_height;
 	dev->limits.max_height = res->max_height;
-
 	if (res->count_crtcs > 0) {
 		dev->crtcs = calloc((size_t)res->count_crtcs, sizeof(*dev->crtcs));
-		if (!dev->crtcs) {
+		if (!dev->crtcs)
 			ret = -ENOMEM;
-			goto out;
-		}
 	}
-	for (int i = 0; i < res->count_crtcs; i++) {
-		struct crtc *crtc = &dev->crtcs[i];
-		crtc->id = res->crtcs[i];
-		crtc->index = (unsigned)i;
-		dev->n_crtcs++;
-		ret = props_get_crtc(dev->fd, crtc->id, &crtc->props);
-		if (ret < 0)
-			goto out;
-		drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc->id);
-		if (c) {
-			crtc->cur_active = c->mode_valid != 0;
-			drmModeFreeCrtc(c);
-		}
-		if (!crtc->props.active || !crtc->props.mode_id) {
-			dispman_log(DISPMAN_LOG_ERROR, "CRTC %u lacks ACTIVE/MODE_ID properties",
-				crtc->id);
-			ret = -EOPNOTSUPP;
-			goto out;
-		}
-	}
-
-	if (res->count_connectors > 0) {
+	for (int i = 0; ret == 0 && i < res->count_crtcs; i++)
+		ret = read_crtc(dev, res, i);
+	if (ret == 0 && res->count_connectors > 0) {
 		dev->outputs = calloc((size_t)res->count_connectors, sizeof(*dev->outputs));
 		dev->writebacks = calloc((size_t)res->count_connectors, sizeof(*dev->writebacks));
-		if (!dev->outputs || !dev->writebacks) {
+		if (!dev->outputs || !dev->writebacks)
 			ret = -ENOMEM;
-			goto out;
-		}
 	}
-	for (int i = 0; i < res->count_connectors; i++) {
-		drmModeConnector *conn = drmModeGetConnector(dev->fd, res->connectors[i]);
-		if (!conn) {
-			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "cannot get connector %u",
-				res->connectors[i]);
-			continue;
-		}
-		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
-			struct writeback *wb = &dev->writebacks[dev->n_writebacks];
-			wb->connector_id = conn->connector_id;
-			for (int e = 0; e < conn->count_encoders; e++) {
-				drmModeEncoder *enc = drmModeGetEncoder(dev->fd, conn->encoders[e]);
-				if (enc) {
-					wb->possible_crtcs |= enc->possible_crtcs;
-					drmModeFreeEncoder(enc);
-				}
-			}
-			if (props_get_connector(dev->fd, wb->connector_id, &wb->props) == 0 &&
-			    wb->props.writeback_fb_id && wb->props.crtc_id)
-				dev->n_writebacks++;
-			drmModeFreeConnector(conn);
-			continue;
-		}
-		struct dispman_output *out = output_create(dev, conn);
-		drmModeFreeConnector(conn);
-		if (!out) {
-			ret = -errno;
-			goto out;
-		}
-		dev->outputs[dev->n_outputs++] = out;
-	}
-out:
+	if (ret == 0)
+		ret = read_connectors(dev, res);
 	drmModeFreeResources(res);
 	if (ret == -ENOMEM)
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory reading KMS resources");
@@ -127,6 +136,35 @@ static int device_read_planes(struct dispman_device *dev)
 out:
 	drmModeFreePlaneResources(res);
 	return ret;
+}
+
+/* The client caps the library needs (universal planes, atomic) and wants, and the caps. */
+static int device_set_caps(struct dispman_device *dev)
+{
+	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) != 0) {
+		dispman_log(DISPMAN_LOG_ERROR, "DRM device lacks universal planes");
+		return -EOPNOTSUPP;
+	}
+	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_ATOMIC, 1) != 0) {
+		dispman_log(DISPMAN_LOG_ERROR, "DRM device lacks atomic modesetting "
+			"(DRM_CLIENT_CAP_ATOMIC refused)");
+		return -EOPNOTSUPP;
+	}
+	dev->writeback_cap = drmSetClientCap(dev->fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0;
+	/* Virtualized cursor planes (virtio-gpu since 6.8, vmwgfx, qxl) are hidden from atomic
+	 * clients that do not promise to set their hotspot: we do (layer hotspots). */
+	dev->cursor_hotspot_cap = drmSetClientCap(dev->fd, CLIENT_CAP_CURSOR_PLANE_HOTSPOT,
+		1) == 0;
+	if (!dev->writeback_cap)
+		dispman_log(DISPMAN_LOG_DEBUG, "no writeback connector support");
+
+	uint64_t cap = 0;
+	dev->addfb2_modifiers = drmGetCap(dev->fd, DRM_CAP_ADDFB2_MODIFIERS, &cap) == 0 && cap;
+	dev->limits.cursor_width = drmGetCap(dev->fd, DRM_CAP_CURSOR_WIDTH, &cap) == 0 && cap ?
+		(uint32_t)cap : 64;
+	dev->limits.cursor_height = drmGetCap(dev->fd, DRM_CAP_CURSOR_HEIGHT, &cap) == 0 && cap ?
+		(uint32_t)cap : 64;
+	return 0;
 }
 
 struct dispman_device *dispman_device_create_for_fd(int drm_fd)
@@ -163,32 +201,9 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	ssize_t len = readlink(link, dev->path, sizeof(dev->path) - 1);
 	dev->path[len > 0 && strncmp(dev->path, "/dev/", 5) == 0 ? len : 0] = '\0';
 
-	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) != 0) {
-		ret = -EOPNOTSUPP;
-		dispman_log(DISPMAN_LOG_ERROR, "DRM device lacks universal planes");
+	ret = device_set_caps(dev);
+	if (ret < 0)
 		goto err;
-	}
-	if (drmSetClientCap(dev->fd, DRM_CLIENT_CAP_ATOMIC, 1) != 0) {
-		ret = -EOPNOTSUPP;
-		dispman_log(DISPMAN_LOG_ERROR, "DRM device lacks atomic modesetting "
-			"(DRM_CLIENT_CAP_ATOMIC refused)");
-		goto err;
-	}
-	dev->writeback_cap = drmSetClientCap(dev->fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0;
-	/* Virtualized cursor planes (virtio-gpu since 6.8, vmwgfx, qxl) are hidden from atomic
-	 * clients that do not promise to set their hotspot: we do (layer hotspots). */
-	dev->cursor_hotspot_cap = drmSetClientCap(dev->fd, CLIENT_CAP_CURSOR_PLANE_HOTSPOT,
-		1) == 0;
-	if (!dev->writeback_cap)
-		dispman_log(DISPMAN_LOG_DEBUG, "no writeback connector support");
-
-	uint64_t cap = 0;
-	dev->addfb2_modifiers = drmGetCap(dev->fd, DRM_CAP_ADDFB2_MODIFIERS, &cap) == 0 && cap;
-	dev->limits.cursor_width = drmGetCap(dev->fd, DRM_CAP_CURSOR_WIDTH, &cap) == 0 && cap ?
-		(uint32_t)cap : 64;
-	dev->limits.cursor_height = drmGetCap(dev->fd, DRM_CAP_CURSOR_HEIGHT, &cap) == 0 && cap ?
-		(uint32_t)cap : 64;
-
 	ret = device_read_resources(dev);
 	if (ret < 0)
 		goto err;
@@ -400,37 +415,53 @@ static struct dispman_output *find_output(struct dispman_device *dev, uint32_t c
 	return NULL;
 }
 
-int dispman_device_probe(struct dispman_device *dev)
-{
-	drmModeRes *res = drmModeGetResources(dev->fd);
-	if (!res) {
-		int err = errno ? errno : EINVAL;
-		dispman_log_errno(DISPMAN_LOG_ERROR, err, "hotplug: cannot get KMS resources");
-		return -err;
-	}
-	/* Outputs are never freed before the device: a new connector is appended, a
-	 * vanished one stays as DISCONNECTED. */
-	size_t cap = dev->n_outputs + (size_t)res->count_connectors + 1;
-	struct probe_state {
-		int event;
-		bool seen, was_enabled;
-	} *st = calloc(cap, sizeof(*st));
-	if (!st) {
-		drmModeFreeResources(res);
-		dispman_log(DISPMAN_LOG_ERROR, "hotplug: out of memory");
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		st[i].was_enabled = dev->outputs[i]->enabled;
+/* What a probe found for one output. */
+struct probe_state {
+	int event;
+	bool seen, was_enabled;
+};
 
+static size_t output_index(struct dispman_device *dev, const struct dispman_output *out)
+{
+	size_t i = 0;
+	while (dev->outputs[i] != out)
+		i++;
+	return i;
+}
+
+/* A connector the device has no output for yet: a new output (st grows with it). */
+static void probe_new_connector(struct dispman_device *dev, drmModeConnector *conn,
+	struct probe_state *st)
+{
+	struct dispman_output **outs = realloc(dev->outputs,
+		(dev->n_outputs + 1) * sizeof(*outs));
+	struct dispman_output *out = outs ? output_create(dev, conn) : NULL;
+	if (outs)
+		dev->outputs = outs;
+	if (!out) {
+		dispman_log(DISPMAN_LOG_ERROR, "hotplug: cannot add connector %u",
+			conn->connector_id);
+		return;
+	}
+	st[dev->n_outputs].seen = true;
+	if (out->status == DISPMAN_CONNECTED)
+		st[dev->n_outputs].event = DISPMAN_OUTPUT_CONNECTED;
+	dev->outputs[dev->n_outputs++] = out;
+	dispman_log(DISPMAN_LOG_INFO, "hotplug: new connector %s", out->name);
+}
+
+/* Re-read every connector of res into the outputs; st[i] says what changed. */
+static void probe_connectors(struct dispman_device *dev, drmModeRes *res,
+	struct probe_state *st)
+{
 	for (int c = 0; c < res->count_connectors; c++) {
 		drmModeConnector *conn = drmModeGetConnector(dev->fd, res->connectors[c]);
 		if (!conn) {
 			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "hotplug: cannot probe "
 				"connector %u", res->connectors[c]);
 			struct dispman_output *out = find_output(dev, res->connectors[c]);
-			for (size_t i = 0; out && i < dev->n_outputs; i++)
-				st[i].seen = st[i].seen || dev->outputs[i] == out;
+			if (out)
+				st[output_index(dev, out)].seen = true;
 			continue;
 		}
 		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
@@ -439,33 +470,16 @@ int dispman_device_probe(struct dispman_device *dev)
 		}
 		struct dispman_output *out = find_output(dev, conn->connector_id);
 		if (out) {
-			size_t i = 0;
-			while (dev->outputs[i] != out)
-				i++;
+			size_t i = output_index(dev, out);
 			st[i].seen = true;
 			int ev = output_update(out, conn);
 			if (ev > 0)
 				st[i].event = ev;
 		} else {
-			struct dispman_output **outs = realloc(dev->outputs,
-				(dev->n_outputs + 1) * sizeof(*outs));
-			out = outs ? output_create(dev, conn) : NULL;
-			if (outs)
-				dev->outputs = outs;
-			if (!out) {
-				dispman_log(DISPMAN_LOG_ERROR, "hotplug: cannot add connector %u",
-					conn->connector_id);
-			} else {
-				st[dev->n_outputs].seen = true;
-				if (out->status == DISPMAN_CONNECTED)
-					st[dev->n_outputs].event = DISPMAN_OUTPUT_CONNECTED;
-				dev->outputs[dev->n_outputs++] = out;
-				dispman_log(DISPMAN_LOG_INFO, "hotplug: new connector %s", out->name);
-			}
+			probe_new_connector(dev, conn, st);
 		}
 		drmModeFreeConnector(conn);
 	}
-	drmModeFreeResources(res);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		if (st[i].seen || dev->outputs[i]->status == DISPMAN_DISCONNECTED)
 			continue;
@@ -480,24 +494,60 @@ int dispman_device_probe(struct dispman_device *dev)
 		if (ev > 0)
 			st[i].event = ev;
 	}
+}
 
+/* Log and call back each change; returns how many outputs changed, and whether the
+ * outputs' new state needs a commit. */
+static int report_changes(struct dispman_device *dev, const struct probe_state *st,
+	bool *need_commit)
+{
+	static const char *const names[] = { "", "connected", "disconnected", "changed" };
 	int changed = 0;
-	bool need_commit = false;
+	*need_commit = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		int ev = st[i].event;
 		if (!ev)
 			continue;
 		changed++;
-		static const char *const names[] = { "", "connected", "disconnected", "changed" };
 		dispman_log(DISPMAN_LOG_INFO, "hotplug: %s %s%s", out->name, names[ev],
 			st[i].was_enabled != out->enabled ? (out->enabled ? ", enabled again" :
 			", disabled") : "");
-		need_commit = need_commit || st[i].was_enabled != out->enabled ||
+		*need_commit = *need_commit || st[i].was_enabled != out->enabled ||
 			(out->enabled && ev == DISPMAN_OUTPUT_CHANGED);
 		if (dev->output_cb)
 			dev->output_cb(dev, out, (enum dispman_output_event)ev, dev->output_data);
 	}
+	return changed;
+}
+
+int dispman_device_probe(struct dispman_device *dev)
+{
+	if (!dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+		return -EINVAL;
+	}
+	drmModeRes *res = drmModeGetResources(dev->fd);
+	if (!res) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "hotplug: cannot get KMS resources");
+		return -err;
+	}
+	/* Outputs are never freed before the device: a new connector is appended, a
+	 * vanished one stays as DISCONNECTED. */
+	size_t cap = dev->n_outputs + (size_t)res->count_connectors + 1;
+	struct probe_state *st = calloc(cap, sizeof(*st));
+	if (!st) {
+		drmModeFreeResources(res);
+		dispman_log(DISPMAN_LOG_ERROR, "hotplug: out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		st[i].was_enabled = dev->outputs[i]->enabled;
+	probe_connectors(dev, res, st);
+	drmModeFreeResources(res);
+	bool need_commit;
+	int changed = report_changes(dev, st, &need_commit);
 	free(st);
 	if (need_commit && !dev->paused) {
 		int ret = device_commit_internal(dev, NULL);

@@ -95,6 +95,7 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 		return NULL;
 	}
 	out->dev = dev;
+	out->pace_fd = -1;
 	list_init(&out->layers);
 	out->connector_id = conn->connector_id;
 	out->connector_type = conn->connector_type;
@@ -174,13 +175,14 @@ void output_destroy(struct dispman_output *out)
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, &out->layers)
 		layer_destroy_internal(container_of(pos, struct dispman_layer, link));
+	output_pace_finish(out);
 	output_release_all(out);
 	compose_destroy(out);
 	free(out->modes);
 	free(out);
 }
 
-static bool output_holds(struct dispman_output *out, struct dispman_buffer *buf)
+bool output_holds_buffer(const struct dispman_output *out, const struct dispman_buffer *buf)
 {
 	for (size_t i = 0; i < out->n_shown; i++)
 		if (out->shown[i] == buf)
@@ -245,6 +247,7 @@ static bool pacing_gap(struct dispman_output *out, uint64_t seq, const struct ti
 	 * in the slot of the one before took no vblank of its own (early_flips).
 	 */
 	int64_t slot = (dt + period / 2) / period;
+	out->flip_slot = slot;
 	if (slot <= out->pacing_slot) {
 		ps->early_flips++;
 		*gap = 0;
@@ -278,6 +281,8 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 	if (!out->pacing_run) {
 		out->pacing_t0_ns = ts_ns(ts);
 		out->pacing_slot = 0;
+		out->flip_slot = 0;
+		out->cb_slot = -1; /* a new run: its first flip's callback runs at once */
 	}
 	ps->frames++;
 	ps->last_sequence = seq;
@@ -334,15 +339,20 @@ void output_flip_notify(struct dispman_output *out)
 		if (!was_shown && b->shown_cb)
 			b->shown_cb(b, &ts, b->shown_data);
 	}
-	if (out->frame_cb)
+	if (out->frame_cb && output_pace_frame(out))
 		out->frame_cb(out, out->flip_seq, &ts, out->frame_data);
 	/* A buffer left the screen when neither the new frame nor a frame
 	 * committed since (from the callbacks) holds it. */
 	for (size_t i = 0; i < n_old; i++) {
-		if (!output_holds(out, old[i]))
+		if (!output_holds_buffer(out, old[i]))
 			buffer_release(old[i]);
 		dispman_buffer_unref(old[i]);
 	}
+}
+
+uint64_t output_period_ns(const struct dispman_output *out)
+{
+	return (uint64_t)mode_period_ns(&out->cur_mode);
 }
 
 bool output_needs_modeset(struct dispman_output *out)

@@ -104,11 +104,22 @@ struct dispman_output {
 	bool pacing_run;                 /* pacing.last_* describe the previous flip */
 	int64_t pacing_t0_ns;            /* TIMESTAMP clock: first flip of the run */
 	int64_t pacing_slot;             /* TIMESTAMP clock: vblank slot of the last counted flip */
+	/* output-pace.c: frame callbacks at most once per vblank slot (TIMESTAMP clock) */
+	int64_t flip_slot;               /* vblank slot of the flip being notified */
+	int64_t cb_slot;                 /* slot of the last frame callback run */
+	int64_t cb_pending_slot;         /* slot the deferred callback is for */
+	bool cb_deferred;                /* a frame callback waits for the pace timer */
+	int pace_fd;                     /* timerfd, -1 until first needed */
+	struct event_source *pace_source;
 };
 
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);
 void output_destroy(struct dispman_output *out);
 bool output_needs_modeset(struct dispman_output *out);
+/* buf is in the output's committed frame not yet flipped, or on its screen. */
+bool output_holds_buffer(const struct dispman_output *out, const struct dispman_buffer *buf);
+/* The refresh period of the output's current mode in ns, or 0 when it has none. */
+uint64_t output_period_ns(const struct dispman_output *out);
 /* Page flip completed (out->flip_done): the queued frame goes on screen; pacing counted. */
 void output_flip_complete(struct dispman_output *out);
 /* After output_flip_complete(): shown and frame callbacks, then release the buffers that
@@ -131,5 +142,16 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 /* A frame was committed (apply_success): note its time for pacing. */
 void output_frame_committed(struct dispman_output *out, bool modeset);
 const char *connector_type_name(uint32_t type);
+
+/*
+ * output-pace.c. On a driver whose flips do not wait for a vblank (no vblank counter, the
+ * pacing clock is TIMESTAMP: virtio-gpu completes a flip that changes nothing at once),
+ * a frame callback runs at most once per vblank slot of the mode: one due in a slot that
+ * already had its callback waits for the next slot's time on a timer. Elsewhere it runs
+ * at once. Returns true when the caller runs the callback now.
+ */
+bool output_pace_frame(struct dispman_output *out);
+/* Drop a deferred frame callback and the timer (output destroyed). */
+void output_pace_finish(struct dispman_output *out);
 
 #endif

@@ -141,6 +141,16 @@ bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint6
 	return false;
 }
 
+bool planes_take(const struct plane *planes, size_t n, uint32_t format, uint64_t modifier,
+	bool cursor)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((cursor || planes[i].type != DRM_PLANE_TYPE_CURSOR) &&
+		    plane_has_format_modifier(&planes[i], format, modifier))
+			return true;
+	return false;
+}
+
 const char *plane_type_name(int type)
 {
 	switch (type) {

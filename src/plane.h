@@ -42,6 +42,9 @@ void plane_finish(struct plane *plane);
 bool plane_has_format(const struct plane *plane, uint32_t format);
 /* modifier DRM_FORMAT_MOD_INVALID matches any modifier of the format. */
 bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint64_t modifier);
+/* One of the n planes takes (format, modifier); cursor planes count only when cursor. */
+bool planes_take(const struct plane *planes, size_t n, uint32_t format, uint64_t modifier,
+	bool cursor);
 const char *plane_type_name(int type);
 
 #endif

@@ -155,13 +155,17 @@ static void usage(void)
 		"[--seat] [--stats FILE] [--capture PREFIX] [--] [COMMAND [ARGS...]]\n");
 }
 
-int main(int argc, char **argv)
-{
-	const char *device = NULL, *socket_name = NULL;
+struct options {
+	const char *device, *socket_name;
 	const char *inputs[16];
-	size_t n_inputs = 0;
-	bool use_seat = false;
-	struct kiosk k = { .child = -1 };
+	size_t n_inputs;
+	bool use_seat;
+	char **command; /* NULL: serve until killed */
+};
+
+/* Returns -1 to go on, else the exit status (usage printed). */
+static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
+{
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
@@ -173,120 +177,147 @@ int main(int argc, char **argv)
 			break;
 		bool has = i + 1 < argc;
 		if (strcmp(a, "--device") == 0 && has)
-			device = argv[++i];
+			o->device = argv[++i];
 		else if (strcmp(a, "--socket") == 0 && has)
-			socket_name = argv[++i];
-		else if (strcmp(a, "--input") == 0 && has && n_inputs < 16)
-			inputs[n_inputs++] = argv[++i];
+			o->socket_name = argv[++i];
+		else if (strcmp(a, "--input") == 0 && has && o->n_inputs < 16)
+			o->inputs[o->n_inputs++] = argv[++i];
 		else if (strcmp(a, "--seat") == 0)
-			use_seat = true;
+			o->use_seat = true;
 		else if (strcmp(a, "--stats") == 0 && has)
-			k.stats_path = argv[++i];
+			k->stats_path = argv[++i];
 		else if (strcmp(a, "--capture") == 0 && has)
-			k.capture_prefix = argv[++i];
+			k->capture_prefix = argv[++i];
 		else {
 			usage();
 			return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ? 0 : 2;
 		}
 	}
-	char **command = i < argc ? &argv[i] : NULL;
+	o->command = i < argc ? &argv[i] : NULL;
+	return -1;
+}
 
-	if (!getenv("XDG_RUNTIME_DIR")) {
-		static char dir[64];
-		snprintf(dir, sizeof(dir), "/tmp/dispman-kiosk-%u", (unsigned)getuid());
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			fprintf(stderr, "dispman-kiosk: cannot make %s: %s\n", dir, strerror(errno));
-			return 1;
-		}
-		setenv("XDG_RUNTIME_DIR", dir, 1);
+/* Wayland clients need XDG_RUNTIME_DIR for the socket: make one when it is not set. */
+static bool ensure_runtime_dir(void)
+{
+	if (getenv("XDG_RUNTIME_DIR"))
+		return true;
+	static char dir[64];
+	snprintf(dir, sizeof(dir), "/tmp/dispman-kiosk-%u", (unsigned)getuid());
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		fprintf(stderr, "dispman-kiosk: cannot make %s: %s\n", dir, strerror(errno));
+		return false;
 	}
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+	return true;
+}
 
-	k.dev = dispman_device_open(device);
-	if (!k.dev) {
-		fprintf(stderr, "dispman-kiosk: cannot open %s: %s\n", device ? device : "a device",
+/* The input devices for wl_seat (--seat: the udev seat; --input: these nodes), or NULL. */
+static struct dispman_input *open_input(struct kiosk *k, const struct options *o)
+{
+	struct dispman_input *input = NULL;
+	if (o->use_seat)
+		input = dispman_input_create_udev(k->dev, NULL);
+	else if (o->n_inputs)
+		input = dispman_input_create_path(k->dev, o->inputs, o->n_inputs);
+	if ((o->use_seat || o->n_inputs) && !input)
+		fprintf(stderr, "dispman-kiosk: no input: %s (wl_seat has no devices)\n",
 			strerror(errno));
+	if (input && dispman_wayland_set_input(k->wl, input) < 0) {
+		fprintf(stderr, "dispman-kiosk: wl_seat gets no input devices\n");
+		dispman_input_destroy(input);
+		input = NULL;
+	}
+	return input;
+}
+
+/* Start COMMAND with the compositor's environment and signals unblocked. */
+static void run_command(struct kiosk *k, char **command)
+{
+	k->child = fork();
+	if (k->child < 0) {
+		fprintf(stderr, "dispman-kiosk: fork: %s\n", strerror(errno));
+		k->status = 1;
+		k->done = true;
+	} else if (k->child == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execvp(command[0], command);
+		fprintf(stderr, "dispman-kiosk: cannot run %s: %s\n", command[0], strerror(errno));
+		_exit(127);
+	}
+}
+
+/* Serve (and run the command) until it exits or a signal says stop. */
+static void serve(struct kiosk *k, char **command)
+{
+	struct wl_event_loop *loop = wl_display_get_event_loop(dispman_wayland_get_display(k->wl));
+	struct wl_event_source *sigs[5];
+	int signals[] = { SIGCHLD, SIGUSR1, SIGTERM, SIGINT, SIGHUP };
+	for (size_t s = 0; s < 5; s++)
+		sigs[s] = wl_event_loop_add_signal(loop, signals[s], on_signal, k);
+	if (k->stats_path) {
+		k->timer = wl_event_loop_add_timer(loop, on_timer, k);
+		if (k->timer)
+			wl_event_source_timer_update(k->timer, 1000);
+		write_stats(k);
+	}
+	if (command)
+		run_command(k, command);
+	while (!k->done) {
+		int ret = dispman_wayland_dispatch(k->wl, -1);
+		if (ret < 0) {
+			fprintf(stderr, "dispman-kiosk: dispatch: %s\n", strerror(-ret));
+			k->status = 1;
+			break;
+		}
+	}
+	write_stats(k);
+	if (k->timer)
+		wl_event_source_remove(k->timer);
+	for (size_t s = 0; s < 5; s++)
+		if (sigs[s])
+			wl_event_source_remove(sigs[s]);
+}
+
+int main(int argc, char **argv)
+{
+	struct kiosk k = { .child = -1 };
+	struct options o = { 0 };
+	int rc = parse_args(argc, argv, &o, &k);
+	if (rc >= 0)
+		return rc;
+	if (!ensure_runtime_dir())
+		return 1;
+	k.dev = dispman_device_open(o.device);
+	if (!k.dev) {
+		fprintf(stderr, "dispman-kiosk: cannot open %s: %s\n",
+			o.device ? o.device : "a device", strerror(errno));
 		return 1;
 	}
-	struct dispman_output *out = dispman_device_get_first_connected_output(k.dev);
-	if (!out) {
+	k.out = dispman_device_get_first_connected_output(k.dev);
+	if (!k.out) {
 		fprintf(stderr, "dispman-kiosk: no connected output\n");
 		dispman_device_destroy(k.dev);
 		return 1;
 	}
-	k.out = out;
-	k.wl = dispman_wayland_create(k.dev, out);
+	k.wl = dispman_wayland_create(k.dev, k.out);
 	if (!k.wl) {
 		fprintf(stderr, "dispman-kiosk: cannot start the compositor: %s\n", strerror(errno));
 		dispman_device_destroy(k.dev);
 		return 1;
 	}
-	struct dispman_input *input = NULL;
-	if (use_seat)
-		input = dispman_input_create_udev(k.dev, NULL);
-	else if (n_inputs)
-		input = dispman_input_create_path(k.dev, inputs, n_inputs);
-	if ((use_seat || n_inputs) && !input)
-		fprintf(stderr, "dispman-kiosk: no input: %s (wl_seat has no devices)\n",
-			strerror(errno));
-	if (input && dispman_wayland_set_input(k.wl, input) < 0) {
-		fprintf(stderr, "dispman-kiosk: wl_seat gets no input devices\n");
-		dispman_input_destroy(input);
-		input = NULL;
+	struct dispman_input *input = open_input(&k, &o);
+	const char *sock = dispman_wayland_add_socket(k.wl, o.socket_name);
+	if (sock) {
+		setenv("WAYLAND_DISPLAY", sock, 1);
+		fprintf(stderr, "dispman-kiosk: serving WAYLAND_DISPLAY=%s on %s\n", sock,
+			dispman_output_get_name(k.out));
+		serve(&k, o.command);
+	} else {
+		k.status = 1;
 	}
-
-	const char *sock = dispman_wayland_add_socket(k.wl, socket_name);
-	if (!sock) {
-		dispman_wayland_destroy(k.wl);
-		dispman_input_destroy(input);
-		dispman_device_destroy(k.dev);
-		return 1;
-	}
-	setenv("WAYLAND_DISPLAY", sock, 1);
-	fprintf(stderr, "dispman-kiosk: serving WAYLAND_DISPLAY=%s on %s\n", sock,
-		dispman_output_get_name(out));
-
-	struct wl_event_loop *loop = wl_display_get_event_loop(dispman_wayland_get_display(k.wl));
-	struct wl_event_source *sigs[5];
-	int signals[] = { SIGCHLD, SIGUSR1, SIGTERM, SIGINT, SIGHUP };
-	for (size_t s = 0; s < 5; s++)
-		sigs[s] = wl_event_loop_add_signal(loop, signals[s], on_signal, &k);
-	if (k.stats_path) {
-		k.timer = wl_event_loop_add_timer(loop, on_timer, &k);
-		if (k.timer)
-			wl_event_source_timer_update(k.timer, 1000);
-		write_stats(&k);
-	}
-
-	if (command) {
-		k.child = fork();
-		if (k.child < 0) {
-			fprintf(stderr, "dispman-kiosk: fork: %s\n", strerror(errno));
-			k.status = 1;
-			k.done = true;
-		} else if (k.child == 0) {
-			sigset_t none;
-			sigemptyset(&none);
-			sigprocmask(SIG_SETMASK, &none, NULL);
-			execvp(command[0], command);
-			fprintf(stderr, "dispman-kiosk: cannot run %s: %s\n", command[0],
-				strerror(errno));
-			_exit(127);
-		}
-	}
-	while (!k.done) {
-		int ret = dispman_wayland_dispatch(k.wl, -1);
-		if (ret < 0) {
-			fprintf(stderr, "dispman-kiosk: dispatch: %s\n", strerror(-ret));
-			k.status = 1;
-			break;
-		}
-	}
-	write_stats(&k);
-	if (k.timer)
-		wl_event_source_remove(k.timer);
-	for (size_t s = 0; s < 5; s++)
-		if (sigs[s])
-			wl_event_source_remove(sigs[s]);
 	dispman_wayland_destroy(k.wl);
 	dispman_input_destroy(input);
 	dispman_device_destroy(k.dev);

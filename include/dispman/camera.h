@@ -157,12 +157,14 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
  */
 void dispman_camera_destroy(struct dispman_camera *cam);
 
-/** STREAMON. Returns 0 or a negative errno (the driver's). */
+/** STREAMON. Returns 0 or a negative errno (-EINVAL for NULL, -EIO after a failed
+ * stream, else the driver's). */
 int dispman_camera_start(struct dispman_camera *cam);
 
 /**
  * STREAMOFF. The frame on screen stays there (it is a display buffer now);
- * every other buffer returns to the camera. Returns 0 or a negative errno.
+ * every other buffer returns to the camera. Returns 0 or a negative errno (-EINVAL
+ * for NULL, else the driver's).
  */
 int dispman_camera_stop(struct dispman_camera *cam);
 
@@ -172,7 +174,8 @@ int dispman_camera_stop(struct dispman_camera *cam);
  */
 int dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats);
 
-/** The negotiated DRM fourcc, width and height. Any pointer may be NULL. */
+/** The negotiated DRM fourcc, width and height. Any pointer may be NULL; a NULL cam
+ * gives 0 for each (and a log line). */
 void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,
 	uint32_t *height);
 

@@ -248,7 +248,8 @@ int dispman_device_set_output_callback(struct dispman_device *dev, dispman_outpu
  * Re-probe every connector now (drmModeGetConnector, which may take a while on real
  * hardware) and handle changes as a hotplug event does. The library calls it itself on
  * DRM hotplug uevents: from udevd's monitor when udevd runs, else from the kernel's uevent
- * netlink group. Returns the number of outputs that changed, or a negative errno.
+ * netlink group. Returns the number of outputs that changed, or a negative errno
+ * (-EINVAL for NULL, or libdrm's when the resources cannot be read).
  */
 int dispman_device_probe(struct dispman_device *dev);
 
@@ -438,6 +439,14 @@ int dispman_output_commit(struct dispman_output *out);
  * without one, such as virtio-gpu), time its CLOCK_MONOTONIC timestamp (valid during the
  * call only). Buffers that left the screen
  * with this flip are released right after the callback returns.
+ *
+ * The callback runs at most once per refresh period on every driver. Where flips do not
+ * wait for a vblank (no vblank counter: the pacing clock is DISPMAN_PACING_TIMESTAMP;
+ * virtio-gpu completes a flip that changes nothing at once), the callback of a flip that
+ * came within the period of the previous callback runs later, from a timer in
+ * dispman_device_dispatch(), at the mode's next vblank time reckoned from the flips'
+ * timestamps; it then carries the latest flip's sequence and time. Buffer releases are
+ * not delayed.
  */
 typedef void (*dispman_frame_callback)(struct dispman_output *out, uint64_t sequence,
 	const struct timespec *time, void *data);

@@ -17,6 +17,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
@@ -147,6 +148,7 @@ static struct {
 	bool atomic, universal, writeback;
 	bool cursor_hotspot;            /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
 	bool master, hold, require_primary, cursor_check;
+	bool unpaced; /* flips: sequence 0, stamped with the commit's CLOCK_MONOTONIC time */
 	bool other_master; /* another client holds master: drmSetMaster fails */
 	int max_planes;
 	uint32_t dumb_align;
@@ -1188,6 +1190,12 @@ static bool flip_pending(int crtc)
 		if (!g.flips[i].done && g.flips[i].crtc == crtc)
 			return true;
 	return false;
+}
+
+void mock_drm_set_unpaced_flips(bool on)
+{
+	ensure_init();
+	g.unpaced = on;
 }
 
 void mock_drm_set_flip_delay(bool hold)
@@ -2785,6 +2793,12 @@ static void apply(struct stage *st, uint32_t flags, void *user_data)
 		};
 		c->time_us += frame_time_us(mode_of(props_get(&c->props, g.p.mode_id)));
 		f.time_us = c->time_us;
+		if (g.unpaced) {
+			struct timespec now;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			f.seq = 0;
+			f.time_us = (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
+		}
 		uint64_t ptr = props_get(&c->props, g.p.out_fence_ptr);
 		if (ptr) {
 			int fence = eventfd(0, EFD_CLOEXEC);

@@ -158,6 +158,12 @@ void mock_drm_set_master(bool master);
  * hold = false (default): flips complete at commit time and events are readable at once.
  */
 void mock_drm_set_flip_delay(bool hold);
+/*
+ * on = true: flip events as virtio-gpu sends them, with sequence 0 and the commit's own
+ * CLOCK_MONOTONIC time (the flip does not wait for a vblank). Default false: sequence
+ * counts and the time steps by the mode's frame time.
+ */
+void mock_drm_set_unpaced_flips(bool on);
 /* Completes all pending flips; returns how many were completed. */
 int mock_drm_release_flips(void);
 /* Completes the pending flips of one CRTC (its vblank); returns how many, or -ENOENT. */

@@ -195,6 +195,7 @@ static void test_object_setters(void **state)
 	assert_int_equal(dispman_device_set_output_callback(f->dev, on_output, &x), 0);
 	assert_ptr_equal(f->dev->output_data, &x);
 	assert_refused(dispman_device_set_alloc_budget(NULL, 1, 1), -EINVAL, "device is NULL");
+	assert_refused(dispman_device_probe(NULL), -EINVAL, "device is NULL");
 	assert_refused(dispman_output_set_frame_callback(NULL, on_frame, &x), -EINVAL,
 		"output is NULL");
 	assert_int_equal(dispman_output_set_frame_callback(f->out, on_frame, &x), 0);
@@ -212,6 +213,13 @@ static void test_object_setters(void **state)
 		"camera is NULL");
 	assert_refused(dispman_camera_set_control(NULL, "brightness", 1), -EINVAL,
 		"camera is NULL");
+	assert_refused(dispman_camera_start(NULL), -EINVAL, "camera is NULL");
+	assert_refused(dispman_camera_stop(NULL), -EINVAL, "camera is NULL");
+	uint32_t fourcc = 1, cw = 1, ch = 1;
+	unit_log_clear();
+	dispman_camera_get_format(NULL, &fourcc, &cw, &ch);
+	assert_true(fourcc == 0 && cw == 0 && ch == 0);
+	assert_error_logged("camera is NULL");
 #endif
 
 #if HAVE_LIBINPUT

@@ -288,6 +288,74 @@ static void test_pacing_fast_flips(void **state)
 	dispman_buffer_unref(base);
 }
 
+/*
+ * Frame callbacks that commit again, for 300 ms of real time. Unpaced (virtio-gpu: the
+ * flip of a commit that changes nothing completes at once, sequence 0) they must still run
+ * about once per refresh period (60 Hz: 18 in 300 ms), not once per flip; paced flips (a
+ * vblank counter, the mock completing each flip at once) are left as they come.
+ */
+struct spin {
+	struct unit_fixture *f;
+	int frames;
+	int64_t first_ns, last_ns;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void on_spin_frame(struct dispman_output *out, uint64_t seq, const struct timespec *ts,
+	void *data)
+{
+	(void)out;
+	(void)seq;
+	(void)ts;
+	struct spin *s = data;
+	if (!s->frames++)
+		s->first_ns = now_ns();
+	s->last_ns = now_ns();
+	assert_int_equal(dispman_device_commit(s->f->dev), 0);
+}
+
+static int spin_for(struct unit_fixture *f, bool unpaced, int ms)
+{
+	mock_drm_set_unpaced_flips(unpaced);
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	struct spin s = { .f = f };
+	assert_int_equal(dispman_output_set_frame_callback(f->out, on_spin_frame, &s), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	int64_t end = now_ns() + (int64_t)ms * 1000000;
+	while (now_ns() < end)
+		assert_true(dispman_device_dispatch(f->dev, 50) >= 0);
+	dispman_output_set_frame_callback(f->out, NULL, NULL);
+	unit_drain(f->dev);
+	dispman_buffer_unref(base);
+	struct dispman_output_stats ps = { .size = sizeof(ps) };
+	dispman_output_get_stats(f->out, &ps);
+	printf("%s flips: %d frame callbacks in %d ms (%.1f ms apart), pacing clock %d\n",
+		unpaced ? "unpaced" : "paced", s.frames, ms, s.frames > 1 ?
+		(double)(s.last_ns - s.first_ns) / 1e6 / (s.frames - 1) : 0.0, (int)ps.clock);
+	assert_int_equal(ps.clock, unpaced ? DISPMAN_PACING_TIMESTAMP : DISPMAN_PACING_SEQUENCE);
+	return s.frames;
+}
+
+static void test_pacing_unpaced_callbacks(void **state)
+{
+	int frames = spin_for(*state, true, 300);
+	assert_true(frames >= 3);        /* they keep coming */
+	assert_true(frames <= 18 + 3);   /* at most one per 16.7 ms period, plus the edges */
+	assert_int_equal(unit_log_count(DISPMAN_LOG_WARNING), 0);
+}
+
+static void test_pacing_paced_callbacks(void **state)
+{
+	/* the mock completes each flip at once: as many callbacks as the loop can run */
+	assert_true(spin_for(*state, false, 300) > 60);
+}
+
 /* ---- virtualized cursor planes ---- */
 
 static void build_hotspot_device(void)
@@ -367,6 +435,10 @@ int main(int argc, char **argv)
 			unit_teardown, NULL },
 		{ "drivers@pacing-sequence", test_pacing_sequence, unit_setup_vkms, unit_teardown,
 			NULL },
+		{ "drivers@pacing-unpaced-callbacks", test_pacing_unpaced_callbacks,
+			unit_setup_vkms, unit_teardown, NULL },
+		{ "drivers@pacing-paced-callbacks", test_pacing_paced_callbacks, unit_setup_vkms,
+			unit_teardown, NULL },
 		{ "drivers@pacing-fast-flips", test_pacing_fast_flips, unit_setup_vkms,
 			unit_teardown, NULL },
 		{ "drivers@cursor-hotspot", test_cursor_hotspot, unit_setup_empty, unit_teardown,
