@@ -323,7 +323,8 @@ static int test_request(struct dispman_device *dev, uint32_t flags)
 	int ret = req_init(&r);
 	if (ret < 0)
 		return ret;
-	commit_build_request(dev, &r);
+	/* a search tests the whole assignment: every plane's full state */
+	req_build(dev, &r, &(struct frame_kind){ .reused = false });
 	ret = req_commit(dev, &r, DRM_MODE_ATOMIC_TEST_ONLY | flags, NULL);
 	req_finish(&r);
 	return ret;
@@ -455,7 +456,7 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 		ret = test_request(dev, flags);
 		if (ret == 0)
 			break;
-		if (!commit_error_is_answer(-ret))
+		if (!req_error_is_answer(-ret))
 			goto out;
 		if (placed == 0)
 			goto out; /* even the composition buffer alone is refused */
@@ -594,14 +595,13 @@ void alloc_check_geometry(struct dispman_device *dev)
 	}
 }
 
-int alloc_prepare(struct dispman_device *dev, uint32_t flags)
+int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct frame_kind *kind)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		if (dev->outputs[i]->committing)
 			update_rates(dev->outputs[i]);
 	bool search = dev->shape_dirty;
-	dev->alloc_reused = false;
-	dev->alloc_geometry = false;
+	*kind = (struct frame_kind){ 0 };
 	if (search) {
 		dev->alloc_stale = false;
 		dev->stats.searches++;
@@ -634,18 +634,16 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags)
 	}
 	/* Same shape as the last accepted commit: only the framebuffers change (the kernel
 	 * keeps the rest), unless a modeset is part of this commit. */
-	dev->alloc_reused = !search && !(flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
+	kind->reused = !search && !(flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
 	/* only rectangles changed and alloc_check_geometry() found the assignment holds:
 	 * the new rectangles go into the request without a test */
-	dev->alloc_geometry = dev->alloc_reused && dev->geometry_dirty;
+	kind->geometry = kind->reused && dev->geometry_dirty;
 	return 0;
 }
 
-bool alloc_done(struct dispman_device *dev, bool ok)
+bool alloc_done(struct dispman_device *dev, const struct frame_kind *kind, bool ok)
 {
-	bool geometry = dev->alloc_geometry;
-	dev->alloc_reused = false;
-	dev->alloc_geometry = false;
+	bool geometry = kind->geometry;
 	if (!ok) {
 		/* a refused commit left shape_dirty set: the next one searches again; a refused
 		 * untested geometry change is searched and committed again at once */
@@ -670,82 +668,4 @@ bool alloc_done(struct dispman_device *dev, bool ok)
 	}
 	dev->geometry_dirty = pending;
 	return false;
-}
-
-/* Clip the destination to the screen and the source with it (16.16, same ratio). */
-static void clip_to_screen(int32_t w, int32_t h, uint32_t *sx, uint32_t *sy, uint32_t *sw,
-	uint32_t *sh, int32_t *dx, int32_t *dy, uint32_t *dw, uint32_t *dh)
-{
-	struct rect v;
-	int64_t x1 = (int64_t)*dx + *dw, y1 = (int64_t)*dy + *dh;
-	v.x0 = *dx < 0 ? 0 : *dx;
-	v.y0 = *dy < 0 ? 0 : *dy;
-	v.x1 = (int32_t)(x1 > w ? w : x1);
-	v.y1 = (int32_t)(y1 > h ? h : y1);
-	if (v.x0 == *dx && v.y0 == *dy && v.x1 == x1 && v.y1 == y1)
-		return;
-	if (v.x1 <= v.x0 || v.y1 <= v.y0 || !*dw || !*dh)
-		return; /* wholly off-screen layers never get a plane */
-	uint64_t nx = (uint64_t)*sx + (uint64_t)(v.x0 - *dx) * *sw / *dw;
-	uint64_t ny = (uint64_t)*sy + (uint64_t)(v.y0 - *dy) * *sh / *dh;
-	uint64_t nw = (uint64_t)(v.x1 - v.x0) * *sw / *dw;
-	uint64_t nh = (uint64_t)(v.y1 - v.y0) * *sh / *dh;
-	*sx = (uint32_t)nx;
-	*sy = (uint32_t)ny;
-	*sw = (uint32_t)nw;
-	*sh = (uint32_t)nh;
-	*dx = v.x0;
-	*dy = v.y0;
-	*dw = (uint32_t)(v.x1 - v.x0);
-	*dh = (uint32_t)(v.y1 - v.y0);
-}
-
-void alloc_apply(struct dispman_device *dev, struct atomic_req *r)
-{
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		struct plane *p = &dev->planes[i];
-		struct dispman_layer *layer = p->pending_layer;
-		if (!commit_covers_plane(dev, p))
-			continue; /* another output's, with a flip pending */
-		if (!layer) {
-			if (p->cur_fb_id || p->cur_crtc_id) {
-				req_add(r, p->id, p->props.fb_id, 0);
-				req_add(r, p->id, p->props.crtc_id, 0);
-			}
-			continue;
-		}
-		struct dispman_output *out = p->pending_output;
-		if (dev->alloc_reused && !(dev->alloc_geometry && layer->geom_dirty)) {
-			if (p->cur_fb_id != layer->buf->fb_id)
-				req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
-			continue;
-		}
-		uint32_t sx, sy, sw, sh, dw, dh;
-		int32_t dx, dy;
-		layer_get_src(layer, &sx, &sy, &sw, &sh);
-		layer_get_dst(layer, &dx, &dy, &dw, &dh);
-		if (out->mode)
-			clip_to_screen(out->mode->info.hdisplay, out->mode->info.vdisplay,
-				&sx, &sy, &sw, &sh, &dx, &dy, &dw, &dh);
-		req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
-		req_add(r, p->id, p->props.crtc_id, out->crtc->id);
-		req_add(r, p->id, p->props.src_x, sx);
-		req_add(r, p->id, p->props.src_y, sy);
-		req_add(r, p->id, p->props.src_w, sw);
-		req_add(r, p->id, p->props.src_h, sh);
-		req_add(r, p->id, p->props.crtc_x, (uint64_t)(int64_t)dx);
-		req_add(r, p->id, p->props.crtc_y, (uint64_t)(int64_t)dy);
-		req_add(r, p->id, p->props.crtc_w, dw);
-		req_add(r, p->id, p->props.crtc_h, dh);
-		if (p->props.alpha)
-			req_add(r, p->id, p->props.alpha, layer->alpha);
-		if (p->props.pixel_blend_mode && p->has_blend[layer->blend])
-			req_add(r, p->id, p->props.pixel_blend_mode, p->blend_values[layer->blend]);
-		if (p->zpos_mutable)
-			req_add(r, p->id, p->props.zpos, p->pending_zpos);
-		if (p->props.hotspot_x && p->props.hotspot_y) {
-			req_add(r, p->id, p->props.hotspot_x, (uint64_t)(int64_t)layer->hot_x);
-			req_add(r, p->id, p->props.hotspot_y, (uint64_t)(int64_t)layer->hot_y);
-		}
-	}
 }

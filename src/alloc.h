@@ -6,17 +6,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct atomic_req;
 struct dispman_device;
+struct frame_kind;
 
-/* Add the plane properties of the current assignment to the request. */
-void alloc_apply(struct dispman_device *dev, struct atomic_req *r);
 /*
  * Plan the frame: when the scene's shape changed, search an assignment of layers to planes
  * with TEST_ONLY commits (flags: ALLOW_MODESET or 0) within the device's budget, else reuse
- * the previous one; then compose the layers left for the CPU. Returns 0 or -errno.
+ * the previous one; then compose the layers left for the CPU. The assignment is left in
+ * the planes' pending state; *kind says how the request is to be built (req_build()) and
+ * goes to alloc_done(). Returns 0 or -errno.
  */
-int alloc_prepare(struct dispman_device *dev, uint32_t flags);
+int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct frame_kind *kind);
 /*
  * Before a commit picks its outputs: when only rectangles changed, check that the
  * committed assignment still holds them; if not, mark the shape dirty (a search, which
@@ -25,11 +25,12 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags);
  */
 void alloc_check_geometry(struct dispman_device *dev);
 /*
- * The real commit that followed alloc_prepare() succeeded (true) or was refused. Returns
+ * The real commit that followed alloc_prepare() (which made kind) succeeded (true) or
+ * was refused. Returns
  * true when the refused commit only moved layers on the previous assignment without a
  * test: then the shape is marked dirty and the caller prepares and commits again at once
  * (a refused atomic commit changed nothing).
  */
-bool alloc_done(struct dispman_device *dev, bool ok);
+bool alloc_done(struct dispman_device *dev, const struct frame_kind *kind, bool ok);
 
 #endif

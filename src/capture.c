@@ -110,7 +110,7 @@ static int capture_writeback(struct dispman_output *out, struct writeback *wb,
 		return -errno;
 	bool alone = false;
 	int ret = capture_commit(dev, out, wb, buf, false, true);
-	if (ret < 0 && commit_error_is_answer(-ret)) {
+	if (ret < 0 && req_error_is_answer(-ret)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: CRTC cannot drive the output and writeback at "
 			"once, capturing with the writeback connector alone", out->name);
 		alone = true;

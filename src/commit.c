@@ -4,139 +4,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-int req_init(struct atomic_req *r)
-{
-	r->failed = 0;
-	r->req = drmModeAtomicAlloc();
-	if (!r->req) {
-		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating an atomic request");
-		r->failed = -ENOMEM;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void req_finish(struct atomic_req *r)
-{
-	drmModeAtomicFree(r->req);
-	r->req = NULL;
-}
-
-void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value)
-{
-	if (r->failed)
-		return;
-	if (!prop_id) {
-		dispman_log(DISPMAN_LOG_ERROR, "object %u lacks a property the request needs",
-			obj_id);
-		r->failed = -EINVAL;
-		return;
-	}
-	if (drmModeAtomicAddProperty(r->req, obj_id, prop_id, value) < 0) {
-		r->failed = -ENOMEM;
-		dispman_log(DISPMAN_LOG_ERROR, "cannot add property %u of object %u to the request",
-			prop_id, obj_id);
-	}
-}
-
-bool commit_error_is_answer(int err)
-{
-	return err == EINVAL || err == ERANGE || err == ENOSPC;
-}
-
-bool device_check_master_lost(struct dispman_device *dev, int err)
-{
-	if (err != EACCES && err != EPERM)
-		return false;
-	if (!dev->paused && dev->seat) {
-		/* The seat manager took master away (a VT switch, say) before its disable event
-		 * reached us: expected, and the seat's enable event brings it back. */
-		dispman_log(DISPMAN_LOG_INFO, "DRM master taken away through the seat (%s): "
-			"commits are paused until the seat is enabled again", strerror(err));
-	} else if (!dev->paused) {
-		dispman_log(DISPMAN_LOG_ERROR, "DRM master lost (%s): commits are paused until "
-			"master comes back", strerror(err));
-		dev->master_try_ms = monotonic_ms();
-		master_timer_set(dev, true);
-	}
-	dev->paused = true;
-	return true;
-}
-
-int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags, void *user_data)
-{
-	if (r->failed)
-		return r->failed;
-	bool test = (flags & DRM_MODE_ATOMIC_TEST_ONLY) != 0;
-	int ret, err = 0;
-	for (int tries = 0; tries < 64; tries++) {
-		ret = drmModeAtomicCommit(dev->fd, r->req, flags, user_data);
-		err = ret == 0 ? 0 : (errno ? errno : EINVAL);
-		if (err != EINTR && err != EAGAIN)
-			break;
-	}
-	if (test)
-		dev->stats.test_commits++;
-	if (err == 0) {
-		if (!test) {
-			dev->stats.commits++;
-			if (flags & DRM_MODE_ATOMIC_ALLOW_MODESET) {
-				dev->stats.modesets++;
-				dispman_log(DISPMAN_LOG_DEBUG, "modeset commit accepted "
-					"(%llu so far)", (unsigned long long)dev->stats.modesets);
-			}
-		}
-		return 0;
-	}
-	if (!test)
-		dev->stats.failed_commits++;
-	if (device_check_master_lost(dev, err))
-		return -err;
-	if (test && commit_error_is_answer(err))
-		dispman_log_errno(DISPMAN_LOG_DEBUG, err, "TEST_ONLY commit refused");
-	else
-		dispman_log_errno(DISPMAN_LOG_ERROR, err, "atomic commit (flags 0x%x) failed", flags);
-	return -err;
-}
-
-bool commit_covers_plane(struct dispman_device *dev, const struct plane *p)
-{
-	if (dev->commit_full)
-		return true;
-	if (p->pending_output)
-		return p->pending_output->committing;
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
-		if (out->committing && out->cur_crtc && out->cur_crtc->id == p->cur_crtc_id)
-			return true;
-	}
-	return false;
-}
-
-void commit_build_request(struct dispman_device *dev, struct atomic_req *r)
-{
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
-		if (!out->committing)
-			continue;
-		if (out->enabled) {
-			if (out->new_mode_blob) {
-				req_add(r, out->connector_id, out->props.crtc_id, out->crtc->id);
-				req_add(r, out->crtc->id, out->crtc->props.mode_id, out->new_mode_blob);
-			}
-			/* always: puts the CRTC in the state so that it sends a flip event */
-			req_add(r, out->crtc->id, out->crtc->props.active, 1);
-		} else if (out->active) {
-			req_add(r, out->connector_id, out->props.crtc_id, 0);
-			if (out->cur_crtc && !out->cur_crtc->user) {
-				req_add(r, out->cur_crtc->id, out->cur_crtc->props.active, 0);
-				req_add(r, out->cur_crtc->id, out->cur_crtc->props.mode_id, 0);
-			}
-		}
-	}
-	alloc_apply(dev, r);
-}
-
 static void rollback_blobs(struct dispman_device *dev)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
@@ -269,7 +136,7 @@ static void apply_success(struct dispman_device *dev)
 	}
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		struct plane *p = &dev->planes[i];
-		if (!commit_covers_plane(dev, p))
+		if (!req_covers_plane(dev, p))
 			continue;
 		p->cur_fb_id = p->pending_layer ? p->pending_layer->buf->fb_id : 0;
 		p->cur_crtc_id = p->pending_layer ? p->pending_output->crtc->id : 0;
@@ -346,13 +213,14 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 	uint32_t mode_flag = modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0;
 	struct atomic_req r = { 0 };
 	/* Plane assignment (TEST_ONLY search only for a new shape) and CPU composition. */
-	ret = alloc_prepare(dev, mode_flag);
+	struct frame_kind kind;
+	ret = alloc_prepare(dev, mode_flag, &kind);
 	if (ret < 0)
 		goto out;
 	ret = req_init(&r);
 	if (ret < 0)
 		goto out;
-	commit_build_request(dev, &r);
+	req_build(dev, &r, &kind);
 	if (r.failed) {
 		ret = r.failed;
 		goto out;
@@ -363,14 +231,14 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
 		apply_success(dev);
-		alloc_done(dev, true);
+		alloc_done(dev, &kind, true);
 		for (size_t i = 0; i < dev->n_outputs; i++)
 			if (dev->outputs[i]->committing && dev->outputs[i]->enabled)
 				output_frame_committed(dev->outputs[i], modeset);
-	} else if (commit_error_is_answer(-ret)) {
+	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
 		dev->shape_dirty = true;
-		if (alloc_done(dev, false))
+		if (alloc_done(dev, &kind, false))
 			ret = RETRY_WITH_SEARCH; /* untested new rectangles: search now */
 	}
 out:

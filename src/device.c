@@ -639,3 +639,22 @@ struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id)
 			return &dev->crtcs[i];
 	return NULL;
 }
+
+bool device_check_master_lost(struct dispman_device *dev, int err)
+{
+	if (err != EACCES && err != EPERM)
+		return false;
+	if (!dev->paused && dev->seat) {
+		/* The seat manager took master away (a VT switch, say) before its disable event
+		 * reached us: expected, and the seat's enable event brings it back. */
+		dispman_log(DISPMAN_LOG_INFO, "DRM master taken away through the seat (%s): "
+			"commits are paused until the seat is enabled again", strerror(err));
+	} else if (!dev->paused) {
+		dispman_log(DISPMAN_LOG_ERROR, "DRM master lost (%s): commits are paused until "
+			"master comes back", strerror(err));
+		dev->master_try_ms = monotonic_ms();
+		master_timer_set(dev, true);
+	}
+	dev->paused = true;
+	return true;
+}

@@ -60,10 +60,8 @@ struct dispman_device {
 	unsigned alloc_max_usec;
 	size_t alloc_plane_cap;    /* most planes per CRTC accepted after ENOSPC, 0: unknown */
 	bool alloc_no_scaling;     /* a TEST_ONLY commit refused scaled planes */
-	bool alloc_reused;         /* this frame reuses the committed assignment: FB_IDs only */
 	/* layer setters: only source/destination rectangles changed since the last commit */
 	bool geometry_dirty;
-	bool alloc_geometry;       /* this frame writes new rectangles on the same assignment */
 	bool alloc_stale;          /* a layer off the planes moved: search once it stops */
 
 	struct crtc *crtcs;
@@ -120,5 +118,8 @@ void device_notify_seat(struct dispman_device *dev, bool enabled);
  * the paused state with a full modeset due. Returns true when no longer paused.
  */
 bool device_try_regain_master(struct dispman_device *dev, bool force);
+/* A commit failed with err (positive): on EACCES/EPERM pause the device, log once and
+ * start the master timer. Returns true if err was a master loss. */
+bool device_check_master_lost(struct dispman_device *dev, int err);
 
 #endif

@@ -12,12 +12,15 @@
  * time, from a timer, with the latest flip's sequence and time. Buffer releases and shown
  * callbacks are never delayed. Drivers with a vblank counter are left alone.
  */
-#include "private.h"
+#include "output.h"
 
 #include <errno.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
+
+#include "event.h"
+#include "log.h"
 
 static int64_t timespec_ns(const struct timespec *ts)
 {

@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-#include "private.h"
+#include "plane.h"
 
 #include <drm_fourcc.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "device.h"
+#include "log.h"
+#include "props.h"
+#include "util.h"
 
 static int add_format(struct plane *plane, size_t *cap, uint32_t format, uint64_t modifier)
 {

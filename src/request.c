@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Atomic requests (request.h): the builder, which reads the state the frame path decided
+ * (outputs in the request, MODE_ID blobs, the pending plane assignment) and never writes
+ * it, and the commit ioctl with its retries and counters. It calls no other stage.
+ */
+#include "request.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <xf86drm.h>
+
+#include "buffer.h"
+#include "device.h"
+#include "layer.h"
+#include "log.h"
+#include "output.h"
+#include "plane.h"
+#include "rect.h"
+
+int req_init(struct atomic_req *r)
+{
+	r->failed = 0;
+	r->req = drmModeAtomicAlloc();
+	if (!r->req) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating an atomic request");
+		r->failed = -ENOMEM;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void req_finish(struct atomic_req *r)
+{
+	drmModeAtomicFree(r->req);
+	r->req = NULL;
+}
+
+void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value)
+{
+	if (r->failed)
+		return;
+	if (!prop_id) {
+		dispman_log(DISPMAN_LOG_ERROR, "object %u lacks a property the request needs",
+			obj_id);
+		r->failed = -EINVAL;
+		return;
+	}
+	if (drmModeAtomicAddProperty(r->req, obj_id, prop_id, value) < 0) {
+		r->failed = -ENOMEM;
+		dispman_log(DISPMAN_LOG_ERROR, "cannot add property %u of object %u to the request",
+			prop_id, obj_id);
+	}
+}
+
+bool req_error_is_answer(int err)
+{
+	return err == EINVAL || err == ERANGE || err == ENOSPC;
+}
+
+int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags, void *user_data)
+{
+	if (r->failed)
+		return r->failed;
+	bool test = (flags & DRM_MODE_ATOMIC_TEST_ONLY) != 0;
+	int ret, err = 0;
+	for (int tries = 0; tries < 64; tries++) {
+		ret = drmModeAtomicCommit(dev->fd, r->req, flags, user_data);
+		err = ret == 0 ? 0 : (errno ? errno : EINVAL);
+		if (err != EINTR && err != EAGAIN)
+			break;
+	}
+	if (test)
+		dev->stats.test_commits++;
+	if (err == 0) {
+		if (!test) {
+			dev->stats.commits++;
+			if (flags & DRM_MODE_ATOMIC_ALLOW_MODESET) {
+				dev->stats.modesets++;
+				dispman_log(DISPMAN_LOG_DEBUG, "modeset commit accepted "
+					"(%llu so far)", (unsigned long long)dev->stats.modesets);
+			}
+		}
+		return 0;
+	}
+	if (!test)
+		dev->stats.failed_commits++;
+	if (device_check_master_lost(dev, err))
+		return -err;
+	if (test && req_error_is_answer(err))
+		dispman_log_errno(DISPMAN_LOG_DEBUG, err, "TEST_ONLY commit refused");
+	else
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "atomic commit (flags 0x%x) failed", flags);
+	return -err;
+}
+
+bool req_covers_plane(const struct dispman_device *dev, const struct plane *p)
+{
+	if (dev->commit_full)
+		return true;
+	if (p->pending_output)
+		return p->pending_output->committing;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		if (out->committing && out->cur_crtc && out->cur_crtc->id == p->cur_crtc_id)
+			return true;
+	}
+	return false;
+}
+
+/* Clip the destination to the screen and the source with it (16.16, same ratio). */
+static void clip_to_screen(int32_t w, int32_t h, uint32_t *sx, uint32_t *sy, uint32_t *sw,
+	uint32_t *sh, int32_t *dx, int32_t *dy, uint32_t *dw, uint32_t *dh)
+{
+	struct rect v;
+	int64_t x1 = (int64_t)*dx + *dw, y1 = (int64_t)*dy + *dh;
+	v.x0 = *dx < 0 ? 0 : *dx;
+	v.y0 = *dy < 0 ? 0 : *dy;
+	v.x1 = (int32_t)(x1 > w ? w : x1);
+	v.y1 = (int32_t)(y1 > h ? h : y1);
+	if (v.x0 == *dx && v.y0 == *dy && v.x1 == x1 && v.y1 == y1)
+		return;
+	if (v.x1 <= v.x0 || v.y1 <= v.y0 || !*dw || !*dh)
+		return; /* wholly off-screen layers never get a plane */
+	uint64_t nx = (uint64_t)*sx + (uint64_t)(v.x0 - *dx) * *sw / *dw;
+	uint64_t ny = (uint64_t)*sy + (uint64_t)(v.y0 - *dy) * *sh / *dh;
+	uint64_t nw = (uint64_t)(v.x1 - v.x0) * *sw / *dw;
+	uint64_t nh = (uint64_t)(v.y1 - v.y0) * *sh / *dh;
+	*sx = (uint32_t)nx;
+	*sy = (uint32_t)ny;
+	*sw = (uint32_t)nw;
+	*sh = (uint32_t)nh;
+	*dx = v.x0;
+	*dy = v.y0;
+	*dw = (uint32_t)(v.x1 - v.x0);
+	*dh = (uint32_t)(v.y1 - v.y0);
+}
+
+/* The plane properties of the pending assignment, for the planes the request covers. */
+static void add_planes(const struct dispman_device *dev, struct atomic_req *r,
+	const struct frame_kind *kind)
+{
+	for (size_t i = 0; i < dev->n_planes; i++) {
+		const struct plane *p = &dev->planes[i];
+		const struct dispman_layer *layer = p->pending_layer;
+		if (!req_covers_plane(dev, p))
+			continue; /* another output's, with a flip pending */
+		if (!layer) {
+			if (p->cur_fb_id || p->cur_crtc_id) {
+				req_add(r, p->id, p->props.fb_id, 0);
+				req_add(r, p->id, p->props.crtc_id, 0);
+			}
+			continue;
+		}
+		const struct dispman_output *out = p->pending_output;
+		if (kind->reused && !(kind->geometry && layer->geom_dirty)) {
+			if (p->cur_fb_id != layer->buf->fb_id)
+				req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
+			continue;
+		}
+		uint32_t sx, sy, sw, sh, dw, dh;
+		int32_t dx, dy;
+		layer_get_src(layer, &sx, &sy, &sw, &sh);
+		layer_get_dst(layer, &dx, &dy, &dw, &dh);
+		if (out->mode)
+			clip_to_screen(out->mode->info.hdisplay, out->mode->info.vdisplay,
+				&sx, &sy, &sw, &sh, &dx, &dy, &dw, &dh);
+		req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
+		req_add(r, p->id, p->props.crtc_id, out->crtc->id);
+		req_add(r, p->id, p->props.src_x, sx);
+		req_add(r, p->id, p->props.src_y, sy);
+		req_add(r, p->id, p->props.src_w, sw);
+		req_add(r, p->id, p->props.src_h, sh);
+		req_add(r, p->id, p->props.crtc_x, (uint64_t)(int64_t)dx);
+		req_add(r, p->id, p->props.crtc_y, (uint64_t)(int64_t)dy);
+		req_add(r, p->id, p->props.crtc_w, dw);
+		req_add(r, p->id, p->props.crtc_h, dh);
+		if (p->props.alpha)
+			req_add(r, p->id, p->props.alpha, layer->alpha);
+		if (p->props.pixel_blend_mode && p->has_blend[layer->blend])
+			req_add(r, p->id, p->props.pixel_blend_mode, p->blend_values[layer->blend]);
+		if (p->zpos_mutable)
+			req_add(r, p->id, p->props.zpos, p->pending_zpos);
+		if (p->props.hotspot_x && p->props.hotspot_y) {
+			req_add(r, p->id, p->props.hotspot_x, (uint64_t)(int64_t)layer->hot_x);
+			req_add(r, p->id, p->props.hotspot_y, (uint64_t)(int64_t)layer->hot_y);
+		}
+	}
+}
+
+void req_build(const struct dispman_device *dev, struct atomic_req *r,
+	const struct frame_kind *kind)
+{
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		if (!out->committing)
+			continue;
+		if (out->enabled) {
+			if (out->new_mode_blob) {
+				req_add(r, out->connector_id, out->props.crtc_id, out->crtc->id);
+				req_add(r, out->crtc->id, out->crtc->props.mode_id, out->new_mode_blob);
+			}
+			/* always: puts the CRTC in the state so that it sends a flip event */
+			req_add(r, out->crtc->id, out->crtc->props.active, 1);
+		} else if (out->active) {
+			req_add(r, out->connector_id, out->props.crtc_id, 0);
+			if (out->cur_crtc && !out->cur_crtc->user) {
+				req_add(r, out->cur_crtc->id, out->cur_crtc->props.active, 0);
+				req_add(r, out->cur_crtc->id, out->cur_crtc->props.mode_id, 0);
+			}
+		}
+	}
+	add_planes(dev, r, kind);
+}

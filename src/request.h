@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Atomic requests: building one from the committed-to-be state, and the commit ioctl
+ * (request.c). The lowest stage of the frame path: it calls no other stage. alloc.c
+ * uses it for its TEST_ONLY commits, commit.c for the real one, capture.c for writeback.
+ */
+#ifndef DISPMAN_REQUEST_H
+#define DISPMAN_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <xf86drmMode.h>
+
+struct dispman_device;
+struct plane;
+
+struct atomic_req {
+	drmModeAtomicReq *req;
+	int failed; /* sticky: first error, 0 if none */
+};
+
+/*
+ * What kind of frame the plane assignment made (alloc_prepare() fills it, the request
+ * builder and alloc_done() read it): a value handed down the frame path, not a flag kept
+ * in the device.
+ */
+struct frame_kind {
+	/* the committed assignment is reused: planes whose layer kept its rectangles get
+	 * only a new FB_ID (the kernel keeps the rest) */
+	bool reused;
+	/* reused, and some layers on planes have new rectangles, which go into the request
+	 * without a TEST_ONLY commit (alloc_check_geometry() found that the plan holds) */
+	bool geometry;
+};
+
+int req_init(struct atomic_req *r);
+void req_finish(struct atomic_req *r);
+void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value);
+/* Commit with retries on EINTR/EAGAIN; counts stats; a lost master pauses the device
+ * (device_check_master_lost()). Returns 0 or -errno. */
+int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags, void *user_data);
+/* err (positive) is the kernel's answer about the state (EINVAL, ERANGE, ENOSPC), not a
+ * failure of the call. */
+bool req_error_is_answer(int err);
+/* Whether the request being built covers plane p (all planes when it covers the device). */
+bool req_covers_plane(const struct dispman_device *dev, const struct plane *p);
+/*
+ * Add to r the state of the outputs in the request (out->committing): connector and CRTC
+ * properties, the MODE_ID blobs prepared for it, and the plane properties of the pending
+ * assignment (plane.pending_*) that belong to them, as kind says. Reads, never writes.
+ */
+void req_build(const struct dispman_device *dev, struct atomic_req *r,
+	const struct frame_kind *kind);
+
+#endif
