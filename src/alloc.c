@@ -11,8 +11,20 @@
  * placed layer of lowest priority and plans again, within a budget of tests and time. An
  * unchanged shape reuses the last accepted assignment without any TEST_ONLY commit.
  */
-#include "private.h"
+#include "alloc.h"
+
+#include <errno.h>
+
+#include "buffer.h"
+#include "clock.h"
+#include "compose.h"
+#include "device.h"
+#include "layer.h"
+#include "log.h"
+#include "output.h"
 #include "plan.h"
+#include "plane.h"
+#include "request.h"
 
 #include <drm_fourcc.h>
 #include <stdlib.h>

@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#include "private.h"
+#include "buffer.h"
+
+#include <errno.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "device.h"
+#include "log.h"
+#include "plane.h"
 
 #include <drm_fourcc.h>
 #include <fcntl.h>

@@ -5,15 +5,18 @@
  * dma-bufs and imported into KMS, else display dumb buffers exported and queued with
  * V4L2_MEMORY_DMABUF; then, if allowed, MMAP buffers mapped for the CPU copy.
  */
+#include <drm_fourcc.h>
 #include <errno.h>
+#include <linux/videodev2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <drm_fourcc.h>
-#include <linux/videodev2.h>
 
-#include "private.h"
+#include "log.h"
+#include "plane.h"
+#include "device.h"
+#include "buffer.h"
 #include "camera-convert.h"
 #include "camera-private.h"
 

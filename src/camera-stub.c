@@ -5,7 +5,9 @@
  * ENOTSUP and a log line saying why. No camera object can exist, so the functions taking
  * one only see NULL.
  */
-#include "private.h"
+#include "log.h"
+
+#include <errno.h>
 
 #include <dispman/camera.h>
 

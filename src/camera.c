@@ -22,17 +22,22 @@
  * buffers imported by the camera, then (ALLOW_COPY) the CPU copy. A path that
  * fails while another remains is logged at info level, not as an error.
  */
+#include <drm_fourcc.h>
 #include <errno.h>
+#include <linux/videodev2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <time.h>
-#include <drm_fourcc.h>
-#include <linux/videodev2.h>
 
 #include <dispman/camera.h>
 
-#include "private.h"
+#include "log.h"
+#include "event.h"
+#include "device.h"
+#include "output.h"
+#include "buffer.h"
+#include "layer.h"
 #include "camera-convert.h"
 #include "camera-private.h"
 #include "sized.h"

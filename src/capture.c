@@ -9,7 +9,15 @@
  * routed to the writeback connector alone for one frame and restored afterwards, with two
  * blocking modesets.
  */
-#include "private.h"
+#include <errno.h>
+
+#include "buffer.h"
+#include "compose.h"
+#include "device.h"
+#include "event.h"
+#include "log.h"
+#include "output.h"
+#include "request.h"
 
 #include <drm_fourcc.h>
 #include <poll.h>

@@ -1,5 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-#include "private.h"
+#include "commit.h"
+
+#include <errno.h>
+
+#include "alloc.h"
+#include "buffer.h"
+#include "compose.h"
+#include "device.h"
+#include "event.h"
+#include "layer.h"
+#include "log.h"
+#include "output.h"
+#include "plane.h"
+#include "request.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -17,7 +17,15 @@
  * and the kernel's dumb buffers start zeroed). Buffers are freed when unused for
  * IDLE_COMMITS commits of the output (composition stopped, or a spare of the rotation).
  */
-#include "private.h"
+#include "compose.h"
+
+#include <errno.h>
+
+#include "buffer.h"
+#include "device.h"
+#include "layer.h"
+#include "log.h"
+#include "output.h"
 
 #include <drm_fourcc.h>
 #include <inttypes.h>

@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Introspection: the KMS pipeline as text, JSON or a Graphviz graph. */
-#include "private.h"
+#include <errno.h>
+#include <xf86drm.h>
+
+#include "device.h"
+#include "log.h"
+#include "output.h"
+#include "plane.h"
 
 #include <drm_fourcc.h>
 #include <inttypes.h>

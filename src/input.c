@@ -9,8 +9,15 @@
  * dispatch when libinput queued events without its fd becoming readable (the DEVICE_ADDED
  * events of libinput_path_add_device() and libinput_udev_assign_seat()).
  */
-#include "private.h"
+#include <errno.h>
+
+#include "clock.h"
+#include "device.h"
+#include "event.h"
 #include "input-private.h"
+#include "layer.h"
+#include "log.h"
+#include "output.h"
 #include "seat.h"
 
 #include <fcntl.h>

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#include "private.h"
+#include "layer.h"
 
+#include <errno.h>
 #include <stdlib.h>
+
+#include "buffer.h"
+#include "device.h"
+#include "log.h"
+#include "output.h"
 
 struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 {

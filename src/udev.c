@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#include "private.h"
+#include "udev.h"
+
+#include <errno.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "device.h"
+#include "event.h"
+#include "log.h"
 #include "seat.h"
 
 #include <dirent.h>

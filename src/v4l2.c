@@ -1,15 +1,15 @@
 /* V4L2 capture helpers: see v4l2.h. */
+#include <drm_fourcc.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/videodev2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include <drm_fourcc.h>
-#include <linux/videodev2.h>
 
 #include "v4l2.h"
-#include "private.h"
+#include "log.h"
 
 static int xioctl(int fd, unsigned long req, void *arg)
 {
