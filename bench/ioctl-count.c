@@ -4,8 +4,16 @@
  *
  * Counts the ioctl() calls of a process (all threads), the VIDIOC_DQBUF among them and
  * those answered EAGAIN (nothing ready), its clock_gettime() calls and its waits (poll,
- * epoll_wait), and appends "ioctls=N dqbuf=N dqbuf_eagain=N clock_reads=N waits=N" to
- * FILE when the process exits.
+ * epoll_wait), and appends "ioctls=N dqbuf=N dqbuf_eagain=N clock_reads=N waits=N
+ * win_frames=N win_cpu_ns=N" to FILE when the process exits.
+ *
+ * The window: the process's CPU time (all threads) is read at its BENCH_WARM_FRAMES-th
+ * successful DQBUF (default 5) and at every later one; win_cpu_ns is the CPU spent between
+ * the first and the last of them, win_frames the frames dequeued in between. Each
+ * interval between two dequeued frames holds one frame's work (wait, dequeue, commit,
+ * flip, queue back) for every contender, so win_cpu_ns / win_frames is the steady-state
+ * cost of a frame, with start-up and tear-down left out. The CPU clock is read with the
+ * raw syscall, so these reads are not counted as the process's own clock reads.
  * The camera bench preloads it into every contender (the floor, libdispman, gst-launch),
  * so the counts are made the same way for all of them.
  */
@@ -20,11 +28,44 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <linux/videodev2.h>
 #include <poll.h>
 #include <sys/epoll.h>
 
 static atomic_ulong n_ioctl, n_dqbuf, n_dqbuf_eagain, n_clock, n_wait;
+static atomic_ulong n_frames;               /* successful DQBUFs */
+static atomic_ulong win_frames;             /* frames after the window opened */
+static atomic_ullong win_start_ns, win_end_ns;
+static unsigned long warm_frames = 5;
+
+static unsigned long long process_cpu_ns(void)
+{
+	struct timespec ts;
+	if (syscall(SYS_clock_gettime, CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static void count_frame(void)
+{
+	unsigned long n = atomic_fetch_add(&n_frames, 1) + 1;
+	if (n < warm_frames)
+		return;
+	unsigned long long now = process_cpu_ns();
+	if (n == warm_frames)
+		atomic_store(&win_start_ns, now);
+	else
+		atomic_fetch_add(&win_frames, 1);
+	atomic_store(&win_end_ns, now);
+}
+
+__attribute__((constructor)) static void setup(void)
+{
+	const char *w = getenv("BENCH_WARM_FRAMES");
+	if (w && atol(w) > 0)
+		warm_frames = (unsigned long)atol(w);
+}
 
 typedef int (*ioctl_fn)(int, unsigned long, ...);
 int ioctl(int fd, unsigned long request, ...);
@@ -46,6 +87,8 @@ int ioctl(int fd, unsigned long request, ...)
 		atomic_fetch_add(&n_dqbuf, 1);
 		if (r < 0 && err == EAGAIN)
 			atomic_fetch_add(&n_dqbuf_eagain, 1);
+		else if (r == 0)
+			count_frame();
 		errno = err;
 	}
 	return r;
@@ -91,10 +134,13 @@ __attribute__((destructor)) static void report(void)
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
-	char line[160];
+	char line[256];
+	unsigned long wf = atomic_load(&win_frames);
+	unsigned long long wc = wf ? atomic_load(&win_end_ns) - atomic_load(&win_start_ns) : 0;
 	int n = snprintf(line, sizeof(line), "ioctls=%lu dqbuf=%lu dqbuf_eagain=%lu "
-		"clock_reads=%lu waits=%lu\n", atomic_load(&n_ioctl), atomic_load(&n_dqbuf),
-		atomic_load(&n_dqbuf_eagain), atomic_load(&n_clock), atomic_load(&n_wait));
+		"clock_reads=%lu waits=%lu win_frames=%lu win_cpu_ns=%llu\n",
+		atomic_load(&n_ioctl), atomic_load(&n_dqbuf), atomic_load(&n_dqbuf_eagain),
+		atomic_load(&n_clock), atomic_load(&n_wait), wf, wc);
 	if (n > 0 && write(fd, line, (size_t)n) < 0)
 		n = 0;
 	close(fd);

@@ -159,7 +159,16 @@ static int open_restricted(const char *path, int flags, void *data)
 	if (fd < 0) {
 		int err = seat ? -fd : errno;
 		input->open_err = err;
-		dispman_log_errno(DISPMAN_LOG_ERROR, err, "input: cannot open %s", path);
+		if (seat && !input->path_backend &&
+		    (!seat_is_enabled(seat) || err == EPERM || err == EACCES))
+			/* the seat is being disabled (a VT switch), its event may not have come
+			 * yet: libinput is suspended then, and its udev backend opens every
+			 * device of the seat again on resume */
+			dispman_log_errno(DISPMAN_LOG_INFO, err, "input: %s not opened now, the "
+				"seat refused it (being disabled?): it is opened again when the "
+				"seat is enabled", path);
+		else
+			dispman_log_errno(DISPMAN_LOG_ERROR, err, "input: cannot open %s", path);
 		return -err;
 	}
 	return fd;
