@@ -68,15 +68,23 @@ static struct dispman_dmabuf_desc frame_desc(struct dispman_camera *cam)
 	return d;
 }
 
+/* REQBUFS of *count buffers of memory type; the camera then has *count (the driver's). */
+static int request_buffers(struct dispman_camera *cam, uint32_t memory, uint32_t *count)
+{
+	int r = v4l2_request_buffers(&cam->v4l2, memory, count);
+	if (r == 0)
+		cam->n_bufs = *count;
+	return r;
+}
+
 /* V4L2_MEMORY_MMAP buffers exported as dma-bufs and imported into KMS. */
 static int setup_export(struct dispman_camera *cam, uint32_t count,
 	enum dispman_log_level kernel_level)
 {
 	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
-	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_MMAP, &count);
+	int r = request_buffers(cam, V4L2_MEMORY_MMAP, &count);
 	if (r < 0)
 		return r;
-	cam->n_bufs = count;
 	for (uint32_t i = 0; i < count; i++) {
 		struct cam_buf *b = &cam->bufs[i];
 		int fds[V4L2_MAX_PLANES] = { -1, -1, -1, -1 };
@@ -107,10 +115,9 @@ static int setup_import(struct dispman_camera *cam, uint32_t count)
 			"formats only", cam->v4l2.path);
 		return -ENOTSUP;
 	}
-	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_DMABUF, &count);
+	int r = request_buffers(cam, V4L2_MEMORY_DMABUF, &count);
 	if (r < 0)
 		return r;
-	cam->n_bufs = count;
 	for (uint32_t i = 0; i < count; i++) {
 		struct cam_buf *b = &cam->bufs[i];
 		b->buf = dispman_buffer_create_dumb(cam->dev, f->width, f->height, f->drm_fourcc);
@@ -139,10 +146,9 @@ static int setup_import(struct dispman_camera *cam, uint32_t count)
 static int setup_copy(struct dispman_camera *cam, uint32_t count)
 {
 	const struct v4l2_stream_format *f = &cam->v4l2.fmt;
-	int r = v4l2_request_buffers(&cam->v4l2, V4L2_MEMORY_MMAP, &count);
+	int r = request_buffers(cam, V4L2_MEMORY_MMAP, &count);
 	if (r < 0)
 		return r;
-	cam->n_bufs = count;
 	for (uint32_t i = 0; i < count; i++) {
 		struct cam_buf *b = &cam->bufs[i];
 		for (uint32_t m = 0; m < f->n_mem; m++) {

@@ -150,10 +150,9 @@ static int handle_master_timer(int fd, uint32_t events, void *data)
 	}
 	if (!device_try_regain_master(dev, true))
 		return 0;
-	int ret = device_commit_internal(dev, NULL);
-	if (ret < 0 && ret != -EACCES)
-		dispman_log(DISPMAN_LOG_ERROR, "restoring commit after regaining DRM master "
-			"failed: %s", strerror(-ret));
+	/* the restoring commit (a full modeset) runs after this dispatch, from
+	 * device_run_queued(), like every commit an event asks for */
+	dev->commit_queued = true;
 	return 1;
 }
 
@@ -225,8 +224,11 @@ int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
 		if (ret > 0)
 			handled += ret;
 	}
-	if (--dev->dispatch_depth == 0)
+	if (--dev->dispatch_depth == 0) {
 		free_dead_sources(dev);
+		/* the commits the handlers asked for (master or the seat back, a hotplug) */
+		device_run_queued(dev);
+	}
 	return ret < 0 ? ret : handled;
 }
 

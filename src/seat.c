@@ -62,10 +62,8 @@ static void handle_enable(struct libseat *ls, void *data)
 	device_notify_seat(dev, true);
 	/* seatd made our fd DRM master again; the commit restores every output. */
 	dispman_device_resume(dev);
-	int ret = device_commit_internal(dev, NULL);
-	if (ret < 0)
-		dispman_log(DISPMAN_LOG_ERROR, "restoring commit after the seat came back failed: "
-			"%s", strerror(-ret));
+	/* the restoring commit runs once this dispatch is over (device_run_queued()) */
+	dev->commit_queued = true;
 }
 
 static void handle_disable(struct libseat *ls, void *data)

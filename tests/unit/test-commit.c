@@ -368,6 +368,32 @@ static void test_master_lost(void **state)
 		dispman_buffer_unref(bufs[i]);
 }
 
+/* Master comes back while paused without a seat: the master timer takes it and the
+ * restoring commit (a full modeset with the latest frame) runs at the end of that same
+ * dispman_device_dispatch(), from device_run_queued(), not from inside the timer handler;
+ * the application does not have to commit. */
+static void test_master_timer_restores(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
+	mock_drm_set_master(false);
+	struct dispman_buffer *b = next_frame(f, 1);
+	assert_int_equal(dispman_device_commit(f->dev), -EACCES);
+	assert_true(f->dev->master_timer_fd >= 0);
+	uint64_t modesets = stats(f->dev).modesets;
+	mock_drm_set_master(true);
+	for (int i = 0; i < 30 && dispman_device_is_paused(f->dev); i++)
+		assert_true(dispman_device_dispatch(f->dev, 100) >= 0);
+	assert_false(dispman_device_is_paused(f->dev));
+	/* the dispatch that took master back also committed */
+	assert_int_equal(stats(f->dev).modesets, modesets + 1);
+	assert_false(f->dev->commit_queued);
+	unit_drain(f->dev);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
 /* With a seat (libseat), the seat manager takes master away on a VT switch, and a commit
  * may meet EACCES before the seat's disable event arrives: that is expected (info, not an
  * error) and master is not polled for (the seat's enable event brings it back). */
@@ -715,6 +741,8 @@ int main(int argc, char **argv)
 		{ "commit@queued-while-flip-pending", test_queued_while_flip_pending,
 			unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@master-lost", test_master_lost, unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@master-timer-restores", test_master_timer_restores, unit_setup_vkms,
+			unit_teardown, NULL },
 		{ "commit@master-lost-seat", test_master_lost_seat, unit_setup_vkms, unit_teardown,
 			NULL },
 		{ "commit@stats", test_stats, unit_setup_vkms, unit_teardown, NULL },
