@@ -213,6 +213,60 @@ void kslots_committed(struct ksurface *s)
 	}
 }
 
+/* A new copy slot of the buffer's size and format, whole stale, at the end of the list;
+ * NULL (logged) when no dumb buffer can be made. */
+static struct kslot *new_slot(struct ksurface *s, const struct kbuffer *b, uint32_t fourcc)
+{
+	struct kslot *pick = calloc(1, sizeof(*pick));
+	if (!pick)
+		return NULL;
+	pick->dbuf = dispman_buffer_create_dumb(s->srv->dev, (uint32_t)b->width,
+		(uint32_t)b->height, fourcc);
+	if (!pick->dbuf) {
+		klog(DISPMAN_LOG_ERROR, "surface %u: no dumb buffer %dx%d: %s",
+			wl_resource_get_id(s->resource), b->width, b->height, strerror(errno));
+		free(pick);
+		return NULL;
+	}
+	pick->surface = s;
+	pick->stale = (struct krect){ 0, 0, b->width, b->height };
+	int r = dispman_buffer_set_release_callback(pick->dbuf, slot_released, pick);
+	if (r < 0) {
+		klog(DISPMAN_LOG_ERROR, "surface %u: no release callback on its copy buffer: %s",
+			wl_resource_get_id(s->resource), strerror(-r));
+		dispman_buffer_unref(pick->dbuf);
+		free(pick);
+		return NULL;
+	}
+	wl_list_insert(s->slots.prev, &pick->link);
+	return pick;
+}
+
+/* Copy the slot's stale region from the shm buffer into it; counted. 0 or -1. */
+static int copy_stale(struct kserver *srv, struct kslot *pick, struct wl_shm_buffer *shm,
+	const struct kbuffer *b, uint32_t fourcc)
+{
+	void *dst;
+	uint32_t dst_stride;
+	if (dispman_buffer_map(pick->dbuf, &dst, &dst_stride) < 0)
+		return -1;
+	int32_t src_stride = wl_shm_buffer_get_stride(shm);
+	struct krect r = pick->stale;
+	krect_clip(&r, b->width, b->height);
+	uint32_t bpp = fourcc == DRM_FORMAT_RGB565 ? 2 : 4;
+	wl_shm_buffer_begin_access(shm);
+	const uint8_t *src = wl_shm_buffer_get_data(shm);
+	for (int32_t y = r.y; y < r.y + r.h; y++)
+		memcpy((uint8_t *)dst + (size_t)y * dst_stride + (size_t)r.x * bpp,
+			src + (size_t)y * (size_t)src_stride + (size_t)r.x * bpp,
+			(size_t)r.w * bpp);
+	wl_shm_buffer_end_access(shm);
+	pick->stale = (struct krect){ 0 };
+	srv->stats.shm_copies++;
+	srv->stats.bytes_copied += (uint64_t)r.w * (uint64_t)r.h * bpp;
+	return 0;
+}
+
 struct dispman_buffer *surface_upload_shm(struct ksurface *s)
 {
 	struct kserver *srv = s->srv;
@@ -254,50 +308,11 @@ struct dispman_buffer *surface_upload_shm(struct ksurface *s)
 				wl_resource_get_id(s->resource));
 			return s->shown;
 		}
-		pick = calloc(1, sizeof(*pick));
+		pick = new_slot(s, b, fourcc);
 		if (!pick)
 			return s->shown;
-		pick->dbuf = dispman_buffer_create_dumb(srv->dev, (uint32_t)b->width,
-			(uint32_t)b->height, fourcc);
-		if (!pick->dbuf) {
-			klog(DISPMAN_LOG_ERROR, "surface %u: no dumb buffer %dx%d: %s",
-				wl_resource_get_id(s->resource), b->width, b->height,
-				strerror(errno));
-			free(pick);
-			return s->shown;
-		}
-		pick->surface = s;
-		pick->stale = (struct krect){ 0, 0, b->width, b->height };
-		int r = dispman_buffer_set_release_callback(pick->dbuf, slot_released, pick);
-		if (r < 0) {
-			klog(DISPMAN_LOG_ERROR, "surface %u: no release callback on its copy "
-				"buffer: %s", wl_resource_get_id(s->resource), strerror(-r));
-			dispman_buffer_unref(pick->dbuf);
-			free(pick);
-			return s->shown;
-		}
-		wl_list_insert(s->slots.prev, &pick->link);
 	}
-
-	void *dst;
-	uint32_t dst_stride;
-	if (dispman_buffer_map(pick->dbuf, &dst, &dst_stride) < 0)
-		return s->shown;
-	int32_t src_stride = wl_shm_buffer_get_stride(shm);
-	struct krect r = pick->stale;
-	krect_clip(&r, b->width, b->height);
-	uint32_t bpp = fourcc == DRM_FORMAT_RGB565 ? 2 : 4;
-	wl_shm_buffer_begin_access(shm);
-	const uint8_t *src = wl_shm_buffer_get_data(shm);
-	for (int32_t y = r.y; y < r.y + r.h; y++)
-		memcpy((uint8_t *)dst + (size_t)y * dst_stride + (size_t)r.x * bpp,
-			src + (size_t)y * (size_t)src_stride + (size_t)r.x * bpp,
-			(size_t)r.w * bpp);
-	wl_shm_buffer_end_access(shm);
-	pick->stale = (struct krect){ 0 };
-	srv->stats.shm_copies++;
-	srv->stats.bytes_copied += (uint64_t)r.w * (uint64_t)r.h * bpp;
-	return pick->dbuf;
+	return copy_stale(srv, pick, shm, b, fourcc) < 0 ? s->shown : pick->dbuf;
 }
 
 /* ---- wp_single_pixel_buffer_manager_v1 ---- */

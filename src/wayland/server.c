@@ -227,6 +227,79 @@ static int source_fixed(const struct kstate *c, uint32_t src[4])
 	return 0;
 }
 
+/* Give one mapped surface's content to its layer at x, y and stacking slot *z (advanced
+ * when placed); a setter the library refuses is reported and leaves the surface as is. */
+static void place_surface(struct kserver *srv, struct ksurface *s, int32_t x, int32_t y, int *z)
+{
+	struct dispman_buffer *show = NULL;
+	struct kbuffer *b = s->current.buffer;
+	if (b->type == KBUFFER_SHM)
+		show = surface_upload_shm(s);
+	else
+		show = b->dbuf;
+	if (!show)
+		return;
+	if (!s->layer) {
+		s->layer = dispman_layer_create(srv->out);
+		if (!s->layer) {
+			klog(DISPMAN_LOG_ERROR, "cannot create a layer for surface %u",
+				wl_resource_get_id(s->resource));
+			return;
+		}
+		srv->layers++;
+	}
+	bool was_mapped = s->mapped;
+	s->mapped = true;
+	int r;
+	if (show != s->shown || s->content_changed) {
+		if ((r = dispman_layer_set_buffer(s->layer, show)) < 0) {
+			layer_refused(s, "dispman_layer_set_buffer", r);
+			return;
+		}
+	}
+	s->content_changed = false;
+	s->shown = show;
+	const struct kstate *c = &s->current;
+	uint32_t src[4];
+	if ((r = source_fixed(c, src)) < 0) {
+		layer_refused(s, "dispman_layer_set_source", r);
+		return;
+	}
+	int32_t w, h;
+	surface_size(s, &w, &h);
+	int32_t dst[4] = { x, y, w, h };
+	if (!was_mapped || memcmp(src, s->l_src, sizeof(src)) != 0) {
+		r = dispman_layer_set_source(s->layer, src[0], src[1], src[2], src[3]);
+		if (r < 0) {
+			layer_refused(s, "dispman_layer_set_source", r);
+			return;
+		}
+		memcpy(s->l_src, src, sizeof(src));
+	}
+	if (!was_mapped || memcmp(dst, s->l_dst, sizeof(dst)) != 0) {
+		r = w < 0 || h < 0 ? -ERANGE :
+			dispman_layer_set_destination(s->layer, x, y, (uint32_t)w, (uint32_t)h);
+		if (r < 0) {
+			layer_refused(s, "dispman_layer_set_destination", r);
+			return;
+		}
+		memcpy(s->l_dst, dst, sizeof(dst));
+	}
+	if (!was_mapped || s->l_z != *z) {
+		if ((r = dispman_layer_set_z(s->layer, *z)) < 0) {
+			layer_refused(s, "dispman_layer_set_z", r);
+			return;
+		}
+	}
+	s->l_z = (*z)++;
+	s->x = x;
+	s->y = y;
+	s->w = w;
+	s->h = h;
+	if (!was_mapped)
+		seat_focus_changed(srv);
+}
+
 /* Give one surface's content to its layer; recurse into its subsurfaces. */
 static void place_tree(struct kserver *srv, struct ksurface *s, int32_t x, int32_t y, int *z,
 	bool parent_mapped)
@@ -245,73 +318,7 @@ static void place_tree(struct kserver *srv, struct ksurface *s, int32_t x, int32
 				ksurface_unmap(s);
 			continue;
 		}
-		struct dispman_buffer *show = NULL;
-		struct kbuffer *b = s->current.buffer;
-		if (b->type == KBUFFER_SHM)
-			show = surface_upload_shm(s);
-		else
-			show = b->dbuf;
-		if (!show)
-			continue;
-		if (!s->layer) {
-			s->layer = dispman_layer_create(srv->out);
-			if (!s->layer) {
-				klog(DISPMAN_LOG_ERROR, "cannot create a layer for surface %u",
-					wl_resource_get_id(s->resource));
-				continue;
-			}
-			srv->layers++;
-		}
-		bool was_mapped = s->mapped;
-		s->mapped = true;
-		int r;
-		if (show != s->shown || s->content_changed) {
-			if ((r = dispman_layer_set_buffer(s->layer, show)) < 0) {
-				layer_refused(s, "dispman_layer_set_buffer", r);
-				continue;
-			}
-		}
-		s->content_changed = false;
-		s->shown = show;
-		const struct kstate *c = &s->current;
-		uint32_t src[4];
-		if ((r = source_fixed(c, src)) < 0) {
-			layer_refused(s, "dispman_layer_set_source", r);
-			continue;
-		}
-		int32_t w, h;
-		surface_size(s, &w, &h);
-		int32_t dst[4] = { x, y, w, h };
-		if (!was_mapped || memcmp(src, s->l_src, sizeof(src)) != 0) {
-			r = dispman_layer_set_source(s->layer, src[0], src[1], src[2], src[3]);
-			if (r < 0) {
-				layer_refused(s, "dispman_layer_set_source", r);
-				continue;
-			}
-			memcpy(s->l_src, src, sizeof(src));
-		}
-		if (!was_mapped || memcmp(dst, s->l_dst, sizeof(dst)) != 0) {
-			r = w < 0 || h < 0 ? -ERANGE :
-				dispman_layer_set_destination(s->layer, x, y, (uint32_t)w, (uint32_t)h);
-			if (r < 0) {
-				layer_refused(s, "dispman_layer_set_destination", r);
-				continue;
-			}
-			memcpy(s->l_dst, dst, sizeof(dst));
-		}
-		if (!was_mapped || s->l_z != *z) {
-			if ((r = dispman_layer_set_z(s->layer, *z)) < 0) {
-				layer_refused(s, "dispman_layer_set_z", r);
-				continue;
-			}
-		}
-		s->l_z = (*z)++;
-		s->x = x;
-		s->y = y;
-		s->w = w;
-		s->h = h;
-		if (!was_mapped)
-			seat_focus_changed(srv);
+		place_surface(srv, s, x, y, z);
 	}
 }
 
@@ -518,6 +525,24 @@ static void on_client_create(struct wl_listener *l, void *data)
 	wl->n_clients++;
 }
 
+/* The server's device, output and empty lists (nothing that can fail). */
+static void server_init_lists(struct kserver *srv, struct dispman_device *dev,
+	struct dispman_output *out)
+{
+	srv->dev = dev;
+	srv->out = out;
+	srv->format_table_fd = -1;
+	wl_list_init(&srv->surfaces);
+	wl_list_init(&srv->toplevels);
+	wl_list_init(&srv->buffers);
+	wl_list_init(&srv->orphan_slots);
+	wl_list_init(&srv->frames_waiting);
+	wl_list_init(&srv->frames_inflight);
+	wl_list_init(&srv->fb_waiting);
+	wl_list_init(&srv->fb_inflight);
+	wl_list_init(&srv->outputs);
+}
+
 struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	struct dispman_output *out)
 {
@@ -533,18 +558,7 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 		return NULL;
 	}
 	struct kserver *srv = &wl->srv;
-	srv->dev = dev;
-	srv->out = out;
-	srv->format_table_fd = -1;
-	wl_list_init(&srv->surfaces);
-	wl_list_init(&srv->toplevels);
-	wl_list_init(&srv->buffers);
-	wl_list_init(&srv->orphan_slots);
-	wl_list_init(&srv->frames_waiting);
-	wl_list_init(&srv->frames_inflight);
-	wl_list_init(&srv->fb_waiting);
-	wl_list_init(&srv->fb_inflight);
-	wl_list_init(&srv->outputs);
+	server_init_lists(srv, dev, out);
 
 	int ret;
 	if (!dispman_output_is_enabled(out)) {
