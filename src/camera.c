@@ -32,6 +32,7 @@
 
 #include <dispman/camera.h>
 
+#include "clock.h"
 #include "log.h"
 #include "event.h"
 #include "device.h"
@@ -91,7 +92,7 @@ static void on_release(struct dispman_buffer *buf, void *data)
 
 static uint64_t ns_of(const struct timespec *t)
 {
-	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+	return (uint64_t)timespec_ns(t);
 }
 
 static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void *data)
@@ -112,9 +113,7 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 		if (period) {
 			flip += period;
 		} else {
-			struct timespec now;
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			flip = ns_of(&now);
+			flip = (uint64_t)clock_ns();
 		}
 	}
 	if (b->ts_ns && flip >= b->ts_ns) {
@@ -265,9 +264,7 @@ static int handle_frames(int fd, uint32_t events, void *data)
 	if (cam->dev->stats.commits != commits) {
 		now_ns = ns_of(&out->commit_time);
 	} else {
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		now_ns = ns_of(&now);
+		now_ns = (uint64_t)clock_ns();
 	}
 	/* The driver's capture time when it is a plausible CLOCK_MONOTONIC time (vivid's are
 	 * nominal: start + sequence * period), else the dequeue (and commit) time. */

@@ -7,11 +7,17 @@
 #include <stdint.h>
 #include <time.h>
 
+/* A timespec (ours or the kernel's flip and frame stamps) in ns. */
+static inline int64_t timespec_ns(const struct timespec *ts)
+{
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
 static inline int64_t clock_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return timespec_ns(&ts);
 }
 
 static inline int64_t monotonic_ms(void)

@@ -19,13 +19,9 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "event.h"
 #include "log.h"
-
-static int64_t timespec_ns(const struct timespec *ts)
-{
-	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
-}
 
 static int handle_pace_timer(int fd, uint32_t events, void *data)
 {
@@ -77,6 +73,8 @@ static bool arm_timer(struct dispman_output *out, int64_t delay_ns)
 
 static void disarm_timer(struct dispman_output *out)
 {
+	if (!out->cb_deferred)
+		return; /* not armed, or fired and read: no syscall on every flip */
 	out->cb_deferred = false;
 	if (out->pace_fd >= 0) {
 		struct itimerspec off = { 0 };

@@ -193,10 +193,6 @@ bool output_holds_buffer(const struct dispman_output *out, const struct dispman_
 	return false;
 }
 
-static int64_t ts_ns(const struct timespec *ts)
-{
-	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
-}
 
 /* Refresh period of a mode in ns, 0 when unknown. */
 static int64_t mode_period_ns(const drmModeModeInfo *m)
@@ -236,7 +232,7 @@ static bool pacing_gap(struct dispman_output *out, uint64_t seq, const struct ti
 			out->name, ps->last_sequence, seq);
 		ps->clock = DISPMAN_PACING_TIMESTAMP;
 	}
-	int64_t dt = ts_ns(ts) - out->pacing_t0_ns;
+	int64_t dt = timespec_ns(ts) - out->pacing_t0_ns;
 	if (period <= 0 || dt <= 0)
 		return false;
 	/*
@@ -266,7 +262,7 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 	if (out->pacing_run && pacing_gap(out, seq, ts, period, &gap)) {
 		/* In time: committed before the vblank that followed the previous flip. */
 		bool in_time = period == 0 ||
-			ts_ns(&out->commit_time) < ts_ns(&ps->last_time) + period;
+			timespec_ns(&out->commit_time) < timespec_ns(&ps->last_time) + period;
 		if (in_time) {
 			ps->missed_vblanks += gap;
 			if (gap)
@@ -279,7 +275,7 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 		}
 	}
 	if (!out->pacing_run) {
-		out->pacing_t0_ns = ts_ns(ts);
+		out->pacing_t0_ns = timespec_ns(ts);
 		out->pacing_slot = 0;
 		out->flip_slot = 0;
 		out->cb_slot = -1; /* a new run: its first flip's callback runs at once */
