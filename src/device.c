@@ -549,15 +549,17 @@ int dispman_device_probe(struct dispman_device *dev)
 	bool need_commit;
 	int changed = report_changes(dev, st, &need_commit);
 	free(st);
-	if (need_commit && !dev->paused && dev->dispatch_depth > 0) {
+	if (!need_commit || dev->paused)
+		return changed;
+	if (dev->dispatch_depth > 0) {
 		/* from the hotplug handler: the commit runs once the dispatch is over */
 		dev->commit_queued = true;
-	} else if (need_commit && !dev->paused) {
-		int ret = device_commit_internal(dev, NULL);
-		if (ret < 0 && ret != -EACCES)
-			dispman_log(DISPMAN_LOG_ERROR, "hotplug: commit of the new output state "
-				"failed: %s", strerror(-ret));
+		return changed;
 	}
+	int ret = device_commit_internal(dev, NULL);
+	if (ret < 0 && ret != -EACCES)
+		dispman_log(DISPMAN_LOG_ERROR, "hotplug: commit of the new output state failed: %s",
+			strerror(-ret));
 	return changed;
 }
 
