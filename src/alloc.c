@@ -332,13 +332,13 @@ static size_t sorted_layers(struct dispman_output *out, struct dispman_layer ***
 static int test_request(struct dispman_device *dev, uint32_t flags)
 {
 	struct atomic_req r;
-	int ret = req_init(&r);
+	int ret = req_init(dev, &r);
 	if (ret < 0)
 		return ret;
 	/* a search tests the whole assignment: every plane's full state */
 	req_build(dev, &r, &(struct frame_kind){ .reused = false });
 	ret = req_commit(dev, &r, DRM_MODE_ATOMIC_TEST_ONLY | flags, NULL);
-	req_finish(&r);
+	req_finish(dev, &r);
 	return ret;
 }
 

@@ -63,7 +63,7 @@ static int capture_commit(struct dispman_device *dev, struct dispman_output *out
 	struct crtc *crtc = out->cur_crtc;
 	struct atomic_req r;
 	int32_t fence = -1;
-	int ret = req_init(&r);
+	int ret = req_init(dev, &r);
 	if (ret < 0)
 		return ret;
 	if (alone)
@@ -75,7 +75,7 @@ static int capture_commit(struct dispman_device *dev, struct dispman_output *out
 			(uint64_t)(uintptr_t)&fence);
 	uint32_t flags = DRM_MODE_ATOMIC_ALLOW_MODESET | (test ? DRM_MODE_ATOMIC_TEST_ONLY : 0);
 	ret = req_commit(dev, &r, flags, NULL);
-	req_finish(&r);
+	req_finish(dev, &r);
 	if (ret == 0 && !test) {
 		if (fence < 0) {
 			dispman_log(DISPMAN_LOG_ERROR, "writeback commit returned no fence");
@@ -94,14 +94,14 @@ static int capture_restore(struct dispman_device *dev, struct dispman_output *ou
 	struct writeback *wb, bool alone)
 {
 	struct atomic_req r;
-	int ret = req_init(&r);
+	int ret = req_init(dev, &r);
 	if (ret < 0)
 		return ret;
 	req_add(&r, wb->connector_id, wb->props.crtc_id, 0);
 	if (alone)
 		req_add(&r, out->connector_id, out->props.crtc_id, out->cur_crtc->id);
 	ret = req_commit(dev, &r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
-	req_finish(&r);
+	req_finish(dev, &r);
 	if (ret < 0)
 		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot restore the output after a capture",
 			out->name);

@@ -230,7 +230,7 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 	ret = alloc_prepare(dev, mode_flag, &kind);
 	if (ret < 0)
 		goto out;
-	ret = req_init(&r);
+	ret = req_init(dev, &r);
 	if (ret < 0)
 		goto out;
 	req_build(dev, &r, &kind);
@@ -255,7 +255,7 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 			ret = RETRY_WITH_SEARCH; /* untested new rectangles: search now */
 	}
 out:
-	req_finish(&r);
+	req_finish(dev, &r);
 	if (ret < 0)
 		rollback_blobs(dev);
 	return ret;

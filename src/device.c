@@ -314,6 +314,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 	free(dev->planes);
 	free(dev->writebacks);
 	event_finish(dev);
+	req_cache_free(dev);
 #if HAVE_GBM
 	if (dev->gbm)
 		gbm_device_destroy(dev->gbm);

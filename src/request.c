@@ -19,9 +19,16 @@
 #include "plane.h"
 #include "rect.h"
 
-int req_init(struct atomic_req *r)
+int req_init(struct dispman_device *dev, struct atomic_req *r)
 {
 	r->failed = 0;
+	r->n_crtcs_in = 0;
+	if (dev->spare_req) {
+		r->req = dev->spare_req;
+		dev->spare_req = NULL;
+		drmModeAtomicSetCursor(r->req, 0);
+		return 0;
+	}
 	r->req = drmModeAtomicAlloc();
 	if (!r->req) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating an atomic request");
@@ -31,10 +38,38 @@ int req_init(struct atomic_req *r)
 	return 0;
 }
 
-void req_finish(struct atomic_req *r)
+void req_finish(struct dispman_device *dev, struct atomic_req *r)
 {
-	drmModeAtomicFree(r->req);
+	if (!dev->spare_req)
+		dev->spare_req = r->req;
+	else
+		drmModeAtomicFree(r->req);
 	r->req = NULL;
+}
+
+void req_cache_free(struct dispman_device *dev)
+{
+	drmModeAtomicFree(dev->spare_req);
+	dev->spare_req = NULL;
+}
+
+static void note_crtc(struct atomic_req *r, uint32_t crtc_id)
+{
+	if (!crtc_id)
+		return;
+	for (size_t i = 0; i < r->n_crtcs_in; i++)
+		if (r->crtcs_in[i] == crtc_id)
+			return;
+	if (r->n_crtcs_in < REQ_MAX_CRTCS)
+		r->crtcs_in[r->n_crtcs_in++] = crtc_id;
+}
+
+static bool crtc_noted(const struct atomic_req *r, uint32_t crtc_id)
+{
+	for (size_t i = 0; i < r->n_crtcs_in; i++)
+		if (r->crtcs_in[i] == crtc_id)
+			return true;
+	return false;
 }
 
 void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value)
@@ -101,6 +136,8 @@ bool req_covers_plane(const struct dispman_device *dev, const struct plane *p)
 		return true;
 	if (p->pending_output)
 		return p->pending_output->committing;
+	if (!p->cur_crtc_id)
+		return false; /* on no CRTC, and none of this request's */
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		if (out->committing && out->cur_crtc && out->cur_crtc->id == p->cur_crtc_id)
@@ -150,15 +187,20 @@ static void add_planes(const struct dispman_device *dev, struct atomic_req *r,
 			if (p->cur_fb_id || p->cur_crtc_id) {
 				req_add(r, p->id, p->props.fb_id, 0);
 				req_add(r, p->id, p->props.crtc_id, 0);
+				note_crtc(r, p->cur_crtc_id);
 			}
 			continue;
 		}
 		const struct dispman_output *out = p->pending_output;
 		if (kind->reused && !(kind->geometry && layer->geom_dirty)) {
-			if (p->cur_fb_id != layer->buf->fb_id)
+			if (p->cur_fb_id != layer->buf->fb_id) {
 				req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
+				note_crtc(r, p->cur_crtc_id);
+			}
 			continue;
 		}
+		note_crtc(r, p->cur_crtc_id);
+		note_crtc(r, out->crtc->id);
 		uint32_t sx, sy, sw, sh, dw, dh;
 		int32_t dx, dy;
 		layer_get_src(layer, &sx, &sy, &sw, &sh);
@@ -192,6 +234,7 @@ static void add_planes(const struct dispman_device *dev, struct atomic_req *r,
 void req_build(const struct dispman_device *dev, struct atomic_req *r,
 	const struct frame_kind *kind)
 {
+	add_planes(dev, r, kind);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		if (!out->committing)
@@ -201,8 +244,12 @@ void req_build(const struct dispman_device *dev, struct atomic_req *r,
 				req_add(r, out->connector_id, out->props.crtc_id, out->crtc->id);
 				req_add(r, out->crtc->id, out->crtc->props.mode_id, out->new_mode_blob);
 			}
-			/* always: puts the CRTC in the state so that it sends a flip event */
-			req_add(r, out->crtc->id, out->crtc->props.active, 1);
+			/* puts the CRTC in the state so that it sends a flip event, unless a
+			 * plane of it already does (the kernel adds a plane's CRTC to the
+			 * state); a CRTC that is off or gets a new mode always has it */
+			if (out->new_mode_blob || !out->crtc->cur_active ||
+			    !crtc_noted(r, out->crtc->id))
+				req_add(r, out->crtc->id, out->crtc->props.active, 1);
 		} else if (out->active) {
 			req_add(r, out->connector_id, out->props.crtc_id, 0);
 			if (out->cur_crtc && !out->cur_crtc->user) {
@@ -211,5 +258,4 @@ void req_build(const struct dispman_device *dev, struct atomic_req *r,
 			}
 		}
 	}
-	add_planes(dev, r, kind);
 }

@@ -15,9 +15,16 @@
 struct dispman_device;
 struct plane;
 
+/* Most CRTCs one request notes as pulled in by its plane properties. */
+#define REQ_MAX_CRTCS 8
+
 struct atomic_req {
 	drmModeAtomicReq *req;
 	int failed; /* sticky: first error, 0 if none */
+	/* CRTCs that the plane properties already put into the kernel's state (a plane on
+	 * them, before or after): those need no ACTIVE property for their flip event */
+	uint32_t crtcs_in[REQ_MAX_CRTCS];
+	size_t n_crtcs_in;
 };
 
 /*
@@ -34,8 +41,12 @@ struct frame_kind {
 	bool geometry;
 };
 
-int req_init(struct atomic_req *r);
-void req_finish(struct atomic_req *r);
+/* Start a request, reusing the memory of the device's last one (no allocation per frame);
+ * req_finish() gives it back. -ENOMEM (logged) when none can be allocated. */
+int req_init(struct dispman_device *dev, struct atomic_req *r);
+void req_finish(struct dispman_device *dev, struct atomic_req *r);
+/* Free the kept request (device destruction). */
+void req_cache_free(struct dispman_device *dev);
 void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value);
 /* Commit with retries on EINTR/EAGAIN; counts stats; a lost master pauses the device
  * (device_check_master_lost()). Returns 0 or -errno. */
@@ -48,7 +59,10 @@ bool req_covers_plane(const struct dispman_device *dev, const struct plane *p);
 /*
  * Add to r the state of the outputs in the request (out->committing): connector and CRTC
  * properties, the MODE_ID blobs prepared for it, and the plane properties of the pending
- * assignment (plane.pending_*) that belong to them, as kind says. Reads, never writes.
+ * assignment (plane.pending_*) that belong to them, as kind says. An active CRTC that a
+ * plane property already pulls into the kernel's state gets no ACTIVE property (it sends
+ * its flip event anyway); one that nothing else pulls in gets ACTIVE=1, so that a commit
+ * with nothing new still completes with an event. Reads the device, never writes it.
  */
 void req_build(const struct dispman_device *dev, struct atomic_req *r,
 	const struct frame_kind *kind);

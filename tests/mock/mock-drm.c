@@ -2834,6 +2834,7 @@ int drmModeAtomicCommit(int fd, const drmModeAtomicReqPtr req, uint32_t flags,
 	bool test = flags & DRM_MODE_ATOMIC_TEST_ONLY;
 	g.c.commits++;
 	g.c.test_commits += test;
+	g.c.last_items = req->cursor;
 	if ((err = injected("drmModeAtomicCommit")) ||
 	    (err = injected(test ? "drmModeAtomicCommit/test" : "drmModeAtomicCommit/apply"))) {
 		g.c.failed_commits++;

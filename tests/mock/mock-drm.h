@@ -194,6 +194,7 @@ struct mock_drm_counters {
 	unsigned events_delivered;      /* page-flip handlers called */
 	unsigned pending_flips;         /* flips held by mock_drm_set_flip_delay() */
 	unsigned writebacks;            /* writeback jobs completed */
+	unsigned last_items;            /* properties in the last commit with items */
 	unsigned empty_handle_event;    /* drmHandleEvent() with nothing to read (would block) */
 	unsigned rmfb_disabled_planes;  /* planes turned off because their FB was removed */
 	int live_fbs;

@@ -494,6 +494,37 @@ static void on_frame(struct dispman_output *out, uint64_t sequence, const struct
 	fr->n++;
 }
 
+/*
+ * A flip carries only what changed: the new FB_ID, without the CRTC's ACTIVE (the plane
+ * puts its CRTC into the kernel's state, which sends the event). A commit with nothing new
+ * still flips, through ACTIVE alone. The request's memory is reused (ASan: no leak).
+ */
+static void test_flip_only_what_changed(void **state)
+{
+	struct unit_fixture *f = *state;
+	dispman_buffer_unref(unit_show_first_frame(f, 0x000000));
+	for (int i = 1; i <= 3; i++) {
+		struct mock_drm_counters before = counters();
+		struct dispman_buffer *b = next_frame(f, (uint32_t)i * 0x101010);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		struct mock_drm_counters after = counters();
+		assert_int_equal(after.applied_commits, before.applied_commits + 1);
+		assert_int_equal(after.last_items, 1);
+		assert_int_equal(after.events_queued, before.events_queued + 1);
+		assert_int_equal(unit_drain(f->dev), 1);
+		assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
+		dispman_buffer_unref(b);
+	}
+	struct mock_drm_counters before = counters();
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	struct mock_drm_counters after = counters();
+	assert_int_equal(after.applied_commits, before.applied_commits + 1);
+	assert_int_equal(after.last_items, 1);
+	assert_int_equal(prop(MOCK_VKMS_CRTC, "ACTIVE"), 1);
+	assert_int_equal(after.events_queued, before.events_queued + 1);
+	assert_int_equal(unit_drain(f->dev), 1);
+}
+
 static void test_frame_callback(void **state)
 {
 	struct unit_fixture *f = *state;
@@ -746,6 +777,8 @@ int main(int argc, char **argv)
 		{ "commit@master-lost-seat", test_master_lost_seat, unit_setup_vkms, unit_teardown,
 			NULL },
 		{ "commit@stats", test_stats, unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@flip-only-what-changed", test_flip_only_what_changed, unit_setup_vkms,
+			unit_teardown, NULL },
 		{ "commit@frame-callback", test_frame_callback, unit_setup_vkms, unit_teardown,
 			NULL },
 		{ "commit@commit-from-callback", test_commit_from_callback, unit_setup_vkms,
