@@ -121,7 +121,9 @@ static int run_liftoff(struct kms *k, const struct scene *s, enum bench_mode mod
 	}
 	size_t top = s->n - 1, changing = bench_changing_layer(s->n);
 	int ret = 0;
-	for (int f = -1; f < frames && ret == 0; f++) {
+	drmModeAtomicReq *r = drmModeAtomicAlloc(); /* one request, emptied for each frame,
+						      * as the floor and libdispman do */
+	for (int f = -1; f < frames && ret == 0 && r; f++) {
 		uint32_t fb = (uint32_t)((f + 1) & 1);
 		if (f >= 0 && mode == MODE_STEADY)
 			for (size_t i = 0; i < s->n; i++)
@@ -131,12 +133,11 @@ static int run_liftoff(struct kms *k, const struct scene *s, enum bench_mode mod
 		else if (f >= 0)
 			liftoff_layer_set_property(layers[top], "CRTC_X",
 				(uint64_t)(int64_t)(s->l[top].x + 1 + f % 64));
-		drmModeAtomicReq *r = drmModeAtomicAlloc();
+		drmModeAtomicSetCursor(r, 0);
 		ret = liftoff_output_apply(out, r, DRM_MODE_ATOMIC_NONBLOCK);
 		if (ret == 0)
 			ret = drmModeAtomicCommit(k->fd, r, DRM_MODE_ATOMIC_NONBLOCK |
 				DRM_MODE_PAGE_FLIP_EVENT, k);
-		drmModeAtomicFree(r);
 		if (ret == 0)
 			ret = kms_wait_flip(k);
 		if (ret < 0)
@@ -144,6 +145,9 @@ static int run_liftoff(struct kms *k, const struct scene *s, enum bench_mode mod
 		else if (f >= 0)
 			bench_frame_mark();
 	}
+	if (!r)
+		return -1;
+	drmModeAtomicFree(r);
 	for (size_t i = 0; i < s->n; i++)
 		res->on_planes += liftoff_layer_get_plane(layers[i]) != NULL;
 	return ret;

@@ -196,7 +196,7 @@ int main(int argc, char **argv)
 		stats(start[c], runs, &sm, &smin, &smax);
 		bool low = c && m / fm < 0.75;
 		below += low;
-		printf("| %s | %.0f [%.0f..%.0f] | %.2fx%s | %.0f [%.0f..%.0f] | %.0f | %.2f | "
+		printf("| %s | %.1f [%.1f..%.1f] | %.2fx%s | %.0f [%.0f..%.0f] | %.0f | %.2f | "
 			"%.2f (%.2f) | %.2f | %.2f |\n", names[c], m, mn, mx, m / fm,
 			low ? " (BELOW FLOOR?)" : "", dm, dmin, dmax, sm / 1e3, io[c] / runs,
 			dq[c] / runs, ea[c] / runs, cl[c] / runs, wt[c] / runs);

@@ -52,8 +52,11 @@ int floor_flip_run(struct kms *k, const struct scene *s, enum bench_mode mode, i
 	size_t top = n - 1, changing = bench_changing_layer(s->n);
 	if (changing >= n)
 		changing = n - 1;
+	r = drmModeAtomicAlloc(); /* one request, emptied for each frame */
+	if (!r)
+		return -1;
 	for (int f = 0; f < frames; f++) {
-		r = drmModeAtomicAlloc();
+		drmModeAtomicSetCursor(r, 0);
 		uint32_t fb = (uint32_t)((f + 1) & 1);
 		if (mode == MODE_STEADY) {
 			for (size_t i = 0; i < n; i++)
@@ -67,12 +70,13 @@ int floor_flip_run(struct kms *k, const struct scene *s, enum bench_mode mode, i
 		}
 		ret = drmModeAtomicCommit(k->fd, r, DRM_MODE_ATOMIC_NONBLOCK |
 			DRM_MODE_PAGE_FLIP_EVENT, k);
-		drmModeAtomicFree(r);
 		if (ret < 0 || kms_wait_flip(k) < 0) {
 			fprintf(stderr, "floor: frame %d failed: %s\n", f, strerror(errno));
+			drmModeAtomicFree(r);
 			return -1;
 		}
 		bench_frame_mark();
 	}
+	drmModeAtomicFree(r);
 	return 0;
 }
