@@ -47,13 +47,9 @@ static int prepare_blobs(struct dispman_device *dev)
 	return 0;
 }
 
-static int cmp_scene_layers(const void *a, const void *b)
+static bool scene_below(const struct dispman_layer *la, const struct dispman_layer *lb)
 {
-	const struct dispman_layer *la = *(struct dispman_layer *const *)a;
-	const struct dispman_layer *lb = *(struct dispman_layer *const *)b;
-	if (la->z != lb->z)
-		return la->z < lb->z ? -1 : 1;
-	return la->serial < lb->serial ? -1 : la->serial > lb->serial;
+	return la->z != lb->z ? la->z < lb->z : la->serial < lb->serial;
 }
 
 static void scene_add(struct scene *scene, struct dispman_layer *layer)
@@ -84,10 +80,14 @@ static void record_scene(struct dispman_output *out)
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, &out->layers) {
 		struct dispman_layer *layer = container_of(pos, struct dispman_layer, link);
-		if (layer->plane && layer->buf && n < MAX_SCENE)
-			on[n++] = layer;
+		if (!layer->plane || !layer->buf || n >= MAX_SCENE)
+			continue;
+		/* insertion into stacking order: a handful of layers, usually in order */
+		size_t i = n++;
+		for (; i > 0 && scene_below(layer, on[i - 1]); i--)
+			on[i] = on[i - 1];
+		on[i] = layer;
 	}
-	qsort(on, n, sizeof(on[0]), cmp_scene_layers);
 	for (size_t i = 0; i < n; i++)
 		scene_add(scene, on[i]);
 }

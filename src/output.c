@@ -310,10 +310,15 @@ void output_flip_complete(struct dispman_output *out)
 	out->n_shown = out->n_queued;
 	out->n_queued = 0;
 	if (out->queued_scene.valid || !out->active) {
-		scene_clear(&out->shown_scene);
-		out->shown_scene = out->queued_scene;
-		out->queued_scene.n = 0;
-		out->queued_scene.valid = false;
+		/* the queued scene's entries (and their references) move on screen: only
+		 * the used ones are copied, not the whole array */
+		struct scene *shown = &out->shown_scene, *queued = &out->queued_scene;
+		scene_clear(shown);
+		memcpy(shown->e, queued->e, queued->n * sizeof(queued->e[0]));
+		shown->n = queued->n;
+		shown->valid = queued->valid;
+		queued->n = 0;
+		queued->valid = false;
 	}
 	out->flip_pending = false;
 	out->flip_notify = true;
