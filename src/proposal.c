@@ -27,22 +27,31 @@ int proposal_init(struct proposal *prop, const struct dispman_device *dev)
 			n++;
 		n++; /* its composition layer */
 	}
-	*prop = (struct proposal){ .n_planes = dev->n_planes, .max_layers = n };
-	prop->planes = calloc(dev->n_planes ? dev->n_planes : 1, sizeof(*prop->planes));
-	prop->layers = calloc(n ? n : 1, sizeof(*prop->layers));
+	/* not the whole struct: its inline room need not be cleared */
+	prop->n_planes = dev->n_planes;
+	prop->n_layers = 0;
+	prop->max_layers = n;
+	prop->planes = prop->n_planes <= PROPOSAL_INLINE_PLANES ? prop->inline_planes :
+		calloc(prop->n_planes, sizeof(*prop->planes));
+	prop->layers = n <= PROPOSAL_INLINE_LAYERS ? prop->inline_layers :
+		calloc(n, sizeof(*prop->layers));
 	if (!prop->planes || !prop->layers) {
-		proposal_finish(prop);
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory for a plane assignment");
 		return -ENOMEM;
 	}
+	proposal_clear(prop);
 	return 0;
 }
 
 void proposal_finish(struct proposal *prop)
 {
-	free(prop->planes);
-	free(prop->layers);
-	*prop = (struct proposal){ 0 };
+	if (prop->planes != prop->inline_planes)
+		free(prop->planes);
+	if (prop->layers != prop->inline_layers)
+		free(prop->layers);
+	prop->planes = prop->inline_planes;
+	prop->layers = prop->inline_layers;
+	prop->n_planes = prop->n_layers = prop->max_layers = 0;
 }
 
 void proposal_clear(struct proposal *prop)
@@ -89,7 +98,7 @@ static void add_committed(struct proposal *prop, struct dispman_layer *layer)
 
 void proposal_from_committed(struct proposal *prop, const struct dispman_device *dev)
 {
-	proposal_clear(prop);
+	prop->n_layers = 0;
 	for (size_t i = 0; i < prop->n_planes; i++)
 		prop->planes[i] = (struct proposed_plane){
 			.layer = dev->planes[i].cur_layer,

@@ -31,6 +31,10 @@ struct proposed_layer {
 	struct dispman_placement placement; /* COMPOSITED: drawn by compose.c */
 };
 
+/* A device of usual size fits in the proposal itself: no allocation per commit. */
+#define PROPOSAL_INLINE_PLANES 32
+#define PROPOSAL_INLINE_LAYERS 64
+
 struct proposal {
 	struct proposed_plane *planes; /* index i is dev->planes[i] */
 	size_t n_planes;
@@ -38,9 +42,13 @@ struct proposal {
 	 * composition layer), one output's together */
 	struct proposed_layer *layers;
 	size_t n_layers, max_layers;
+	/* where planes and layers point when they fit (so a proposal is never copied) */
+	struct proposed_plane inline_planes[PROPOSAL_INLINE_PLANES];
+	struct proposed_layer inline_layers[PROPOSAL_INLINE_LAYERS];
 };
 
-/* Room for every plane and layer of dev, nothing proposed. Returns 0 or -ENOMEM. */
+/* Room for every plane and layer of dev, nothing proposed. Returns 0 or -ENOMEM (then
+ * proposal_finish() is still fine). */
 int proposal_init(struct proposal *prop, const struct dispman_device *dev);
 void proposal_finish(struct proposal *prop);
 /* No plane shows anything, no layer placed. */

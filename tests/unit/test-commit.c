@@ -868,6 +868,52 @@ static void test_request_from_proposal(void **state)
 	dispman_buffer_unref(sq2);
 }
 
+/*
+ * More layers than a proposal holds inline (PROPOSAL_INLINE_LAYERS): its room is allocated,
+ * for the search and for the frames that reuse the assignment without a test.
+ */
+static void test_many_layers(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *bg = unit_show_first_frame(f, 0);
+	struct dispman_buffer *sq[2] = {
+		unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 1),
+		unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 2),
+	};
+	struct dispman_layer *layers[PROPOSAL_INLINE_LAYERS + 4];
+	const size_t n = UNIT_ARRAY_LEN(layers);
+	for (size_t i = 0; i < n; i++) {
+		layers[i] = dispman_layer_create(f->out);
+		assert_non_null(layers[i]);
+		assert_int_equal(dispman_layer_set_buffer(layers[i], sq[0]), 0);
+		assert_int_equal(dispman_layer_set_destination(layers[i], (int32_t)(i % 32) * 20,
+			(int32_t)(i / 32) * 20, 16, 16), 0);
+		assert_int_equal(dispman_layer_set_z(layers[i], (int)i + 1), 0);
+	}
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	size_t on = 0, composited = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct dispman_placement p;
+		assert_int_equal(dispman_layer_get_placement(layers[i], &p), 0);
+		on += p.state == DISPMAN_PLACEMENT_ON_PLANE;
+		composited += p.state == DISPMAN_PLACEMENT_COMPOSITED;
+	}
+	assert_true(on > 0 && composited > 0);
+	assert_int_equal(on + composited, n);
+	uint64_t tests = stats(f->dev).test_commits;
+	for (size_t k = 0; k < 4; k++) {
+		assert_int_equal(dispman_layer_set_buffer(layers[n - 1], sq[(k + 1) % 2]), 0);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(unit_drain(f->dev), 1);
+	}
+	assert_int_equal(stats(f->dev).test_commits, tests);
+	assert_int_equal(prop(MOCK_VKMS_CURSOR, "FB_ID"), sq[0]->fb_id); /* the top layer */
+	dispman_buffer_unref(bg);
+	dispman_buffer_unref(sq[0]);
+	dispman_buffer_unref(sq[1]);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -903,6 +949,7 @@ int main(int argc, char **argv)
 			unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@request-from-proposal", test_request_from_proposal, unit_setup_vkms,
 			unit_teardown, NULL },
+		{ "commit@many-layers", test_many_layers, unit_setup_vkms, unit_teardown, NULL },
 	};
 	enum {
 		N_ROLLBACK = UNIT_ARRAY_LEN(rollback_cases),
