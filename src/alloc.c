@@ -5,11 +5,12 @@
  *
  * The planner itself (src/plan.c) is a pure function: this file builds its inputs from the
  * device (the output's visible layers bottom to top, the planes its CRTC can use in
- * stacking order, what the kernel taught us), writes its result into the pending state of
- * planes and layers, and checks it with one TEST_ONLY commit. When the kernel says no, the
- * search learns (no scaling on this device, at most N planes after ENOSPC) or bans the
- * placed layer of lowest priority and plans again, within a budget of tests and time. An
- * unchanged shape reuses the last accepted assignment without any TEST_ONLY commit.
+ * stacking order, what the kernel taught us), writes its result into a proposal (a value,
+ * proposal.h: the planes and layers keep their committed state) and checks it with one
+ * TEST_ONLY commit. When the kernel says no, the search learns (no scaling on this device,
+ * at most N planes after ENOSPC) or bans the placed layer of lowest priority and plans
+ * again, within a budget of tests and time. An unchanged shape proposes the last accepted
+ * assignment again without any TEST_ONLY commit.
  */
 #include "alloc.h"
 
@@ -24,6 +25,7 @@
 #include "output.h"
 #include "plan.h"
 #include "plane.h"
+#include "proposal.h"
 #include "request.h"
 
 #include <drm_fourcc.h>
@@ -35,12 +37,14 @@
 
 _Static_assert(PLAN_MOD_ANY == DRM_FORMAT_MOD_INVALID, "plan.h's any-modifier");
 
-/* One output's search: the planner's input and result, and the device objects behind
- * them (index i of layers is index i of pl and res). */
+/* One output's search: the planner's input and result, the device objects behind them
+ * (index i of ent is index i of pl and res) and the proposal it writes. */
 struct ctx {
 	struct dispman_device *dev;
 	struct dispman_output *out;
-	struct dispman_layer **layers; /* the planned layers, bottom to top */
+	struct proposal *prop;
+	struct proposed_layer **ent;   /* the planned layers' places, bottom to top */
+	struct proposed_layer *comp;   /* the composition layer's place */
 	struct plan_layer *pl;
 	struct plan_layer_result *res;
 	size_t n;
@@ -112,8 +116,8 @@ static size_t collect_planes(struct ctx *c)
 	size_t n = 1;
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		struct plane *p = &dev->planes[i];
-		if (!(p->possible_crtcs & bit) || p->pending_output)
-			continue;
+		if (!(p->possible_crtcs & bit) || c->prop->planes[i].layer)
+			continue; /* another CRTC's, or an earlier output's in this proposal */
 		read_zpos(dev, p);
 		if (p->type == DRM_PLANE_TYPE_PRIMARY) {
 			if (!primary || p->cur_crtc_id == crtc->id)
@@ -246,71 +250,52 @@ static size_t count_placed(const struct ctx *c)
 	return n;
 }
 
-/* Write the plan into the planes (pending state) and the layers' placements. */
-static int apply_plan(struct ctx *c)
+/* What the proposal says plane j of the search shows. */
+static struct proposed_plane *proposed(const struct ctx *c, size_t j)
 {
-	struct dispman_output *out = c->out;
-	for (size_t j = 0; j < c->n_planes; j++) {
-		c->planes[j]->pending_output = NULL;
-		c->planes[j]->pending_layer = NULL;
-	}
-	struct dispman_layer *comp = NULL;
+	return &c->prop->planes[c->planes[j] - c->dev->planes];
+}
+
+/* Write the plan into the proposal: the output's planes and its layers' places. */
+static void apply_plan(struct ctx *c)
+{
+	for (size_t j = 0; j < c->n_planes; j++)
+		proposed(c, j)->layer = NULL;
+	c->comp->plane = NULL;
 	if (c->r.comp) {
-		comp = compose_get_layer(out);
-		if (!comp)
-			return -ENOMEM;
-		comp->plane = c->planes[0];
-		c->planes[0]->pending_output = out;
-		c->planes[0]->pending_layer = comp;
-		c->planes[0]->pending_zpos = c->r.comp_zpos;
-	} else if (out->comp) {
-		compose_peek_layer(out)->plane = NULL;
+		c->comp->plane = c->planes[0];
+		c->comp->placement = (struct dispman_placement){
+			.state = DISPMAN_PLACEMENT_ON_PLANE,
+			.plane_id = c->planes[0]->id,
+		};
+		*proposed(c, 0) = (struct proposed_plane){
+			.layer = c->comp->layer,
+			.zpos = c->r.comp_zpos,
+		};
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		const struct plan_layer_result *e = &c->res[i];
-		struct dispman_layer *layer = c->layers[i];
-		layer->plane = NULL;
-		layer->composited = false;
+		struct proposed_layer *ent = c->ent[i];
+		ent->plane = NULL;
 		if (e->plane >= 0) {
 			struct plane *p = c->planes[e->plane];
-			p->pending_output = out;
-			p->pending_layer = layer;
-			p->pending_zpos = e->zpos;
-			layer->plane = p;
-			layer->placement = (struct dispman_placement){
+			*proposed(c, (size_t)e->plane) = (struct proposed_plane){
+				.layer = ent->layer,
+				.zpos = e->zpos,
+			};
+			ent->plane = p;
+			ent->placement = (struct dispman_placement){
 				.state = DISPMAN_PLACEMENT_ON_PLANE,
 				.plane_id = p->id,
 			};
-		} else if (c->pl[i].readable) {
-			layer->composited = true;
-			layer->placement = (struct dispman_placement){
-				.state = DISPMAN_PLACEMENT_COMPOSITED,
-				.reason = e->reason,
-			};
 		} else {
-			layer->placement = (struct dispman_placement){
-				.state = DISPMAN_PLACEMENT_NOT_SHOWN,
+			ent->placement = (struct dispman_placement){
+				.state = c->pl[i].readable ? DISPMAN_PLACEMENT_COMPOSITED :
+					DISPMAN_PLACEMENT_NOT_SHOWN,
 				.reason = e->reason,
 			};
 		}
 	}
-	return 0;
-}
-
-static void reset_output(struct dispman_output *out)
-{
-	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &out->layers) {
-		struct dispman_layer *layer = container_of(pos, struct dispman_layer, link);
-		layer->plane = NULL;
-		layer->composited = false;
-		layer->placement = (struct dispman_placement){
-			.state = DISPMAN_PLACEMENT_NOT_SHOWN,
-			.reason = DISPMAN_REASON_INVISIBLE,
-		};
-	}
-	if (out->comp)
-		compose_peek_layer(out)->plane = NULL;
 }
 
 static size_t sorted_layers(struct dispman_output *out, struct dispman_layer ***res)
@@ -329,31 +314,59 @@ static size_t sorted_layers(struct dispman_output *out, struct dispman_layer ***
 	return n;
 }
 
-static int test_request(struct dispman_device *dev, uint32_t flags)
+/*
+ * Places the output's layers in the proposal, bottom to top (the first returned, *n_all of
+ * them), each not shown (INVISIBLE) until the plan says otherwise, then its composition
+ * layer (c->comp, off). Returns NULL on ENOMEM.
+ */
+static struct proposed_layer *place_output(struct ctx *c, size_t *n_all)
+{
+	struct dispman_layer **all;
+	size_t n = sorted_layers(c->out, &all);
+	if (n == SIZE_MAX)
+		return NULL;
+	struct proposed_layer *first = &c->prop->layers[c->prop->n_layers];
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++)
+		ok = proposal_add_layer(c->prop, all[i]) != NULL;
+	if (ok && c->out->comp) {
+		c->comp = proposal_add_layer(c->prop, compose_peek_layer(c->out));
+		ok = c->comp != NULL;
+	}
+	free(all);
+	*n_all = n;
+	return ok ? first : NULL;
+}
+
+static int test_request(struct dispman_device *dev, const struct proposal *prop,
+	uint32_t flags)
 {
 	struct atomic_req r;
 	int ret = req_init(dev, &r);
 	if (ret < 0)
 		return ret;
 	/* a search tests the whole assignment: every plane's full state */
-	req_build(dev, &r, &(struct frame_kind){ .reused = false });
+	req_build(dev, prop, &r, &(struct frame_kind){ .reused = false });
 	ret = req_commit(dev, &r, DRM_MODE_ATOMIC_TEST_ONLY | flags, NULL);
 	req_finish(dev, &r);
 	return ret;
 }
 
-/* The planner's input for one output: its visible layers and the planes it can use. */
-static int build_input(struct ctx *c, struct dispman_layer **all, size_t n_all)
+/*
+ * The planner's input for one output: its visible layers (of the n_all placed at ents,
+ * bottom to top) and the planes it can use.
+ */
+static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
 {
 	struct dispman_output *out = c->out;
 	int32_t w = out->mode->info.hdisplay, h = out->mode->info.vdisplay;
-	c->layers = calloc(n_all ? n_all : 1, sizeof(*c->layers));
+	c->ent = calloc(n_all ? n_all : 1, sizeof(*c->ent));
 	c->pl = calloc(n_all ? n_all : 1, sizeof(*c->pl));
 	c->res = calloc(n_all ? n_all : 1, sizeof(*c->res));
-	if (!c->layers || !c->pl || !c->res)
+	if (!c->ent || !c->pl || !c->res)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_all; i++) {
-		struct dispman_layer *l = all[i];
+		struct dispman_layer *l = ents[i].layer;
 		if (!l->visible || !l->buf || !l->buf->dev || l->alpha == 0)
 			continue;
 		struct rect vis;
@@ -362,10 +375,10 @@ static int build_input(struct ctx *c, struct dispman_layer **all, size_t n_all)
 			continue; /* wholly off-screen */
 		enum dispman_placement_reason bad = check_geometry(out, l);
 		if (bad != DISPMAN_REASON_NONE) {
-			l->placement.reason = bad; /* NOT_SHOWN, from reset_output() */
+			ents[i].placement.reason = bad; /* NOT_SHOWN, from place_output() */
 			continue;
 		}
-		c->layers[c->n] = l;
+		c->ent[c->n] = &ents[i];
 		c->pl[c->n] = layer_to_plan(l, &vis);
 		c->pl[c->n].readable = compose_can_read(l->buf);
 		c->n++;
@@ -427,28 +440,31 @@ static void learn_refusal(struct ctx *c, int ret)
 	}
 }
 
-/* Search the assignment of one output; the planes of earlier outputs are already set. */
-static int search_output(struct dispman_device *dev, struct dispman_output *out,
-	uint32_t flags, unsigned *tests, uint64_t deadline, unsigned max_tests)
+/*
+ * Search the assignment of one output into prop, where the planes of earlier outputs are
+ * already set. A refused test changes only prop: the next plan overwrites this output's part.
+ */
+static int search_output(struct dispman_device *dev, struct proposal *prop,
+	struct dispman_output *out, uint32_t flags, unsigned *tests, uint64_t deadline,
+	unsigned max_tests)
 {
-	reset_output(out);
+	struct ctx c = { .dev = dev, .out = out, .prop = prop };
+	size_t n_all;
+	struct proposed_layer *ents = place_output(&c, &n_all);
+	if (!ents)
+		return -ENOMEM;
 	if (!out->enabled || !out->crtc || !out->mode)
 		return 0;
-	struct dispman_layer **all;
-	size_t n_all = sorted_layers(out, &all);
-	if (n_all == SIZE_MAX)
-		return -ENOMEM;
-	struct ctx c = { .dev = dev, .out = out };
-	int ret = build_input(&c, all, n_all);
+	if (!c.comp)
+		return -ENOMEM; /* alloc_prepare() makes it */
+	int ret = build_input(&c, ents, n_all);
 	if (ret < 0)
 		goto out;
 	for (;;) {
 		ret = plan_compute(&c.in, &c.r);
 		if (ret < 0)
 			goto out;
-		ret = apply_plan(&c);
-		if (ret < 0)
-			goto out;
+		apply_plan(&c);
 		size_t placed = count_placed(&c);
 		/* the first test always runs: the time budget bounds the retries */
 		if (*tests >= max_tests || (*tests > 0 && clock_usec() > deadline)) {
@@ -465,7 +481,7 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 			continue;
 		}
 		(*tests)++;
-		ret = test_request(dev, flags);
+		ret = test_request(dev, prop, flags);
 		if (ret == 0)
 			break;
 		if (!req_error_is_answer(-ret))
@@ -478,13 +494,12 @@ static int search_output(struct dispman_device *dev, struct dispman_output *out,
 	for (size_t i = 0; i < c.n; i++)
 		if (c.res[i].plane < 0)
 			dispman_log(DISPMAN_LOG_DEBUG, "%s: layer z=%d %s (reason %d)", out->name,
-				c.layers[i]->z, c.pl[i].readable ? "composited" : "not shown",
-				(int)c.layers[i]->placement.reason);
+				c.ent[i]->layer->z, c.pl[i].readable ? "composited" : "not shown",
+				(int)c.ent[i]->placement.reason);
 out:
-	free(c.layers);
+	free(c.ent);
 	free(c.pl);
 	free(c.res);
-	free(all);
 	return ret;
 }
 
@@ -499,21 +514,25 @@ static void update_rates(struct dispman_output *out)
 	}
 }
 
-static int compose_output(struct dispman_output *out, bool full)
+/* Draw the layers prop composites on out, when its composition layer is on a plane. */
+static int compose_output(const struct proposal *prop, struct dispman_output *out, bool full)
 {
-	struct dispman_layer *cl = compose_peek_layer(out); /* peek: never makes a buffer */
+	/* peek: never makes a buffer */
+	const struct proposed_layer *cl = proposal_find_layer(prop, compose_peek_layer(out));
 	if (!out->committing || !out->enabled || !cl || !cl->plane)
 		return 0;
-	struct dispman_layer **all;
-	size_t n_all = sorted_layers(out, &all);
-	if (n_all == SIZE_MAX)
+	struct dispman_layer **drawn = calloc(prop->n_layers ? prop->n_layers : 1,
+		sizeof(*drawn));
+	if (!drawn)
 		return -ENOMEM;
 	size_t n = 0;
-	for (size_t i = 0; i < n_all; i++)
-		if (all[i]->composited)
-			all[n++] = all[i];
-	int ret = compose_render(out, all, n, full);
-	free(all);
+	for (size_t i = 0; i < prop->n_layers; i++)
+		if (prop->layers[i].layer->out == out &&
+		    prop->layers[i].placement.state == DISPMAN_PLACEMENT_COMPOSITED)
+			drawn[n++] = prop->layers[i].layer;
+	qsort(drawn, n, sizeof(*drawn), cmp_layers); /* bottom to top */
+	int ret = compose_render(out, drawn, n, full);
+	free(drawn);
 	return ret;
 }
 
@@ -607,7 +626,8 @@ void alloc_check_geometry(struct dispman_device *dev)
 	}
 }
 
-int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct frame_kind *kind)
+int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop,
+	struct frame_kind *kind)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		if (dev->outputs[i]->committing)
@@ -617,10 +637,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct frame_kind 
 	if (search) {
 		dev->alloc_stale = false;
 		dev->stats.searches++;
-		for (size_t i = 0; i < dev->n_planes; i++) {
-			dev->planes[i].pending_output = NULL;
-			dev->planes[i].pending_layer = NULL;
-		}
+		proposal_clear(prop);
 		/* composition buffers are made before the clock starts */
 		for (size_t i = 0; i < dev->n_outputs; i++)
 			if (dev->outputs[i]->enabled && dev->outputs[i]->mode &&
@@ -631,16 +648,18 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct frame_kind 
 		uint64_t deadline = clock_usec() + max_usec;
 		unsigned tests = 0;
 		for (size_t i = 0; i < dev->n_outputs; i++) {
-			int ret = search_output(dev, dev->outputs[i], flags, &tests, deadline,
-				max_tests);
+			int ret = search_output(dev, prop, dev->outputs[i], flags, &tests,
+				deadline, max_tests);
 			if (ret < 0)
 				return ret;
 		}
 		dispman_log(DISPMAN_LOG_DEBUG, "plane assignment searched with %u TEST_ONLY "
 			"commits", tests);
+	} else {
+		proposal_from_committed(prop, dev);
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++) {
-		int ret = compose_output(dev->outputs[i], search);
+		int ret = compose_output(prop, dev->outputs[i], search);
 		if (ret < 0)
 			return ret;
 	}

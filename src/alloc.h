@@ -8,15 +8,18 @@
 
 struct dispman_device;
 struct frame_kind;
+struct proposal;
 
 /*
- * Plan the frame: when the scene's shape changed, search an assignment of layers to planes
- * with TEST_ONLY commits (flags: ALLOW_MODESET or 0) within the device's budget, else reuse
- * the previous one; then compose the layers left for the CPU. The assignment is left in
- * the planes' pending state; *kind says how the request is to be built (req_build()) and
- * goes to alloc_done(). Returns 0 or -errno.
+ * Plan the frame into prop (proposal_init()): when the scene's shape changed, search an
+ * assignment of layers to planes with TEST_ONLY commits (flags: ALLOW_MODESET or 0) within
+ * the device's budget, else propose the committed one again; then compose the layers prop
+ * leaves for the CPU. Planes and layers keep their committed state (proposal_record() after
+ * an accepted commit changes it); *kind says how the request is to be built (req_build())
+ * and goes to alloc_done(). Returns 0 or -errno.
  */
-int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct frame_kind *kind);
+int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop,
+	struct frame_kind *kind);
 /*
  * Before a commit picks its outputs: when only rectangles changed, check that the
  * committed assignment still holds them; if not, mark the shape dirty (a search, which

@@ -11,7 +11,7 @@
 #include "layer.h"
 #include "log.h"
 #include "output.h"
-#include "plane.h"
+#include "proposal.h"
 #include "request.h"
 
 #include <stdint.h>
@@ -92,8 +92,10 @@ static void record_scene(struct dispman_output *out)
 		scene_add(scene, on[i]);
 }
 
-static void apply_success(struct dispman_device *dev)
+/* The kernel accepted the commit of prop: record it, then what it queued on each output. */
+static void apply_success(struct dispman_device *dev, const struct proposal *prop)
 {
+	proposal_record(prop, dev);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		if (!out->committing)
@@ -146,13 +148,6 @@ static void apply_success(struct dispman_device *dev)
 			if (!old)
 				output_release_all(out);
 		}
-	}
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		struct plane *p = &dev->planes[i];
-		if (!req_covers_plane(dev, p))
-			continue;
-		p->cur_fb_id = p->pending_layer ? p->pending_layer->buf->fb_id : 0;
-		p->cur_crtc_id = p->pending_layer ? p->pending_output->crtc->id : 0;
 	}
 	if (dev->commit_full) {
 		dev->force_modeset = false;
@@ -225,15 +220,20 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 
 	uint32_t mode_flag = modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0;
 	struct atomic_req r = { 0 };
-	/* Plane assignment (TEST_ONLY search only for a new shape) and CPU composition. */
+	/* Plane assignment (TEST_ONLY search only for a new shape) and CPU composition into a
+	 * proposal: recorded in the planes and layers only if the kernel accepts it. */
+	struct proposal prop;
 	struct frame_kind kind;
-	ret = alloc_prepare(dev, mode_flag, &kind);
+	ret = proposal_init(&prop, dev);
+	if (ret < 0)
+		goto out;
+	ret = alloc_prepare(dev, mode_flag, &prop, &kind);
 	if (ret < 0)
 		goto out;
 	ret = req_init(dev, &r);
 	if (ret < 0)
 		goto out;
-	req_build(dev, &r, &kind);
+	req_build(dev, &prop, &r, &kind);
 	if (r.failed) {
 		ret = r.failed;
 		goto out;
@@ -243,7 +243,7 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 		(modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : DRM_MODE_ATOMIC_NONBLOCK);
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
-		apply_success(dev);
+		apply_success(dev, &prop);
 		alloc_done(dev, &kind, true);
 		for (size_t i = 0; i < dev->n_outputs; i++)
 			if (dev->outputs[i]->committing && dev->outputs[i]->enabled)
@@ -256,6 +256,7 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 	}
 out:
 	req_finish(dev, &r);
+	proposal_finish(&prop);
 	if (ret < 0)
 		rollback_blobs(dev);
 	return ret;

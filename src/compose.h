@@ -21,9 +21,10 @@ bool compose_can_read(struct dispman_buffer *buf);
  */
 struct dispman_layer *compose_get_layer(struct dispman_output *out);
 /*
- * Draw the output's composited layers (layer->composited, sorted bottom to top, n of them)
- * into a free composition buffer, only where something changed since that buffer was
- * drawn; full says the shape changed. Returns 0 or -errno.
+ * Draw the layers the commit composites on the output (placement COMPOSITED in its
+ * proposal, sorted bottom to top, n of them) into a free composition buffer, only where
+ * something changed since that buffer was drawn; full says the shape changed. Returns 0
+ * or -errno.
  */
 int compose_render(struct dispman_output *out, struct dispman_layer **layers, size_t n,
 	bool full);

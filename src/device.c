@@ -231,6 +231,23 @@ err:
 	return NULL;
 }
 
+/* seat_attach()'s callback: the seat was disabled (pause) or enabled again (restore). */
+static void seat_changed(struct dispman_device *dev, bool enabled)
+{
+	dev->seat_disabled = !enabled;
+	if (!enabled) {
+		dev->paused = true;
+		master_timer_set(dev, false);
+		device_notify_seat(dev, false);
+		return;
+	}
+	device_notify_seat(dev, true);
+	/* seatd made our fd DRM master again; the commit restores every output. */
+	dispman_device_resume(dev);
+	/* the restoring commit runs once this dispatch is over (device_run_queued()) */
+	dev->commit_queued = true;
+}
+
 struct dispman_device *dispman_device_open(const char *path)
 {
 	int fd;
@@ -268,7 +285,8 @@ struct dispman_device *dispman_device_open(const char *path)
 		seat_rekey(seat, fd, dev->fd);
 		close(fd);
 		snprintf(dev->path, sizeof(dev->path), "%s", found);
-		if (seat && seat_attach(seat, dev) < 0) {
+		dev->seat = seat; /* dispman_device_destroy() detaches it */
+		if (seat && seat_attach(seat, dev, seat_changed) < 0) {
 			dispman_device_destroy(dev); /* destroys the seat too */
 			errno = ENOMEM;
 			return NULL;
@@ -300,7 +318,8 @@ void dispman_device_destroy(struct dispman_device *dev)
 		}
 	}
 	hotplug_finish(dev);
-	seat_detach(dev); /* closes the seat's devices: the DRM node and none else by now */
+	seat_detach(dev->seat); /* closes its devices: the DRM node and none else by now */
+	dev->seat = NULL;
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		output_destroy(dev->outputs[i]);
 	free(dev->outputs);

@@ -27,15 +27,16 @@ struct dispman_layer {
 	enum dispman_blend_mode blend;
 	bool visible;
 	unsigned serial; /* creation order */
+	/* where the last accepted commit put it (proposal_record()) */
 	struct dispman_placement placement;
-	struct plane *plane; /* pending plane in the request being built */
+	struct plane *plane;
 	struct list link;    /* dispman_output.layers */
 	/* alloc.c / compose.c */
 	unsigned content_serial;  /* bumped by every dispman_layer_set_buffer() */
 	unsigned rate_serial;     /* content_serial seen by the last commit */
 	unsigned update_rate;     /* 0..256: how often the buffer changes per commit (EMA) */
 	unsigned composed_serial; /* content_serial in the composition buffer */
-	bool composited;          /* drawn into the composition buffer */
+	bool composited;          /* placement COMPOSITED: in the composition buffer */
 	/* camera copy path: its buffer holds a CPU copy, and why (FORMAT: no plane takes the
 	 * camera's format; IMPORT: the display and the camera share no memory); else NONE */
 	enum dispman_placement_reason copy_reason;

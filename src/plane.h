@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A KMS plane: its capabilities and pending/committed state (plane.c). */
+/* A KMS plane: its capabilities and committed state (plane.c). */
 #ifndef DISPMAN_PLANE_H
 #define DISPMAN_PLANE_H
 
@@ -12,7 +12,6 @@
 
 struct dispman_device;
 struct dispman_layer;
-struct dispman_output;
 
 struct plane {
 	uint32_t id;
@@ -25,13 +24,12 @@ struct plane {
 	uint64_t blend_values[3]; /* indexed by enum dispman_blend_mode */
 	bool has_blend[3];
 
-	/* committed state */
+	/* committed state: what the last accepted commit set (proposal_record()); crtc and fb
+	 * also after another master (refresh_plane_state()) */
 	uint32_t cur_crtc_id;
 	uint32_t cur_fb_id;
-	/* state of the request being built */
-	struct dispman_output *pending_output;
-	struct dispman_layer *pending_layer;
-	unsigned pending_zpos;
+	struct dispman_layer *cur_layer; /* NULL: off or not ours; its output is cur_layer->out */
+	unsigned cur_zpos;
 	/* alloc.c: zpos range, read on first use */
 	bool zpos_read;
 	uint64_t zpos_min, zpos_max;

@@ -35,6 +35,7 @@
 #include "output.h"
 #include "buffer.h"
 #include "layer.h"
+#include "proposal.h"
 #include "request.h"
 #include "commit.h"
 #include "alloc.h"

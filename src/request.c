@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Atomic requests (request.h): the builder, which reads the state the frame path decided
- * (outputs in the request, MODE_ID blobs, the pending plane assignment) and never writes
+ * (outputs in the request, MODE_ID blobs, the proposed plane assignment) and never writes
  * it, and the commit ioctl with its retries and counters. It calls no other stage.
  */
 #include "request.h"
@@ -17,6 +17,7 @@
 #include "log.h"
 #include "output.h"
 #include "plane.h"
+#include "proposal.h"
 #include "rect.h"
 
 int req_init(struct dispman_device *dev, struct atomic_req *r)
@@ -130,22 +131,6 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	return -err;
 }
 
-bool req_covers_plane(const struct dispman_device *dev, const struct plane *p)
-{
-	if (dev->commit_full)
-		return true;
-	if (p->pending_output)
-		return p->pending_output->committing;
-	if (!p->cur_crtc_id)
-		return false; /* on no CRTC, and none of this request's */
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
-		if (out->committing && out->cur_crtc && out->cur_crtc->id == p->cur_crtc_id)
-			return true;
-	}
-	return false;
-}
-
 /* Clip the destination to the screen and the source with it (16.16, same ratio). */
 static void clip_to_screen(int32_t w, int32_t h, uint32_t *sx, uint32_t *sy, uint32_t *sw,
 	uint32_t *sh, int32_t *dx, int32_t *dy, uint32_t *dw, uint32_t *dh)
@@ -174,14 +159,14 @@ static void clip_to_screen(int32_t w, int32_t h, uint32_t *sx, uint32_t *sy, uin
 	*dh = (uint32_t)(v.y1 - v.y0);
 }
 
-/* The plane properties of the pending assignment, for the planes the request covers. */
-static void add_planes(const struct dispman_device *dev, struct atomic_req *r,
-	const struct frame_kind *kind)
+/* The plane properties of the proposed assignment, for the planes the request covers. */
+static void add_planes(const struct dispman_device *dev, const struct proposal *prop,
+	struct atomic_req *r, const struct frame_kind *kind)
 {
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		const struct plane *p = &dev->planes[i];
-		const struct dispman_layer *layer = p->pending_layer;
-		if (!req_covers_plane(dev, p))
+		const struct dispman_layer *layer = prop->planes[i].layer;
+		if (!proposal_covers_plane(prop, dev, i))
 			continue; /* another output's, with a flip pending */
 		if (!layer) {
 			if (p->cur_fb_id || p->cur_crtc_id) {
@@ -191,7 +176,7 @@ static void add_planes(const struct dispman_device *dev, struct atomic_req *r,
 			}
 			continue;
 		}
-		const struct dispman_output *out = p->pending_output;
+		const struct dispman_output *out = layer->out;
 		if (kind->reused && !(kind->geometry && layer->geom_dirty)) {
 			if (p->cur_fb_id != layer->buf->fb_id) {
 				req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
@@ -223,7 +208,7 @@ static void add_planes(const struct dispman_device *dev, struct atomic_req *r,
 		if (p->props.pixel_blend_mode && p->has_blend[layer->blend])
 			req_add(r, p->id, p->props.pixel_blend_mode, p->blend_values[layer->blend]);
 		if (p->zpos_mutable)
-			req_add(r, p->id, p->props.zpos, p->pending_zpos);
+			req_add(r, p->id, p->props.zpos, prop->planes[i].zpos);
 		if (p->props.hotspot_x && p->props.hotspot_y) {
 			req_add(r, p->id, p->props.hotspot_x, (uint64_t)(int64_t)layer->hot_x);
 			req_add(r, p->id, p->props.hotspot_y, (uint64_t)(int64_t)layer->hot_y);
@@ -231,10 +216,10 @@ static void add_planes(const struct dispman_device *dev, struct atomic_req *r,
 	}
 }
 
-void req_build(const struct dispman_device *dev, struct atomic_req *r,
-	const struct frame_kind *kind)
+void req_build(const struct dispman_device *dev, const struct proposal *prop,
+	struct atomic_req *r, const struct frame_kind *kind)
 {
-	add_planes(dev, r, kind);
+	add_planes(dev, prop, r, kind);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		if (!out->committing)

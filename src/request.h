@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Atomic requests: building one from the committed-to-be state, and the commit ioctl
+ * Atomic requests: building one from a proposed state, and the commit ioctl
  * (request.c). The lowest stage of the frame path: it calls no other stage. alloc.c
  * uses it for its TEST_ONLY commits, commit.c for the real one, capture.c for writeback.
  */
@@ -13,7 +13,7 @@
 #include <xf86drmMode.h>
 
 struct dispman_device;
-struct plane;
+struct proposal;
 
 /* Most CRTCs one request notes as pulled in by its plane properties. */
 #define REQ_MAX_CRTCS 8
@@ -54,17 +54,16 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 /* err (positive) is the kernel's answer about the state (EINVAL, ERANGE, ENOSPC), not a
  * failure of the call. */
 bool req_error_is_answer(int err);
-/* Whether the request being built covers plane p (all planes when it covers the device). */
-bool req_covers_plane(const struct dispman_device *dev, const struct plane *p);
 /*
  * Add to r the state of the outputs in the request (out->committing): connector and CRTC
- * properties, the MODE_ID blobs prepared for it, and the plane properties of the pending
- * assignment (plane.pending_*) that belong to them, as kind says. An active CRTC that a
- * plane property already pulls into the kernel's state gets no ACTIVE property (it sends
- * its flip event anyway); one that nothing else pulls in gets ACTIVE=1, so that a commit
- * with nothing new still completes with an event. Reads the device, never writes it.
+ * properties, the MODE_ID blobs prepared for it, and the plane properties of the proposed
+ * assignment prop for the planes it covers (proposal_covers_plane()), as kind says. An
+ * active CRTC that a plane property already pulls into the kernel's state gets no ACTIVE
+ * property (it sends its flip event anyway); one that nothing else pulls in gets ACTIVE=1,
+ * so that a commit with nothing new still completes with an event. Reads, never writes:
+ * the planes' and layers' recorded state is the committed one.
  */
-void req_build(const struct dispman_device *dev, struct atomic_req *r,
-	const struct frame_kind *kind);
+void req_build(const struct dispman_device *dev, const struct proposal *prop,
+	struct atomic_req *r, const struct frame_kind *kind);
 
 #endif

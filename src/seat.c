@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* Seat integration through libseat: see seat.h. */
-#include "private.h"
+#include "config.h"
+
 #include "seat.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "clock.h"
+#include "event.h"
+#include "log.h"
 
 #if HAVE_LIBSEAT
 #include <libseat.h>
@@ -22,7 +29,8 @@ struct seat {
 	bool enabled;
 	struct { int fd, id; } nodes[MAX_SEAT_NODES];
 	size_t n_nodes;
-	struct dispman_device *dev;
+	struct dispman_device *dev;  /* seat_attach()'s, which changed() is told about */
+	seat_changed_func changed;
 	struct event_source *source;
 };
 
@@ -53,31 +61,21 @@ static void handle_enable(struct libseat *ls, void *data)
 {
 	struct seat *s = data;
 	s->enabled = true;
-	struct dispman_device *dev = s->dev;
-	if (!dev)
+	if (!s->changed)
 		return;
 	dispman_log(DISPMAN_LOG_INFO, "seat %s enabled: restoring the state with one modeset",
 		libseat_seat_name(ls));
-	dev->seat_disabled = false;
-	device_notify_seat(dev, true);
-	/* seatd made our fd DRM master again; the commit restores every output. */
-	dispman_device_resume(dev);
-	/* the restoring commit runs once this dispatch is over (device_run_queued()) */
-	dev->commit_queued = true;
+	s->changed(s->dev, true);
 }
 
 static void handle_disable(struct libseat *ls, void *data)
 {
 	struct seat *s = data;
 	s->enabled = false;
-	struct dispman_device *dev = s->dev;
-	if (dev) {
+	if (s->changed) {
 		dispman_log(DISPMAN_LOG_INFO, "seat %s disabled: commits are paused until it "
 			"comes back", libseat_seat_name(ls));
-		dev->seat_disabled = true;
-		dev->paused = true;
-		master_timer_set(dev, false);
-		device_notify_seat(dev, false);
+		s->changed(s->dev, false);
 	}
 	if (libseat_disable_seat(ls) < 0)
 		dispman_log_errno(DISPMAN_LOG_ERROR, errno, "libseat_disable_seat failed");
@@ -186,10 +184,10 @@ static int handle_seat_fd(int fd, uint32_t events, void *data)
 	return 1;
 }
 
-int seat_attach(struct seat *s, struct dispman_device *dev)
+int seat_attach(struct seat *s, struct dispman_device *dev, seat_changed_func changed)
 {
 	s->dev = dev;
-	dev->seat = s;
+	s->changed = changed;
 	s->source = event_source_add(dev, libseat_get_fd(s->ls), EPOLLIN, handle_seat_fd, s);
 	if (!s->source)
 		return -ENOMEM;
@@ -230,23 +228,22 @@ void seat_destroy(struct seat *s)
 	(void)s;
 }
 
-int seat_attach(struct seat *s, struct dispman_device *dev)
+int seat_attach(struct seat *s, struct dispman_device *dev, seat_changed_func changed)
 {
-	(void)s, (void)dev;
+	(void)s, (void)dev, (void)changed;
 	return -ENOTSUP;
 }
 
 #endif
 
-void seat_detach(struct dispman_device *dev)
+void seat_detach(struct seat *s)
 {
-	struct seat *s = dev->seat;
 	if (!s)
 		return;
 	if (s->source)
 		event_source_remove(s->source);
 	s->source = NULL;
 	s->dev = NULL;
-	dev->seat = NULL;
+	s->changed = NULL;
 	seat_destroy(s);
 }

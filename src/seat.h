@@ -34,14 +34,18 @@ void seat_rekey(struct seat *s, int old_fd, int new_fd);
 /* Whether the seat is enabled (true without a seat). */
 bool seat_is_enabled(const struct seat *s);
 
+/* The seat of dev was disabled (false) or enabled again (true). */
+typedef void (*seat_changed_func)(struct dispman_device *dev, bool enabled);
+
 /*
- * The device takes the seat: it follows the seat's fd in its epoll set and pauses when
- * the seat is disabled (commits return -EACCES, input is suspended, the disable is
- * acknowledged) and restores the whole state with one modeset commit when it is enabled.
- * Returns 0 or -errno.
+ * The device takes the seat: the seat's fd goes into the device's epoll set, and changed
+ * hears when the seat is disabled (the device pauses: commits return -EACCES, input is
+ * suspended; the seat acknowledges the disable after changed returns) and when it is
+ * enabled again (the device restores its whole state with one modeset commit). The seat
+ * knows the device only as the pointer it hands to changed. Returns 0 or -errno.
  */
-int seat_attach(struct seat *s, struct dispman_device *dev);
-/* Undo seat_attach() and destroy the seat (dispman_device_destroy()). */
-void seat_detach(struct dispman_device *dev);
+int seat_attach(struct seat *s, struct dispman_device *dev, seat_changed_func changed);
+/* Undo seat_attach() and destroy the seat (dispman_device_destroy()). NULL is fine. */
+void seat_detach(struct seat *s);
 
 #endif

@@ -685,7 +685,8 @@ int dispman_layer_set_cursor_hotspot(struct dispman_layer *layer, int32_t x, int
 int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer **buf);
 
 /**
- * Where the last commit (or queued commit) put the layer, into caller-owned *placement:
+ * Where the last commit the kernel accepted (a queued one included, once made) put the
+ * layer, into caller-owned *placement (a refused or failed commit leaves it unchanged):
  * ON_PLANE with the plane id; COMPOSITED (drawn on the CPU into the output's composition
  * buffer, which sits on the primary plane below every layer on another plane) with the
  * reason it got no plane; or NOT_SHOWN, nothing of it drawn, with the reason: INVISIBLE

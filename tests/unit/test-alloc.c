@@ -472,6 +472,65 @@ static void after_geometry_refused(struct fx *f)
 	assert_int_equal(a.geometry_commits, b.geometry_commits + 1);
 }
 
+/* FB_ID and CRTC_X of every plane the first commit set (overlay-4's), as the kernel has them. */
+static void kernel_planes(uint64_t fb[4], uint64_t x[4])
+{
+	const uint32_t ids[4] = { MOCK_VKMS_PRIMARY, MOCK_VKMS_OVERLAY(0), MOCK_VKMS_OVERLAY(1),
+		MOCK_VKMS_OVERLAY(2) };
+	for (int i = 0; i < 4; i++) {
+		assert_true(mock_drm_get_prop(ids[i], "FB_ID", &fb[i]));
+		assert_true(mock_drm_get_prop(ids[i], "CRTC_X", &x[i]));
+	}
+}
+
+/*
+ * A new shape the kernel refuses, in its TEST_ONLY commits (every plan of the search, down
+ * to the composition buffer alone) or in the real commit: the layers still report where
+ * the last accepted commit put them, not where the refused plan would have, and the next
+ * commit searches and shows the new shape.
+ */
+static void after_refused_keeps_placement(struct fx *f)
+{
+	uint64_t fb0[4], x0[4], fb1[4], x1[4];
+	kernel_planes(fb0, x0);
+	struct dispman_stats a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
+	for (size_t i = 1; i < 4; i++)
+		dispman_layer_set_visible(f->layers[i], false);
+	/* the search: the primary refused, then the composition buffer alone */
+	dispman_device_get_stats(f->dev, &a);
+	mock_drm_fail_next("drmModeAtomicCommit/test", EINVAL);
+	mock_drm_fail_next("drmModeAtomicCommit/test", EINVAL); /* the next after that */
+	assert_int_equal(dispman_device_commit(f->dev), -EINVAL);
+	dispman_device_get_stats(f->dev, &b);
+	assert_int_equal(b.test_commits, a.test_commits + 2);
+	assert_int_equal(b.commits, a.commits);
+	check_placements(f);
+	kernel_planes(fb1, x1);
+	assert_memory_equal(fb1, fb0, sizeof(fb0));
+	/* the search passes, the real commit is refused */
+	mock_drm_fail_next("drmModeAtomicCommit/apply", EINVAL);
+	assert_int_equal(dispman_device_commit(f->dev), -EINVAL);
+	dispman_device_get_stats(f->dev, &a);
+	assert_int_equal(a.test_commits, b.test_commits + 1);
+	assert_int_equal(a.failed_commits, b.failed_commits + 1);
+	check_placements(f);
+	kernel_planes(fb1, x1);
+	assert_memory_equal(fb1, fb0, sizeof(fb0));
+	/* accepted: the hidden layers leave their planes */
+	frame(f);
+	struct dispman_placement p;
+	for (size_t i = 1; i < 4; i++) {
+		dispman_layer_get_placement(f->layers[i], &p);
+		assert_int_equal(p.state, HIDDEN);
+		assert_int_equal(p.reason, DISPMAN_REASON_INVISIBLE);
+	}
+	dispman_layer_get_placement(f->layers[0], &p);
+	assert_int_equal(p.state, ON);
+	kernel_planes(fb1, x1);
+	assert_int_equal(fb1[0], fb0[0]);
+	assert_int_equal(fb1[1] | fb1[2] | fb1[3], 0);
+}
+
 /*
  * A layer on a plane moved under a composited layer above it: the assignment no longer
  * holds (the composition buffer is below every plane), so it is searched again.
@@ -679,6 +738,10 @@ static const struct test_case cases[] = {
 	  .l = { FULL, SQ(100, 100), SQ(400, 100), SQ(700, 400) },
 	  .w = { WON(MOCK_VKMS_PRIMARY), WON(OVL(0)), WON(OVL(1)), WON(OVL(2)) }, .tests = 1,
 	  .after = after_geometry_refused },
+	{ .name = "refused-keeps-placement", .n = 4,
+	  .l = { FULL, SQ(100, 100), SQ(400, 100), SQ(700, 400) },
+	  .w = { WON(MOCK_VKMS_PRIMARY), WON(OVL(0)), WON(OVL(1)), WON(OVL(2)) }, .tests = 1,
+	  .after = after_refused_keeps_placement },
 	{ .name = "geometry-stacking", .n = 4,
 	  .l = { FULL, SQ(100, 100), SQ(200, 200), { .x = 300, .y = 100, .w = 64, .h = 64,
 		 .alpha = 0x4000 } },

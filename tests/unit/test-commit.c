@@ -757,6 +757,194 @@ static void test_pollable_fd(void **state)
 	dispman_buffer_unref(b);
 }
 
+/* A layer of 64x64 ARGB at (100, 100) over the first frame, committed: on an overlay. */
+static struct dispman_layer *overlay_layer(struct unit_fixture *f, struct dispman_buffer *buf)
+{
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	assert_non_null(layer);
+	assert_int_equal(dispman_layer_set_buffer(layer, buf), 0);
+	assert_int_equal(dispman_layer_set_destination(layer, 100, 100, 64, 64), 0);
+	assert_int_equal(dispman_layer_set_z(layer, 1), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_non_null(layer->plane);
+	assert_int_equal(layer->plane->type, DRM_PLANE_TYPE_OVERLAY);
+	return layer;
+}
+
+/* The recorded state of every plane and of one layer, to compare. */
+struct recorded {
+	struct plane planes[16];
+	struct plane *plane;
+	struct dispman_placement placement;
+	bool composited;
+};
+
+static void record(const struct dispman_device *dev, const struct dispman_layer *layer,
+	struct recorded *r)
+{
+	assert_true(dev->n_planes <= UNIT_ARRAY_LEN(r->planes));
+	memset(r, 0, sizeof(*r));
+	memcpy(r->planes, dev->planes, dev->n_planes * sizeof(*dev->planes));
+	r->plane = layer->plane;
+	r->placement = layer->placement;
+	r->composited = layer->composited;
+}
+
+static void assert_recorded_equal(const struct recorded *a, const struct recorded *b)
+{
+	assert_memory_equal(a->planes, b->planes, sizeof(a->planes));
+	assert_ptr_equal(a->plane, b->plane);
+	assert_memory_equal(&a->placement, &b->placement, sizeof(a->placement));
+	assert_int_equal(a->composited, b->composited);
+}
+
+/*
+ * A new shape whose every TEST_ONLY commit is refused (the layer alone, then the
+ * composition buffer alone) fails the commit and leaves every plane's and the layer's
+ * recorded state as the last accepted commit left it.
+ */
+static void test_refused_search_records_nothing(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *bg = unit_show_first_frame(f, 0);
+	struct dispman_buffer *sq = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_ARGB8888, 1);
+	struct dispman_layer *layer = overlay_layer(f, sq);
+	struct recorded before, after;
+	record(f->dev, layer, &before);
+	assert_int_equal(dispman_layer_set_visible(layer, false), 0);
+	mock_drm_fail_next("drmModeAtomicCommit/test", EINVAL);
+	mock_drm_fail_next("drmModeAtomicCommit/test", EINVAL);
+	assert_int_equal(dispman_device_commit(f->dev), -EINVAL);
+	record(f->dev, layer, &after);
+	assert_recorded_equal(&before, &after);
+	/* and a refused real commit of a search that passed */
+	mock_drm_fail_next("drmModeAtomicCommit/apply", EINVAL);
+	assert_int_equal(dispman_device_commit(f->dev), -EINVAL);
+	record(f->dev, layer, &after);
+	assert_recorded_equal(&before, &after);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_null(layer->plane);
+	assert_int_equal(layer->placement.reason, DISPMAN_REASON_INVISIBLE);
+	dispman_buffer_unref(bg);
+	dispman_buffer_unref(sq);
+}
+
+/*
+ * The request is built from the proposal alone: a proposal that moves the layer to another
+ * overlay, built and committed by hand, shows it there while the planes and the layer
+ * still record the old place; recorded (proposal_record()), it is the assignment the next
+ * frame reuses with a new FB_ID only, without a TEST_ONLY commit.
+ */
+static void test_request_from_proposal(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_device *dev = f->dev;
+	struct dispman_buffer *bg = unit_show_first_frame(f, 0);
+	struct dispman_buffer *sq = unit_pattern_buffer(dev, 64, 64, DRM_FORMAT_ARGB8888, 1);
+	struct dispman_buffer *sq2 = unit_pattern_buffer(dev, 64, 64, DRM_FORMAT_ARGB8888, 2);
+	struct dispman_layer *layer = overlay_layer(f, sq);
+	size_t from = (size_t)(layer->plane - dev->planes), to = 0;
+	while (to < dev->n_planes && (dev->planes[to].type != DRM_PLANE_TYPE_OVERLAY ||
+	       dev->planes[to].cur_layer || dev->planes[to].cur_fb_id))
+		to++;
+	assert_true(to < dev->n_planes);
+
+	struct proposal next;
+	assert_int_equal(proposal_init(&next, dev), 0);
+	proposal_from_committed(&next, dev);
+	next.planes[to] = next.planes[from];
+	next.planes[from].layer = NULL;
+	for (size_t i = 0; i < next.n_layers; i++) {
+		if (next.layers[i].layer != layer)
+			continue;
+		next.layers[i].plane = &dev->planes[to];
+		next.layers[i].placement.plane_id = dev->planes[to].id;
+	}
+	struct recorded before, after;
+	record(dev, layer, &before);
+	f->out->committing = dev->commit_full = true; /* as select_outputs() does */
+	struct atomic_req r;
+	assert_int_equal(req_init(dev, &r), 0);
+	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
+	assert_int_equal(req_commit(dev, &r, 0, NULL), 0);
+	req_finish(dev, &r);
+	assert_int_equal(prop(dev->planes[to].id, "FB_ID"), sq->fb_id);
+	assert_int_equal(prop(dev->planes[to].id, "CRTC_X"), 100);
+	assert_int_equal(prop(dev->planes[from].id, "FB_ID"), 0);
+	record(dev, layer, &after);
+	assert_recorded_equal(&before, &after); /* built and committed, not recorded */
+	proposal_record(&next, dev);
+	f->out->committing = dev->commit_full = false;
+	proposal_finish(&next);
+	assert_ptr_equal(dev->planes[to].cur_layer, layer);
+	assert_int_equal(dev->planes[to].cur_fb_id, sq->fb_id);
+	assert_null(dev->planes[from].cur_layer);
+	assert_int_equal(dev->planes[from].cur_fb_id, 0);
+	assert_ptr_equal(layer->plane, &dev->planes[to]);
+	struct dispman_placement p;
+	assert_int_equal(dispman_layer_get_placement(layer, &p), 0);
+	assert_int_equal(p.plane_id, dev->planes[to].id);
+
+	uint64_t tests = stats(dev).test_commits;
+	assert_int_equal(dispman_layer_set_buffer(layer, sq2), 0);
+	assert_int_equal(dispman_device_commit(dev), 0);
+	assert_int_equal(unit_drain(dev), 1);
+	assert_int_equal(stats(dev).test_commits, tests);
+	assert_int_equal(prop(dev->planes[to].id, "FB_ID"), sq2->fb_id);
+	assert_int_equal(prop(dev->planes[from].id, "FB_ID"), 0);
+	dispman_buffer_unref(bg);
+	dispman_buffer_unref(sq);
+	dispman_buffer_unref(sq2);
+}
+
+/*
+ * More layers than a proposal holds inline (PROPOSAL_INLINE_LAYERS): its room is allocated,
+ * for the search and for the frames that reuse the assignment without a test.
+ */
+static void test_many_layers(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *bg = unit_show_first_frame(f, 0);
+	struct dispman_buffer *sq[2] = {
+		unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 1),
+		unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 2),
+	};
+	struct dispman_layer *layers[PROPOSAL_INLINE_LAYERS + 4];
+	const size_t n = UNIT_ARRAY_LEN(layers);
+	for (size_t i = 0; i < n; i++) {
+		layers[i] = dispman_layer_create(f->out);
+		assert_non_null(layers[i]);
+		assert_int_equal(dispman_layer_set_buffer(layers[i], sq[0]), 0);
+		assert_int_equal(dispman_layer_set_destination(layers[i], (int32_t)(i % 32) * 20,
+			(int32_t)(i / 32) * 20, 16, 16), 0);
+		assert_int_equal(dispman_layer_set_z(layers[i], (int)i + 1), 0);
+	}
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	size_t on = 0, composited = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct dispman_placement p;
+		assert_int_equal(dispman_layer_get_placement(layers[i], &p), 0);
+		on += p.state == DISPMAN_PLACEMENT_ON_PLANE;
+		composited += p.state == DISPMAN_PLACEMENT_COMPOSITED;
+	}
+	assert_true(on > 0 && composited > 0);
+	assert_int_equal(on + composited, n);
+	uint64_t tests = stats(f->dev).test_commits;
+	for (size_t k = 0; k < 4; k++) {
+		assert_int_equal(dispman_layer_set_buffer(layers[n - 1], sq[(k + 1) % 2]), 0);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(unit_drain(f->dev), 1);
+	}
+	assert_int_equal(stats(f->dev).test_commits, tests);
+	assert_int_equal(prop(MOCK_VKMS_CURSOR, "FB_ID"), sq[0]->fb_id); /* the top layer */
+	dispman_buffer_unref(bg);
+	dispman_buffer_unref(sq[0]);
+	dispman_buffer_unref(sq[1]);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -790,6 +978,11 @@ int main(int argc, char **argv)
 			"device" },
 		{ "commit@shape-change-waits-for-all", test_shape_change_waits_for_all,
 			unit_setup_empty, unit_teardown, NULL },
+		{ "commit@refused-search-records-nothing", test_refused_search_records_nothing,
+			unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@request-from-proposal", test_request_from_proposal, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "commit@many-layers", test_many_layers, unit_setup_vkms, unit_teardown, NULL },
 	};
 	enum {
 		N_ROLLBACK = UNIT_ARRAY_LEN(rollback_cases),

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The proposed plane assignment (proposal.h): its storage, the committed assignment read
+ * back for a frame that reuses it, and the recording of an accepted one. Those two are
+ * each other's inverse: a field added to the committed state goes into both.
+ */
+#include "proposal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "buffer.h"
+#include "compose.h"
+#include "device.h"
+#include "layer.h"
+#include "list.h"
+#include "log.h"
+#include "output.h"
+#include "plane.h"
+
+int proposal_init(struct proposal *prop, const struct dispman_device *dev)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct list *pos, *tmp;
+		list_for_each_safe(pos, tmp, &dev->outputs[i]->layers)
+			n++;
+		n++; /* its composition layer */
+	}
+	/* not the whole struct: its inline room need not be cleared */
+	prop->n_planes = dev->n_planes;
+	prop->n_layers = 0;
+	prop->max_layers = n;
+	prop->planes = prop->n_planes <= PROPOSAL_INLINE_PLANES ? prop->inline_planes :
+		calloc(prop->n_planes, sizeof(*prop->planes));
+	prop->layers = n <= PROPOSAL_INLINE_LAYERS ? prop->inline_layers :
+		calloc(n, sizeof(*prop->layers));
+	if (!prop->planes || !prop->layers) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory for a plane assignment");
+		return -ENOMEM;
+	}
+	proposal_clear(prop);
+	return 0;
+}
+
+void proposal_finish(struct proposal *prop)
+{
+	if (prop->planes != prop->inline_planes)
+		free(prop->planes);
+	if (prop->layers != prop->inline_layers)
+		free(prop->layers);
+	prop->planes = prop->inline_planes;
+	prop->layers = prop->inline_layers;
+	prop->n_planes = prop->n_layers = prop->max_layers = 0;
+}
+
+void proposal_clear(struct proposal *prop)
+{
+	for (size_t i = 0; i < prop->n_planes; i++)
+		prop->planes[i] = (struct proposed_plane){ 0 };
+	prop->n_layers = 0;
+}
+
+struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_layer *layer)
+{
+	if (prop->n_layers >= prop->max_layers) {
+		dispman_log(DISPMAN_LOG_ERROR, "a layer created since the plane assignment began");
+		return NULL;
+	}
+	struct proposed_layer *e = &prop->layers[prop->n_layers++];
+	*e = (struct proposed_layer){
+		.layer = layer,
+		.placement = {
+			.state = DISPMAN_PLACEMENT_NOT_SHOWN,
+			.reason = DISPMAN_REASON_INVISIBLE,
+		},
+	};
+	return e;
+}
+
+const struct proposed_layer *proposal_find_layer(const struct proposal *prop,
+	const struct dispman_layer *layer)
+{
+	for (size_t i = 0; layer && i < prop->n_layers; i++)
+		if (prop->layers[i].layer == layer)
+			return &prop->layers[i];
+	return NULL;
+}
+
+static void add_committed(struct proposal *prop, struct dispman_layer *layer)
+{
+	struct proposed_layer *e = proposal_add_layer(prop, layer);
+	if (!e)
+		return;
+	e->plane = layer->plane;
+	e->placement = layer->placement;
+}
+
+void proposal_from_committed(struct proposal *prop, const struct dispman_device *dev)
+{
+	prop->n_layers = 0;
+	for (size_t i = 0; i < prop->n_planes; i++)
+		prop->planes[i] = (struct proposed_plane){
+			.layer = dev->planes[i].cur_layer,
+			.zpos = dev->planes[i].cur_zpos,
+		};
+	for (size_t i = 0; i < dev->n_outputs; i++) {
+		struct dispman_output *out = dev->outputs[i];
+		if (out->comp)
+			add_committed(prop, compose_peek_layer(out));
+		struct list *pos, *tmp;
+		list_for_each_safe(pos, tmp, &out->layers)
+			add_committed(prop, container_of(pos, struct dispman_layer, link));
+	}
+}
+
+bool proposal_covers_plane(const struct proposal *prop, const struct dispman_device *dev,
+	size_t i)
+{
+	if (dev->commit_full)
+		return true;
+	if (prop->planes[i].layer)
+		return prop->planes[i].layer->out->committing;
+	if (!dev->planes[i].cur_crtc_id)
+		return false; /* on no CRTC, and none of this request's */
+	for (size_t o = 0; o < dev->n_outputs; o++) {
+		const struct dispman_output *out = dev->outputs[o];
+		if (out->committing && out->cur_crtc && out->cur_crtc->id ==
+		    dev->planes[i].cur_crtc_id)
+			return true;
+	}
+	return false;
+}
+
+void proposal_record(const struct proposal *prop, struct dispman_device *dev)
+{
+	for (size_t i = 0; i < prop->n_planes; i++) {
+		if (!proposal_covers_plane(prop, dev, i))
+			continue;
+		struct plane *p = &dev->planes[i];
+		struct dispman_layer *layer = prop->planes[i].layer;
+		p->cur_layer = layer;
+		p->cur_zpos = prop->planes[i].zpos;
+		p->cur_fb_id = layer ? layer->buf->fb_id : 0;
+		p->cur_crtc_id = layer ? layer->out->crtc->id : 0;
+	}
+	for (size_t i = 0; i < prop->n_layers; i++) {
+		const struct proposed_layer *e = &prop->layers[i];
+		e->layer->plane = e->plane;
+		e->layer->placement = e->placement;
+		e->layer->composited = e->placement.state == DISPMAN_PLACEMENT_COMPOSITED;
+	}
+}
