@@ -135,10 +135,12 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 {
 	for (size_t i = 0; i < prop->n_planes; i++) {
-		if (!proposal_covers_plane(prop, dev, i))
-			continue;
 		struct plane *p = &dev->planes[i];
 		struct dispman_layer *layer = prop->planes[i].layer;
+		if (!layer && !p->cur_layer && !p->cur_fb_id && !p->cur_crtc_id)
+			continue; /* off, and staying off: nothing to record */
+		if (!proposal_covers_plane(prop, dev, i))
+			continue;
 		p->cur_layer = layer;
 		p->cur_zpos = prop->planes[i].zpos;
 		p->cur_fb_id = layer ? layer->buf->fb_id : 0;

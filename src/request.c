@@ -166,6 +166,8 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		const struct plane *p = &dev->planes[i];
 		const struct dispman_layer *layer = prop->planes[i].layer;
+		if (!layer && !p->cur_fb_id && !p->cur_crtc_id)
+			continue; /* off, and staying off: nothing to say, whoever covers it */
 		if (!proposal_covers_plane(prop, dev, i))
 			continue; /* another output's, with a flip pending */
 		if (!layer) {
