@@ -565,7 +565,7 @@ int main(int argc, char **argv)
 						p->damaged / k, p->composed / k);
 				else
 					snprintf(extra, sizeof(extra), "- | - | -");
-				printf("| %zu | %s | %s | %lu | %.0f [%.0f..%.0f]%s | %.0f [%.0f..%.0f] | "
+				printf("| %zu | %s | %s | %lu | %.1f [%.1f..%.1f]%s | %.1f [%.1f..%.1f] | "
 					"%.2fx%s | %.1f | %.2f | %.2f | %s |\n", n, mode_names[m],
 					engine_names[e], p->on_planes, c.med, c.min, c.max, p->runs < runs ?
 					" (some runs failed)" : "", df.med, df.min, df.max, ratio,
