@@ -169,11 +169,11 @@ int main(int argc, char **argv)
 			per[c][r] = (double)b.win_cpu_ns / 1e3 / (double)b.win_frames;
 			diff[c][r] = (b.cpu_us - a.cpu_us) / d;
 			start[c][r] = a.cpu_us - per[c][r] * (double)s_frames;
-			io[c] += (double)(b.ioctls - a.ioctls) / d;
-			dq[c] += (double)(b.dqbuf - a.dqbuf) / d;
-			ea[c] += (double)(b.eagain - a.eagain) / d;
-			cl[c] += (double)(b.clocks - a.clocks) / d;
-			wt[c] += (double)(b.waits - a.waits) / d;
+			io[c] += ((double)b.ioctls - (double)a.ioctls) / d;
+			dq[c] += ((double)b.dqbuf - (double)a.dqbuf) / d;
+			ea[c] += ((double)b.eagain - (double)a.eagain) / d;
+			cl[c] += ((double)b.clocks - (double)a.clocks) / d;
+			wt[c] += ((double)b.waits - (double)a.waits) / d;
 			printf("round %d %-38s %lu frames %.0f us, %lu frames %.0f us CPU, "
 				"steady %lu frames %.0f us\n", r + 1, names[c], s_frames, a.cpu_us,
 				l_frames, b.cpu_us, b.win_frames, (double)b.win_cpu_ns / 1e3);
