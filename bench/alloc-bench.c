@@ -527,13 +527,13 @@ int main(int argc, char **argv)
 					p->frame_us[p->runs] = b.frame_med_us;
 					p->start_us[p->runs] = a.cpu_us - b.frame_med_us * s_frames;
 					p->runs++;
-					p->ioctls += (double)(b.ioctls - a.ioctls) / d;
-					p->tests += (double)(b.tests - a.tests) / d;
-					p->commits += (double)(b.commits - a.commits) / d;
-					p->damaged += (double)(b.damaged - a.damaged) / d;
-					p->composed += (double)(b.composed - a.composed) / d;
-					p->geometry += (double)(b.geometry - a.geometry) / d;
-					p->refused += (double)(b.refused - a.refused) / d;
+					p->ioctls += ((double)b.ioctls - (double)a.ioctls) / d;
+					p->tests += ((double)b.tests - (double)a.tests) / d;
+					p->commits += ((double)b.commits - (double)a.commits) / d;
+					p->damaged += ((double)b.damaged - (double)a.damaged) / d;
+					p->composed += ((double)b.composed - (double)a.composed) / d;
+					p->geometry += ((double)b.geometry - (double)a.geometry) / d;
+					p->refused += ((double)b.refused - (double)a.refused) / d;
 					p->on_planes = b.on_planes;
 					p->comp_peak = b.comp_peak;
 				}
