@@ -71,9 +71,7 @@ static int cmp_layers(const void *a, const void *b)
 {
 	const struct dispman_layer *la = *(struct dispman_layer *const *)a;
 	const struct dispman_layer *lb = *(struct dispman_layer *const *)b;
-	if (la->z != lb->z)
-		return la->z < lb->z ? -1 : 1;
-	return la->serial < lb->serial ? -1 : la->serial > lb->serial;
+	return layer_below(la, lb) ? -1 : layer_below(lb, la);
 }
 
 static void read_zpos(struct dispman_device *dev, struct plane *p)

@@ -47,11 +47,6 @@ static int prepare_blobs(struct dispman_device *dev)
 	return 0;
 }
 
-static bool scene_below(const struct dispman_layer *la, const struct dispman_layer *lb)
-{
-	return la->z != lb->z ? la->z < lb->z : la->serial < lb->serial;
-}
-
 static void scene_add(struct scene *scene, struct dispman_layer *layer)
 {
 	if (scene->n >= MAX_SCENE)
@@ -84,7 +79,7 @@ static void record_scene(struct dispman_output *out)
 			continue;
 		/* insertion into stacking order: a handful of layers, usually in order */
 		size_t i = n++;
-		for (; i > 0 && scene_below(layer, on[i - 1]); i--)
+		for (; i > 0 && layer_below(layer, on[i - 1]); i--)
 			on[i] = on[i - 1];
 		on[i] = layer;
 	}

@@ -231,3 +231,8 @@ int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	*buf = layer->buf ? dispman_buffer_ref(layer->buf) : NULL;
 	return 0;
 }
+
+bool layer_below(const struct dispman_layer *la, const struct dispman_layer *lb)
+{
+	return la->z != lb->z ? la->z < lb->z : la->serial < lb->serial;
+}
