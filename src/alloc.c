@@ -516,18 +516,22 @@ static void update_rates(struct dispman_output *out)
 static int compose_output(const struct proposal *prop, struct dispman_output *out, bool full)
 {
 	/* peek: never makes a buffer */
-	const struct proposed_layer *cl = proposal_find_layer(prop, compose_peek_layer(out));
-	if (!out->committing || !out->enabled || !cl || !cl->plane)
+	if (!out->committing || !out->enabled ||
+	    !proposal_layer_plane(prop, compose_peek_layer(out)))
 		return 0;
-	struct dispman_layer **drawn = calloc(prop->n_layers ? prop->n_layers : 1,
-		sizeof(*drawn));
+	size_t n = 0;
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &out->layers)
+		n++;
+	struct dispman_layer **drawn = calloc(n ? n : 1, sizeof(*drawn));
 	if (!drawn)
 		return -ENOMEM;
-	size_t n = 0;
-	for (size_t i = 0; i < prop->n_layers; i++)
-		if (prop->layers[i].layer->out == out &&
-		    prop->layers[i].placement.state == DISPMAN_PLACEMENT_COMPOSITED)
-			drawn[n++] = prop->layers[i].layer;
+	n = 0;
+	list_for_each_safe(pos, tmp, &out->layers) {
+		struct dispman_layer *l = container_of(pos, struct dispman_layer, link);
+		if (proposal_layer_composited(prop, l))
+			drawn[n++] = l;
+	}
 	qsort(drawn, n, sizeof(*drawn), cmp_layers); /* bottom to top */
 	int ret = compose_render(out, drawn, n, full);
 	free(drawn);
@@ -635,7 +639,8 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	if (search) {
 		dev->alloc_stale = false;
 		dev->stats.searches++;
-		proposal_clear(prop);
+		if (proposal_start_search(prop, dev) < 0)
+			return -ENOMEM;
 		/* composition buffers are made before the clock starts */
 		for (size_t i = 0; i < dev->n_outputs; i++)
 			if (dev->outputs[i]->enabled && dev->outputs[i]->mode &&
@@ -654,7 +659,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 		dispman_log(DISPMAN_LOG_DEBUG, "plane assignment searched with %u TEST_ONLY "
 			"commits", tests);
 	} else {
-		proposal_from_committed(prop, dev);
+		proposal_keep_committed(prop);
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		int ret = compose_output(prop, dev->outputs[i], search);
@@ -687,6 +692,8 @@ bool alloc_done(struct dispman_device *dev, const struct frame_kind *kind, bool 
 		struct dispman_output *out = dev->outputs[i];
 		if (out->committing || dev->commit_full)
 			compose_commit_done(out);
+		if (!dev->geometry_dirty)
+			continue; /* no layer's rectangles changed (layer.c sets both) */
 		struct list *pos, *tmp;
 		list_for_each_safe(pos, tmp, &out->layers) {
 			struct dispman_layer *l = container_of(pos, struct dispman_layer, link);

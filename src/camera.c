@@ -65,13 +65,14 @@ static int queue_buf(struct cam_buf *b)
 
 static void camera_fail(struct dispman_camera *cam, int err);
 
-/* Give a frame back to the driver if neither the layer nor the screen has it. */
-static void try_requeue(struct cam_buf *b)
+/* Give a frame back to the driver if neither the layer nor the screen has it (released:
+ * the output's release callback said the screen no longer does). */
+static void try_requeue(struct cam_buf *b, bool released)
 {
 	struct dispman_camera *cam = b->cam;
 	if (b->state != CAM_BUF_LAYER || b == cam->current)
 		return;
-	if (output_holds_buffer(cam->layer->out, b->buf)) {
+	if (!released && output_holds_buffer(cam->layer->out, b->buf)) {
 		b->committed = true;
 		return; /* the release callback comes back here */
 	}
@@ -87,7 +88,7 @@ static void on_release(struct dispman_buffer *buf, void *data)
 	struct cam_buf *b = data;
 	(void)buf;
 	b->committed = true;
-	try_requeue(b);
+	try_requeue(b, true);
 }
 
 static uint64_t ns_of(const struct timespec *t)
@@ -249,7 +250,7 @@ static int handle_frames(int fd, uint32_t events, void *data)
 		b->state = CAM_BUF_LAYER;
 		dispman_layer_set_buffer(cam->layer, b->buf);
 		if (prev)
-			try_requeue(prev);
+			try_requeue(prev, false);
 	}
 	struct dispman_output *out = cam->layer->out;
 	uint64_t commits = cam->dev->stats.commits;

@@ -27,12 +27,13 @@ static void rollback_blobs(struct dispman_device *dev)
 	}
 }
 
-static int prepare_blobs(struct dispman_device *dev)
+/* modeset: select_outputs() found an output that needs one (else none needs a blob) */
+static int prepare_blobs(struct dispman_device *dev, bool modeset)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		out->new_mode_blob = 0;
-		if (!out->committing || !out->enabled || !output_needs_modeset(out))
+		if (!modeset || !out->committing || !out->enabled || !output_needs_modeset(out))
 			continue;
 		if (drmModeCreatePropertyBlob(dev->fd, &out->mode->info, sizeof(out->mode->info),
 				&out->new_mode_blob) != 0) {
@@ -209,7 +210,7 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 
 static int commit_selected(struct dispman_device *dev, bool modeset)
 {
-	int ret = prepare_blobs(dev);
+	int ret = prepare_blobs(dev, modeset);
 	if (ret < 0)
 		return ret;
 
@@ -219,9 +220,7 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 	 * proposal: recorded in the planes and layers only if the kernel accepts it. */
 	struct proposal prop;
 	struct frame_kind kind;
-	ret = proposal_init(&prop, dev);
-	if (ret < 0)
-		goto out;
+	proposal_init(&prop);
 	ret = alloc_prepare(dev, mode_flag, &prop, &kind);
 	if (ret < 0)
 		goto out;

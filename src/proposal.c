@@ -18,8 +18,22 @@
 #include "output.h"
 #include "plane.h"
 
-int proposal_init(struct proposal *prop, const struct dispman_device *dev)
+void proposal_init(struct proposal *prop)
 {
+	prop->kept = false;
+	prop->planes = prop->inline_planes;
+	prop->layers = prop->inline_layers;
+	prop->n_planes = prop->n_layers = prop->max_layers = 0;
+}
+
+void proposal_keep_committed(struct proposal *prop)
+{
+	prop->kept = true; /* nothing to free: fresh from proposal_init() */
+}
+
+int proposal_start_search(struct proposal *prop, const struct dispman_device *dev)
+{
+	proposal_finish(prop);
 	size_t n = 0;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct list *pos, *tmp;
@@ -49,9 +63,7 @@ void proposal_finish(struct proposal *prop)
 		free(prop->planes);
 	if (prop->layers != prop->inline_layers)
 		free(prop->layers);
-	prop->planes = prop->inline_planes;
-	prop->layers = prop->inline_layers;
-	prop->n_planes = prop->n_layers = prop->max_layers = 0;
+	proposal_init(prop);
 }
 
 void proposal_clear(struct proposal *prop)
@@ -87,31 +99,21 @@ const struct proposed_layer *proposal_find_layer(const struct proposal *prop,
 	return NULL;
 }
 
-static void add_committed(struct proposal *prop, struct dispman_layer *layer)
+struct plane *proposal_layer_plane(const struct proposal *prop,
+	const struct dispman_layer *layer)
 {
-	struct proposed_layer *e = proposal_add_layer(prop, layer);
-	if (!e)
-		return;
-	e->plane = layer->plane;
-	e->placement = layer->placement;
+	if (prop->kept)
+		return layer ? layer->plane : NULL;
+	const struct proposed_layer *e = proposal_find_layer(prop, layer);
+	return e ? e->plane : NULL;
 }
 
-void proposal_from_committed(struct proposal *prop, const struct dispman_device *dev)
+bool proposal_layer_composited(const struct proposal *prop, const struct dispman_layer *layer)
 {
-	prop->n_layers = 0;
-	for (size_t i = 0; i < prop->n_planes; i++)
-		prop->planes[i] = (struct proposed_plane){
-			.layer = dev->planes[i].cur_layer,
-			.zpos = dev->planes[i].cur_zpos,
-		};
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
-		if (out->comp)
-			add_committed(prop, compose_peek_layer(out));
-		struct list *pos, *tmp;
-		list_for_each_safe(pos, tmp, &out->layers)
-			add_committed(prop, container_of(pos, struct dispman_layer, link));
-	}
+	if (prop->kept)
+		return layer->composited;
+	const struct proposed_layer *e = proposal_find_layer(prop, layer);
+	return e && e->placement.state == DISPMAN_PLACEMENT_COMPOSITED;
 }
 
 bool proposal_covers_plane(const struct proposal *prop, const struct dispman_device *dev,
@@ -119,8 +121,9 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 {
 	if (dev->commit_full)
 		return true;
-	if (prop->planes[i].layer)
-		return prop->planes[i].layer->out->committing;
+	const struct dispman_layer *layer = proposal_plane_layer(prop, &dev->planes[i], i);
+	if (layer)
+		return layer->out->committing;
 	if (!dev->planes[i].cur_crtc_id)
 		return false; /* on no CRTC, and none of this request's */
 	for (size_t o = 0; o < dev->n_outputs; o++) {
@@ -134,6 +137,15 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 
 void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 {
+	if (prop->kept) {
+		/* the same planes show the same layers: only their framebuffers are new */
+		for (size_t i = 0; i < dev->n_planes; i++) {
+			struct plane *p = &dev->planes[i];
+			if (p->cur_layer && proposal_covers_plane(prop, dev, i))
+				p->cur_fb_id = p->cur_layer->buf->fb_id;
+		}
+		return;
+	}
 	for (size_t i = 0; i < prop->n_planes; i++) {
 		struct plane *p = &dev->planes[i];
 		struct dispman_layer *layer = prop->planes[i].layer;

@@ -14,9 +14,10 @@
 
 #include <dispman/dispman.h>
 
+#include "plane.h"
+
 struct dispman_device;
 struct dispman_layer;
-struct plane;
 
 /* What one plane shows; its output is layer->out, its CRTC that output's. */
 struct proposed_plane {
@@ -36,7 +37,11 @@ struct proposed_layer {
 #define PROPOSAL_INLINE_LAYERS 64
 
 struct proposal {
-	struct proposed_plane *planes; /* index i is dev->planes[i] */
+	/* The committed assignment again, unchanged (a frame that reuses the shape): planes
+	 * and layers are not filled, the readers below read the committed state instead, and
+	 * recording it updates only the planes' framebuffers. No copy in, no copy back. */
+	bool kept;
+	struct proposed_plane *planes; /* index i is dev->planes[i]; unused when kept */
 	size_t n_planes;
 	/* every layer the proposal places (a search: all of the device's, and each output's
 	 * composition layer), one output's together */
@@ -47,21 +52,42 @@ struct proposal {
 	struct proposed_layer inline_layers[PROPOSAL_INLINE_LAYERS];
 };
 
-/* Room for every plane and layer of dev, nothing proposed. Returns 0 or -ENOMEM (then
- * proposal_finish() is still fine). */
-int proposal_init(struct proposal *prop, const struct dispman_device *dev);
+/* An empty proposal: nothing proposed, nothing allocated (proposal_finish() is fine). */
+void proposal_init(struct proposal *prop);
+/* For a search: room for every plane and layer of dev, nothing proposed. Returns 0 or
+ * -ENOMEM (then proposal_finish() is still fine). */
+int proposal_start_search(struct proposal *prop, const struct dispman_device *dev);
+/* For a frame that reuses the shape: the committed assignment (what proposal_record()
+ * last recorded) again, unchanged (prop->kept). prop is fresh from proposal_init(). */
+void proposal_keep_committed(struct proposal *prop);
 void proposal_finish(struct proposal *prop);
 /* No plane shows anything, no layer placed. */
 void proposal_clear(struct proposal *prop);
 /* Places layer (not shown, INVISIBLE, until changed). NULL (logged) only for a layer created
  * after proposal_init(), which made room for every layer of the device. */
 struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_layer *layer);
-/* layer's place, or NULL when the proposal does not place it (or layer is NULL). */
+/* layer's place in a search's proposal, or NULL when it does not place it (or layer is
+ * NULL, or prop is kept: see proposal_layer_plane()). */
 const struct proposed_layer *proposal_find_layer(const struct proposal *prop,
 	const struct dispman_layer *layer);
-/* The committed assignment again (what proposal_record() last recorded), for a frame that
- * reuses it. */
-void proposal_from_committed(struct proposal *prop, const struct dispman_device *dev);
+/* What plane p, dev->planes[i], shows in the proposal (NULL: off) and at which zpos, kept
+ * or searched. Inline: the request builder asks for every plane of every frame. */
+static inline struct dispman_layer *proposal_plane_layer(const struct proposal *prop,
+	const struct plane *p, size_t i)
+{
+	return prop->kept ? p->cur_layer : prop->planes[i].layer;
+}
+
+static inline unsigned proposal_plane_zpos(const struct proposal *prop, const struct plane *p,
+	size_t i)
+{
+	return prop->kept ? p->cur_zpos : prop->planes[i].zpos;
+}
+/* The plane the proposal puts layer on (NULL: none, or a layer it does not place), and
+ * whether it composites layer, kept or searched. */
+struct plane *proposal_layer_plane(const struct proposal *prop,
+	const struct dispman_layer *layer);
+bool proposal_layer_composited(const struct proposal *prop, const struct dispman_layer *layer);
 /*
  * Whether the request of this proposal sets plane i: every plane when the commit covers
  * the device (dev->commit_full), else the planes of the outputs it commits (proposed on one,

@@ -165,7 +165,7 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 {
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		const struct plane *p = &dev->planes[i];
-		const struct dispman_layer *layer = prop->planes[i].layer;
+		const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 		if (!layer && !p->cur_fb_id && !p->cur_crtc_id)
 			continue; /* off, and staying off: nothing to say, whoever covers it */
 		if (!proposal_covers_plane(prop, dev, i))
@@ -210,7 +210,7 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		if (p->props.pixel_blend_mode && p->has_blend[layer->blend])
 			req_add(r, p->id, p->props.pixel_blend_mode, p->blend_values[layer->blend]);
 		if (p->zpos_mutable)
-			req_add(r, p->id, p->props.zpos, prop->planes[i].zpos);
+			req_add(r, p->id, p->props.zpos, proposal_plane_zpos(prop, p, i));
 		if (p->props.hotspot_x && p->props.hotspot_y) {
 			req_add(r, p->id, p->props.hotspot_x, (uint64_t)(int64_t)layer->hot_x);
 			req_add(r, p->id, p->props.hotspot_y, (uint64_t)(int64_t)layer->hot_y);

@@ -299,8 +299,8 @@ int v4l2_query_buffer(struct v4l2_dev *dev, uint32_t index, uint32_t plane, uint
 {
 	struct v4l2_plane planes[V4L2_MAX_PLANES];
 	struct v4l2_buffer b = { .type = dev->buf_type, .memory = dev->memory, .index = index };
-	memset(planes, 0, sizeof(planes));
 	if (dev->mplane) {
+		memset(planes, 0, sizeof(planes));
 		b.m.planes = planes;
 		b.length = V4L2_MAX_PLANES;
 	}
@@ -376,8 +376,8 @@ int v4l2_queue(struct v4l2_dev *dev, uint32_t index, const int *dmabuf_fds)
 	struct v4l2_buffer b = { .type = dev->buf_type, .memory = dev->memory, .index = index };
 	int r;
 
-	memset(planes, 0, sizeof(planes));
 	if (dev->mplane) {
+		memset(planes, 0, sizeof(planes)); /* only then: a frame's ioctl, 512 bytes */
 		b.m.planes = planes;
 		b.length = dev->fmt.n_mem;
 		for (uint32_t i = 0; i < dev->fmt.n_mem && dev->memory == V4L2_MEMORY_DMABUF; i++) {
@@ -404,8 +404,8 @@ int v4l2_dequeue(struct v4l2_dev *dev, uint32_t *index, uint32_t *sequence, bool
 	struct v4l2_buffer b = { .type = dev->buf_type, .memory = dev->memory };
 	int r;
 
-	memset(planes, 0, sizeof(planes));
 	if (dev->mplane) {
+		memset(planes, 0, sizeof(planes));
 		b.m.planes = planes;
 		b.length = V4L2_MAX_PLANES;
 	}

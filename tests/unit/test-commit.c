@@ -851,9 +851,28 @@ static void test_request_from_proposal(void **state)
 		to++;
 	assert_true(to < dev->n_planes);
 
+	/* the committed assignment, copied into a search's proposal to be changed */
 	struct proposal next;
-	assert_int_equal(proposal_init(&next, dev), 0);
-	proposal_from_committed(&next, dev);
+	proposal_init(&next);
+	assert_int_equal(proposal_start_search(&next, dev), 0);
+	for (size_t i = 0; i < dev->n_planes; i++)
+		next.planes[i] = (struct proposed_plane){ .layer = dev->planes[i].cur_layer,
+			.zpos = dev->planes[i].cur_zpos };
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &f->out->layers) {
+		struct dispman_layer *l = container_of(pos, struct dispman_layer, link);
+		struct proposed_layer *e = proposal_add_layer(&next, l);
+		assert_non_null(e);
+		e->plane = l->plane;
+		e->placement = l->placement;
+	}
+	struct dispman_layer *comp = compose_peek_layer(f->out);
+	if (comp) {
+		struct proposed_layer *e = proposal_add_layer(&next, comp);
+		assert_non_null(e);
+		e->plane = comp->plane;
+		e->placement = comp->placement;
+	}
 	next.planes[to] = next.planes[from];
 	next.planes[from].layer = NULL;
 	for (size_t i = 0; i < next.n_layers; i++) {
