@@ -362,6 +362,7 @@ bool dispman_device_is_paused(struct dispman_device *dev)
  * restoring commit turns off every plane of ours it does not use. */
 static void refresh_plane_state(struct dispman_device *dev)
 {
+	dev->live_planes_known = false;
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		struct plane *p = &dev->planes[i];
 		drmModePlane *kp = drmModeGetPlane(dev->fd, p->id);

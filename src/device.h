@@ -69,6 +69,12 @@ struct dispman_device {
 	size_t n_crtcs;
 	struct plane *planes;
 	size_t n_planes;
+	/* proposal.c: which planes the committed state uses (bit i: dev->planes[i] has a
+	 * cur_layer, cur_fb_id or cur_crtc_id), written by proposal_record(), so that a frame
+	 * keeping the shape visits only those. Valid when live_planes_known; device.c clears
+	 * that when it learns the planes from the kernel (another master). */
+	uint64_t live_planes;
+	bool live_planes_known;
 	struct dispman_output **outputs;
 	size_t n_outputs;
 	struct writeback *writebacks;

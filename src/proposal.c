@@ -99,6 +99,12 @@ const struct proposed_layer *proposal_find_layer(const struct proposal *prop,
 	return NULL;
 }
 
+struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev)
+{
+	bool all = !prop->kept || !dev->live_planes_known || dev->n_planes > 64;
+	return (struct plane_walk){ .mask = dev->live_planes, .n = dev->n_planes, .all = all };
+}
+
 struct plane *proposal_layer_plane(const struct proposal *prop,
 	const struct dispman_layer *layer)
 {
@@ -137,27 +143,31 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 
 void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 {
-	if (prop->kept) {
-		/* the same planes show the same layers: only their framebuffers are new */
-		for (size_t i = 0; i < dev->n_planes; i++) {
-			struct plane *p = &dev->planes[i];
-			if (p->cur_layer && proposal_covers_plane(prop, dev, i))
-				p->cur_fb_id = p->cur_layer->buf->fb_id;
-		}
-		return;
-	}
-	for (size_t i = 0; i < prop->n_planes; i++) {
+	/* a kept proposal: the same planes show the same layers (new framebuffers, and a
+	 * new CRTC after a modeset), and the planes it skips stay off */
+	struct plane_walk w = proposal_walk(prop, dev);
+	uint64_t live = w.all ? 0 : dev->live_planes;
+	for (size_t i; proposal_walk_next(&w, &i);) {
 		struct plane *p = &dev->planes[i];
-		struct dispman_layer *layer = prop->planes[i].layer;
+		struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 		if (!layer && !p->cur_layer && !p->cur_fb_id && !p->cur_crtc_id)
 			continue; /* off, and staying off: nothing to record */
-		if (!proposal_covers_plane(prop, dev, i))
-			continue;
-		p->cur_layer = layer;
-		p->cur_zpos = prop->planes[i].zpos;
-		p->cur_fb_id = layer ? layer->buf->fb_id : 0;
-		p->cur_crtc_id = layer ? layer->out->crtc->id : 0;
+		if (proposal_covers_plane(prop, dev, i)) {
+			p->cur_layer = layer;
+			p->cur_zpos = proposal_plane_zpos(prop, p, i);
+			p->cur_fb_id = layer ? layer->buf->fb_id : 0;
+			p->cur_crtc_id = layer ? layer->out->crtc->id : 0;
+		}
+		uint64_t bit = i < 64 ? 1ull << i : 0;
+		if (p->cur_layer || p->cur_fb_id || p->cur_crtc_id)
+			live |= bit;
+		else
+			live &= ~bit;
 	}
+	dev->live_planes = live;
+	dev->live_planes_known = dev->n_planes <= 64;
+	if (prop->kept)
+		return; /* the layers keep their places */
 	for (size_t i = 0; i < prop->n_layers; i++) {
 		const struct proposed_layer *e = &prop->layers[i];
 		e->layer->plane = e->plane;

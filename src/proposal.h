@@ -83,6 +83,34 @@ static inline unsigned proposal_plane_zpos(const struct proposal *prop, const st
 {
 	return prop->kept ? p->cur_zpos : prop->planes[i].zpos;
 }
+/*
+ * The planes a request or a record of prop must visit, in index order: every plane of dev,
+ * or for a kept proposal only those the committed state uses (dev->live_planes), when
+ * known. A plane it skips is off and stays off. Usage:
+ *   struct plane_walk w = proposal_walk(prop, dev);
+ *   for (size_t i; proposal_walk_next(&w, &i);) ...
+ */
+struct plane_walk {
+	uint64_t mask; /* when !all: the planes left */
+	size_t next, n;
+	bool all;
+};
+
+struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev);
+
+static inline bool proposal_walk_next(struct plane_walk *w, size_t *i)
+{
+	if (w->all) {
+		*i = w->next++;
+		return *i < w->n;
+	}
+	if (!w->mask)
+		return false;
+	*i = (size_t)__builtin_ctzll(w->mask);
+	w->mask &= w->mask - 1;
+	return true;
+}
+
 /* The plane the proposal puts layer on (NULL: none, or a layer it does not place), and
  * whether it composites layer, kept or searched. */
 struct plane *proposal_layer_plane(const struct proposal *prop,

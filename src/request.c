@@ -163,7 +163,8 @@ static void clip_to_screen(int32_t w, int32_t h, uint32_t *sx, uint32_t *sy, uin
 static void add_planes(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r, const struct frame_kind *kind)
 {
-	for (size_t i = 0; i < dev->n_planes; i++) {
+	struct plane_walk w = proposal_walk(prop, dev);
+	for (size_t i; proposal_walk_next(&w, &i);) {
 		const struct plane *p = &dev->planes[i];
 		const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 		if (!layer && !p->cur_fb_id && !p->cur_crtc_id)

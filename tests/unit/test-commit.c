@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "private.h"
 
@@ -525,6 +526,64 @@ static void test_flip_only_what_changed(void **state)
 	assert_int_equal(unit_drain(f->dev), 1);
 }
 
+/*
+ * Another master left an overlay on (learned from the kernel when master comes back): the
+ * restoring commit (a search and a modeset) turns it off, and the flips after it, which
+ * keep the shape and visit only the planes the committed state uses (dev->live_planes),
+ * neither set it again nor count it as used.
+ */
+static void test_foreign_plane_turned_off(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = unit_show_first_frame(f, 0);
+	mock_drm_set_master(false);
+	struct dispman_buffer *b = next_frame(f, 1);
+	assert_int_equal(dispman_device_commit(f->dev), -EACCES);
+	mock_drm_set_master(true);
+	/* the other client shows a's framebuffer on overlay 3 */
+	int fd = mock_drm_open();
+	assert_true(fd >= 0);
+	assert_int_equal(drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1), 0);
+	uint32_t ov = MOCK_VKMS_OVERLAY(3);
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	static const char *const names[] = { "FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W",
+		"SRC_H", "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H" };
+	const uint64_t values[] = { dispman_buffer_get_fb_id(a), MOCK_VKMS_CRTC, 0, 0,
+		64u << 16, 64u << 16, 0, 0, 64, 64 };
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		assert_true(drmModeAtomicAddProperty(req, ov, mock_drm_prop_id(ov, names[i]),
+			values[i]) >= 0);
+	assert_int_equal(drmModeAtomicCommit(fd, req, 0, NULL), 0);
+	drmModeAtomicFree(req);
+	close(fd);
+	assert_int_equal(prop(ov, "FB_ID"), dispman_buffer_get_fb_id(a));
+
+	assert_int_equal(dispman_device_resume(f->dev), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	assert_int_equal(prop(ov, "FB_ID"), 0);
+	assert_int_equal(prop(ov, "CRTC_ID"), 0);
+	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
+	size_t idx = 0;
+	while (idx < f->dev->n_planes && f->dev->planes[idx].id != ov)
+		idx++;
+	assert_true(idx < f->dev->n_planes);
+	assert_int_equal(f->dev->planes[idx].cur_fb_id, 0);
+	assert_int_equal(f->dev->planes[idx].cur_crtc_id, 0);
+	for (int i = 2; i < 5; i++) {
+		struct dispman_buffer *c = next_frame(f, (uint32_t)i);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(counters().last_items, 1); /* the primary's FB_ID alone */
+		assert_true(f->dev->live_planes_known);
+		assert_false(f->dev->live_planes & (1ull << idx));
+		assert_int_equal(unit_drain(f->dev), 1);
+		assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(c));
+		dispman_buffer_unref(c);
+	}
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
 static void test_frame_callback(void **state)
 {
 	struct unit_fixture *f = *state;
@@ -985,6 +1044,8 @@ int main(int argc, char **argv)
 			NULL },
 		{ "commit@stats", test_stats, unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@flip-only-what-changed", test_flip_only_what_changed, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "commit@foreign-plane-turned-off", test_foreign_plane_turned_off, unit_setup_vkms,
 			unit_teardown, NULL },
 		{ "commit@frame-callback", test_frame_callback, unit_setup_vkms, unit_teardown,
 			NULL },
