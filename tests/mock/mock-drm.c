@@ -31,6 +31,7 @@
 #define MAX_OBJ_PROPS 24
 #define MAX_CAPS 32
 #define MAX_INJECT 16
+#define MAX_VERDICTS 16
 #define MAX_DUMB_SIZE (1ull << 30)
 
 /* Values of the "pixel blend mode" enum (kernel-internal, include/drm/drm_blend.h). */
@@ -137,6 +138,20 @@ struct cap {
 	uint64_t cap, value;
 };
 
+/* A scripted verdict (mock_drm_script_commit), its names resolved to indexes and ids. */
+struct verdict {
+	enum mock_drm_commit_kind kind;
+	int planes[MOCK_DRM_MATCH_PLANES];
+	int num_planes;
+	uint32_t objs[MOCK_DRM_MATCH_PROPS], props[MOCK_DRM_MATCH_PROPS];
+	uint64_t values[MOCK_DRM_MATCH_PROPS];
+	int num_props;
+	int nth;                        /* matches left to skip + 1; 0: every match */
+	bool spent;                     /* the nth match was refused */
+	int err;
+	unsigned hits;
+};
+
 static struct {
 	bool init;
 	int pipe[2];
@@ -175,6 +190,8 @@ static struct {
 	int num_flips;
 
 	struct inject inject[MAX_INJECT];
+	struct verdict verdicts[MAX_VERDICTS];
+	int num_verdicts;
 	struct mock_drm_counters c;
 	struct std_props p;
 	char msg[256];
@@ -1052,6 +1069,41 @@ void mock_drm_fail_nth(const char *func, int n, int err)
 		return;
 	}
 	abort();
+}
+
+static struct obj_props *obj_props_of(uint32_t obj_id);
+
+int mock_drm_script_commit(const struct mock_drm_match *m, int err)
+{
+	ensure_init();
+	if (g.num_verdicts == MAX_VERDICTS || err <= 0)
+		abort();
+	struct verdict *v = &g.verdicts[g.num_verdicts];
+	memset(v, 0, sizeof(*v));
+	v->kind = m->kind;
+	for (int i = 0; i < MOCK_DRM_MATCH_PLANES && m->planes[i]; i++) {
+		int index = id_index(m->planes[i], MOCK_DRM_PLANE, g.num_planes);
+		if (index < 0)
+			abort();
+		v->planes[v->num_planes++] = index;
+	}
+	for (int i = 0; i < MOCK_DRM_MATCH_PROPS && m->props[i].obj; i++) {
+		uint32_t prop = mock_drm_prop_id(m->props[i].obj, m->props[i].prop);
+		if (!prop)
+			abort();
+		v->objs[v->num_props] = m->props[i].obj;
+		v->props[v->num_props] = prop;
+		v->values[v->num_props++] = m->props[i].value;
+	}
+	v->nth = m->nth > 0 ? m->nth : 0;
+	v->err = err;
+	return g.num_verdicts++;
+}
+
+unsigned mock_drm_script_hits(int verdict)
+{
+	ensure_init();
+	return verdict >= 0 && verdict < g.num_verdicts ? g.verdicts[verdict].hits : 0;
 }
 
 /* ---- control API: queries --------------------------------------------------------- */
@@ -2546,6 +2598,53 @@ static int check_modeset(struct stage *st, int ci)
 	return 0;
 }
 
+/* The staged properties of a CRTC, connector or plane, or NULL. */
+static const struct obj_props *staged_props(const struct stage *st, uint32_t obj)
+{
+	int i;
+	if ((i = id_index(obj, MOCK_DRM_CRTC, g.num_crtcs)) >= 0)
+		return &st->crtc[i];
+	if ((i = id_index(obj, MOCK_DRM_CONNECTOR, g.num_conns)) >= 0)
+		return &st->conn[i];
+	if ((i = id_index(obj, MOCK_DRM_PLANE, g.num_planes)) >= 0)
+		return &st->plane[i];
+	return NULL;
+}
+
+static bool verdict_matches(const struct verdict *v, const struct stage *st, bool test)
+{
+	if (v->spent || (v->kind == MOCK_DRM_TEST_ONLY && !test) ||
+	    (v->kind == MOCK_DRM_REAL_COMMIT && test))
+		return false;
+	for (int k = 0; k < v->num_planes; k++)
+		if (!props_get(&st->plane[v->planes[k]], g.p.fb_id))
+			return false;
+	for (int k = 0; k < v->num_props; k++) {
+		const struct obj_props *p = staged_props(st, v->objs[k]);
+		if (!p || props_get(p, v->props[k]) != v->values[k])
+			return false;
+	}
+	return true;
+}
+
+/* The first scripted verdict matching the staged state refuses the commit. */
+static int scripted(const struct stage *st, bool test)
+{
+	for (int i = 0; i < g.num_verdicts; i++) {
+		struct verdict *v = &g.verdicts[i];
+		if (!verdict_matches(v, st, test))
+			continue;
+		if (v->nth > 1) {
+			v->nth--;
+			continue;
+		}
+		v->spent = v->nth == 1;
+		v->hits++;
+		return fail(v->err, "scripted verdict %d", i);
+	}
+	return 0;
+}
+
 static void write_fence_ptr(uint64_t ptr, int fd)
 {
 	if (ptr)
@@ -2872,6 +2971,8 @@ int drmModeAtomicCommit(int fd, const drmModeAtomicReqPtr req, uint32_t flags,
 		for (int i = 0; i < g.num_conns; i++)
 			write_fence_ptr(props_get(&st->conn[i], g.p.wb_out_fence_ptr), -1);
 	}
+	if (ret == 0)
+		ret = scripted(st, test);
 	if (ret == 0)
 		ret = validate(st, flags);
 	if (ret == 0 && !test) {

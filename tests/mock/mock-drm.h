@@ -143,6 +143,50 @@ void mock_drm_set_require_primary(bool on);
 void mock_drm_set_cursor_size_check(bool on);
 
 /*
+ * Scripted kernel verdicts. The mock knows the KMS API (objects, properties, their types
+ * and ranges, FBs, blobs, events) but no driver's policy: which planes scale, how many
+ * planes the hardware can feed, which encoders can share a CRTC. A test that needs the
+ * kernel to refuse a configuration states that answer here, as an input: "a TEST_ONLY
+ * commit with overlays 0 and 1 enabled fails with ENOSPC".
+ *
+ * A verdict matches a commit when all its conditions hold for the state the commit asks
+ * for (the current state with the request applied; a request that cannot be parsed fails
+ * before any verdict is consulted). The first matching verdict refuses the commit with its
+ * errno and without side effects. Verdicts are consulted before the mock's own checks of
+ * the request (a plane with an FB but no CRTC, a modeset without ALLOW_MODESET, ...).
+ */
+enum mock_drm_commit_kind {
+	MOCK_DRM_ANY_COMMIT = 0,        /* TEST_ONLY or not */
+	MOCK_DRM_TEST_ONLY,             /* only TEST_ONLY commits */
+	MOCK_DRM_REAL_COMMIT,           /* only commits without TEST_ONLY */
+};
+
+#define MOCK_DRM_MATCH_PLANES 8
+#define MOCK_DRM_MATCH_PROPS 4
+
+struct mock_drm_match {
+	enum mock_drm_commit_kind kind;
+	/* Planes that carry an FB after the commit (others may too); 0 ends the list. */
+	uint32_t planes[MOCK_DRM_MATCH_PLANES];
+	/* Properties with these values after the commit; obj 0 ends the list. */
+	struct {
+		uint32_t obj;
+		const char *prop;       /* a property of obj (its name); unknown: abort() */
+		uint64_t value;
+	} props[MOCK_DRM_MATCH_PROPS];
+	/* 0: refuse every matching commit; n: only the nth matching one from now on. */
+	int nth;
+};
+
+/*
+ * Adds a verdict: matching commits fail with err (a positive errno). Returns the verdict's
+ * number for mock_drm_script_hits(). Up to 16 verdicts; mock_drm_reset() clears them.
+ */
+int mock_drm_script_commit(const struct mock_drm_match *match, int err);
+/* How many commits the verdict refused so far. */
+unsigned mock_drm_script_hits(int verdict);
+
+/*
  * Whether this client is DRM master (default true). false models another client
  * taking master: atomic commits fail with EACCES and drmSetMaster() fails with EBUSY
  * (as the kernel answers while another master exists) until mock_drm_set_master(true)

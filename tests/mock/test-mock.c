@@ -628,6 +628,75 @@ static void test_writeback(void **state)
 	close(wfd);
 }
 
+/* ---- scripted verdicts ------------------------------------------------------------- */
+
+static int commit_overlays(struct fixture *f, uint32_t fb, int n, uint32_t flags)
+{
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	for (int i = 0; i < 2; i++) {
+		add_plane(req, MOCK_VKMS_OVERLAY(i), i < n ? fb : 0, i < n ? MOCK_VKMS_CRTC : 0,
+			10, 10, 64, 64, 64, 64);
+	}
+	return commit(f, req, flags);
+}
+
+static void test_scripted_verdicts(void **state)
+{
+	struct fixture *f = *state;
+	enable_output(f);
+	uint32_t fb = make_fb(f, 64, 64, DRM_FORMAT_ARGB8888);
+	struct mock_drm_counters c0, c1;
+
+	/* TEST_ONLY with overlays 0 and 1 enabled: ENOSPC; others pass. */
+	int bw = mock_drm_script_commit(&(struct mock_drm_match){ .kind = MOCK_DRM_TEST_ONLY,
+		.planes = { MOCK_VKMS_OVERLAY(0), MOCK_VKMS_OVERLAY(1) } }, ENOSPC);
+	mock_drm_get_counters(&c0);
+	assert_int_equal(commit_overlays(f, fb, 1, DRM_MODE_ATOMIC_TEST_ONLY), 0);
+	assert_int_equal(commit_overlays(f, fb, 2, DRM_MODE_ATOMIC_TEST_ONLY), -ENOSPC);
+	assert_string_equal(mock_drm_last_error(), "scripted verdict 0");
+	assert_int_equal(mock_drm_script_hits(bw), 1);
+	mock_drm_get_counters(&c1);
+	assert_int_equal(c1.failed_commits, c0.failed_commits + 1);
+	/* not a TEST_ONLY commit: applied */
+	assert_int_equal(commit_overlays(f, fb, 2, 0), 0);
+	uint64_t v;
+	assert_true(mock_drm_get_prop(MOCK_VKMS_OVERLAY(1), "FB_ID", &v));
+	assert_int_equal(v, fb);
+	/* the state after the commit counts, not the request: overlay 1 is still on */
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	add(req, MOCK_VKMS_OVERLAY(0), "CRTC_X", 20);
+	assert_int_equal(commit(f, req, DRM_MODE_ATOMIC_TEST_ONLY), -ENOSPC);
+	assert_int_equal(mock_drm_script_hits(bw), 2);
+	assert_int_equal(commit_overlays(f, fb, 0, 0), 0);
+
+	/* By property values, only real commits, only the second match. */
+	int prop = mock_drm_script_commit(&(struct mock_drm_match){
+		.kind = MOCK_DRM_REAL_COMMIT, .nth = 2,
+		.props = { { MOCK_VKMS_OVERLAY(0), "CRTC_X", 30 },
+			   { MOCK_VKMS_OVERLAY(0), "CRTC_Y", 10 } } }, EIO);
+	for (int k = 0; k < 4; k++) {
+		req = drmModeAtomicAlloc();
+		add_plane(req, MOCK_VKMS_OVERLAY(0), fb, MOCK_VKMS_CRTC, 30, 10, 64, 64, 64, 64);
+		int want = k == 2 ? -EIO : 0;          /* TEST_ONLY, real, real (2nd), real */
+		assert_int_equal(commit(f, req, k == 0 ? DRM_MODE_ATOMIC_TEST_ONLY : 0), want);
+	}
+	assert_int_equal(mock_drm_script_hits(prop), 1);
+	assert_int_equal(mock_drm_script_hits(bw), 2);
+
+	/* Without conditions every commit of its kind; a request that does not parse fails
+	 * on its own first. */
+	int all = mock_drm_script_commit(&(struct mock_drm_match){ .kind = MOCK_DRM_ANY_COMMIT },
+		EINVAL);
+	req = drmModeAtomicAlloc();
+	add(req, MOCK_VKMS_CRTC, "ACTIVE", 2);
+	assert_int_equal(commit(f, req, DRM_MODE_ATOMIC_TEST_ONLY), -EINVAL);
+	assert_int_equal(mock_drm_script_hits(all), 0);
+	assert_int_equal(commit_overlays(f, fb, 0, 0), -EINVAL);
+	assert_int_equal(mock_drm_script_hits(all), 1);
+	assert_true(mock_drm_get_prop(MOCK_VKMS_OVERLAY(0), "FB_ID", &v));
+	assert_int_equal(v, fb);                /* refused: nothing changed */
+}
+
 /* ---- properties and resources ----------------------------------------------------- */
 
 static void test_properties(void **state)
@@ -956,6 +1025,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_addfb_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_flip_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writeback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scripted_verdicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_properties, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_injection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rmfb_disables, setup, teardown),
