@@ -37,7 +37,7 @@
 enum dev_kind {
 	DEV_VKMS,
 	DEV_ZPOS_FIXED,   /* primary z0, overlays with immutable zpos 3, 1, 2 */
-	DEV_ZPOS_MUTABLE, /* primary z0, three overlays zpos 1..3 settable, scaling, alpha */
+	DEV_ZPOS_MUTABLE, /* primary z0, three overlays zpos 1..3 settable, alpha; scale */
 	DEV_MODIFIERS,    /* primary linear; overlay A linear + X_TILED; overlay B linear */
 	DEV_FORMATS,      /* primary XR24, AR24, RG16; two overlays XR24, AR24 */
 	DEV_MOD_ELSEWHERE, /* primary and overlay linear; X_TILED only on another CRTC's plane */
@@ -123,7 +123,6 @@ static void setup_device(enum dev_kind kind)
 		ovl.zpos = MOCK_DRM_ZPOS_MUTABLE;
 		ovl.zpos_min = 1;
 		ovl.zpos_max = 3;
-		ovl.scaling = true;
 		ovl.alpha = true;
 		for (int i = 0; i < 3; i++) {
 			ovl.zpos_default = 3 - (uint64_t)i; /* initial order reversed */

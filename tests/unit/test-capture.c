@@ -250,10 +250,10 @@ static void fill(struct dispman_buffer *b, uint32_t (*px)(uint32_t x, uint32_t y
 			((uint32_t *)(void *)((char *)data + (size_t)y * stride))[x] = px(x, y);
 }
 
-/* Opaque with fully transparent holes: plane blending has no rounding to differ in. */
-static uint32_t px_holes(uint32_t x, uint32_t y)
+/* An opaque checkerboard in an ARGB buffer. */
+static uint32_t px_checker(uint32_t x, uint32_t y)
 {
-	return ((x / 8 + y / 8) & 1) ? 0x00000000u : 0xff000000u | (x * 0x30507u + y * 0x1100u);
+	return ((x / 8 + y / 8) & 1) ? 0xff102030u : 0xff000000u | (x * 0x30507u + y * 0x1100u);
 }
 
 static uint32_t px_soft(uint32_t x, uint32_t y)
@@ -298,27 +298,29 @@ static struct dispman_layer *add_layer(struct unit_fixture *f, struct dispman_bu
 }
 
 /*
- * The same committed frame through both paths: overlays on planes (one partly off
- * screen, one with transparent holes), and layers composited on the CPU (plane alpha and
- * straight-alpha blending, which the vkms-like planes lack).
+ * The same committed frame through both paths: opaque overlays on planes (one partly off
+ * screen), and layers composited on the CPU (plane alpha and straight-alpha blending,
+ * which the vkms-like planes lack). The mock's writeback copies planes opaque (it is no
+ * blender), so per-pixel alpha on a plane is compared with real vkms in the guest
+ * (tests/integration/capture.c, capture-paths: the same scene with transparent holes).
  */
 static void test_cpu_equals_writeback(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct dispman_buffer *base = unit_show_first_frame(f, 0x204080);
-	struct dispman_buffer *holes = dispman_buffer_create_dumb(f->dev, 64, 48,
+	struct dispman_buffer *checker = dispman_buffer_create_dumb(f->dev, 64, 48,
 		DRM_FORMAT_ARGB8888);
 	struct dispman_buffer *soft = dispman_buffer_create_dumb(f->dev, 40, 40,
 		DRM_FORMAT_ARGB8888);
 	struct dispman_buffer *opaque = dispman_buffer_create_dumb(f->dev, 100, 100,
 		DRM_FORMAT_XRGB8888);
-	assert_non_null(holes);
+	assert_non_null(checker);
 	assert_non_null(soft);
 	assert_non_null(opaque);
-	fill(holes, px_holes);
+	fill(checker, px_checker);
 	fill(soft, px_soft);
 	fill(opaque, px_opaque);
-	struct dispman_layer *l1 = add_layer(f, holes, 100, 50, 1);
+	struct dispman_layer *l1 = add_layer(f, checker, 100, 50, 1);
 	struct dispman_layer *l2 = add_layer(f, opaque, -10, 700, 2);
 	struct dispman_layer *l3 = add_layer(f, soft, 300, 300, 3);
 	dispman_layer_set_blend_mode(l3, DISPMAN_BLEND_COVERAGE);
@@ -353,7 +355,7 @@ static void test_cpu_equals_writeback(void **state)
 	dispman_buffer_unref(plain);
 	dispman_buffer_unref(wb);
 	dispman_buffer_unref(cpu);
-	dispman_buffer_unref(holes);
+	dispman_buffer_unref(checker);
 	dispman_buffer_unref(soft);
 	dispman_buffer_unref(opaque);
 	dispman_buffer_unref(base);
