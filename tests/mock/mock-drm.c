@@ -515,18 +515,6 @@ static const struct format_info *format_lookup(uint32_t fourcc)
 	return NULL;
 }
 
-static bool plane_has_format(const struct plane *p, uint32_t format, uint64_t modifier)
-{
-	bool fmt = false, mod = false;
-	for (int i = 0; i < p->num_formats; i++)
-		fmt |= p->formats[i] == format;
-	if (!p->modifiers)
-		mod = modifier == DRM_FORMAT_MOD_LINEAR;
-	for (int i = 0; i < p->num_modifiers; i++)
-		mod |= p->modifiers[i] == modifier;
-	return fmt && mod;
-}
-
 /* ---- control API: setup ----------------------------------------------------------- */
 
 static void free_all(void)
@@ -1559,14 +1547,6 @@ int drmPrimeFDToHandle(int fd, int prime_fd, uint32_t *handle)
 
 /* ---- libdrm: framebuffers --------------------------------------------------------- */
 
-static bool any_plane_has_format(uint32_t format, uint64_t modifier)
-{
-	for (int i = 0; i < g.num_planes; i++)
-		if (plane_has_format(&g.planes[i], format, modifier))
-			return true;
-	return false;
-}
-
 static int add_fb2(uint32_t width, uint32_t height, uint32_t pixel_format,
 	const uint32_t bo_handles[4], const uint32_t pitches[4], const uint32_t offsets[4],
 	const uint64_t modifier[4], uint32_t *buf_id, uint32_t flags)
@@ -1586,9 +1566,6 @@ static int add_fb2(uint32_t width, uint32_t height, uint32_t pixel_format,
 	const struct format_info *info = format_lookup(pixel_format);
 	if (!info)
 		return fail(EINVAL, "ADDFB2: bad format 0x%08x", pixel_format);
-	if (!any_plane_has_format(pixel_format, mods[0]))
-		return fail(EINVAL, "ADDFB2: unsupported pixel format %.4s / modifier 0x%" PRIx64,
-			(const char *)&pixel_format, mods[0]);
 
 	struct bo *bos[4] = { NULL };
 	for (int i = 0; i < info->num_planes; i++) {
