@@ -191,7 +191,7 @@ static const struct commit_case commit_cases[] = {
 	{ .name = "cursor-valid", .expected = 0,
 	  .items = { PLANE(MOCK_VKMS_CURSOR, V_FB_AR24, -10, -10, 64, 64, 64ull, 64ull) } },
 	/* A driver's policy is not modelled: vkms would refuse these four, the mock takes
-	 * them unless a test scripts the refusal (commit@scripted-*, test_scripted_verdicts). */
+	 * them unless a test scripts the refusal (test_scripted_verdicts). */
 	{ .name = "policy-scaled-overlay", .expected = 0,
 	  .items = { PLANE(MOCK_VKMS_OVERLAY(0), V_FB_AR24, 0, 0, 128, 128, 64ull, 64ull) } },
 	{ .name = "policy-primary-not-covering", .expected = 0,
