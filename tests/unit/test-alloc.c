@@ -2,7 +2,8 @@
 /*
  * Plane assignment and the composition fallback (src/alloc.c, src/compose.c) on the mock
  * libdrm. Table-driven: every case names a device, a scene (layers bottom to top) and the
- * placement each layer must get; some cases add steps (frames, mock rules) in a function.
+ * placement each layer must get; some cases add steps (frames, injected failures) in a
+ * function.
  * Where the case needs the kernel to refuse something (vkms cannot scale, the hardware
  * feeds only so many planes), the case states that answer as a scripted verdict of the
  * mock (`refuse`), and how many commits of the first dispman_device_commit() it refused.
@@ -37,7 +38,7 @@
 enum dev_kind {
 	DEV_VKMS,
 	DEV_ZPOS_FIXED,   /* primary z0, overlays with immutable zpos 3, 1, 2 */
-	DEV_ZPOS_MUTABLE, /* primary z0, three overlays zpos 1..3 settable, alpha; scale */
+	DEV_ZPOS_MUTABLE, /* primary z0, three overlays zpos 1..3 settable, alpha */
 	DEV_MODIFIERS,    /* primary linear; overlay A linear + X_TILED; overlay B linear */
 	DEV_FORMATS,      /* primary XR24, AR24, RG16; two overlays XR24, AR24 */
 	DEV_MOD_ELSEWHERE, /* primary and overlay linear; X_TILED only on another CRTC's plane */
@@ -704,6 +705,7 @@ static const struct test_case cases[] = {
 	  .l = { FULL, { .x = 10, .y = 10, .w = 100, .h = 100, .dw = 200, .dh = 200 } },
 	  .refuse = SCALED_ON_OVL0(100, 200), .refuse_err = ERANGE, .refusals = 1,
 	  .w = { WCOMP(STACKING), WCOMP(SCALING) }, .tests = 2 },
+	/* no verdict: the kernel takes the scaled plane */
 	{ .name = "scaling-allowed", .dev = DEV_ZPOS_MUTABLE, .n = 2,
 	  .l = { FULL, { .x = 10, .y = 10, .w = 100, .h = 100, .dw = 200, .dh = 200 } },
 	  .w = { WON(PLANE(0)), WON(PLANE(1)) }, .tests = 1 },
