@@ -2,8 +2,8 @@
  * Control interface of the mock libdrm (tests/mock).
  *
  * The mock replaces libdrm.so.2 for unit tests: the libdrm entry points the library uses are
- * implemented against one fake KMS device that tests configure here. See README.md for the
- * kernel rules the fake atomic commit enforces.
+ * implemented against one fake KMS device that tests configure here. See README.md for what
+ * the fake atomic commit checks; a driver's policy is scripted (mock_drm_script_commit).
  *
  * Not thread-safe. All state lives in one global and is freed by mock_drm_reset().
  */
@@ -30,7 +30,7 @@ enum mock_drm_obj_type {
 /*
  * Frees every object, buffer, fd and pending event of the fake device and starts again
  * with an empty device (no CRTCs, connectors or planes), default caps, master held,
- * no rules beyond the kernel's core ones, no failure injection. The fds returned by
+ * no scripted verdicts, no failure injection. The fds returned by
  * mock_drm_open() before the reset stop being recognised (calls on them fail with ENOTTY).
  */
 void mock_drm_reset(void);
@@ -46,9 +46,10 @@ int mock_drm_open(void);
  * Resets, then builds a device like vkms on Linux 6.1 with enable_writeback=1,
  * enable_overlay=1, enable_cursor=1: one CRTC; a Virtual connector (1024x768 preferred,
  * plus 1920x1080, 1280x720, 800x600, 640x480); a writeback connector; a primary plane
- * (XR24, XR48, RG16) that must cover the whole CRTC; 8 overlays and 1 cursor (AR24, XR24,
- * XR48, AR48, RG16); LINEAR only; no zpos, alpha or rotation; no scaling. Driver "vkms",
- * dumb pitch = width * cpp.
+ * (XR24, XR48, RG16); 8 overlays and 1 cursor (AR24, XR24, XR48, AR48, RG16); LINEAR only;
+ * no zpos, alpha or rotation. Driver "vkms", dumb pitch = width * cpp. vkms' policy (the
+ * primary must cover the CRTC, no scaling, Virtual and Writeback are no clones) is not
+ * modelled: a test that needs one of those refusals scripts it.
  */
 void mock_drm_setup_vkms_like(void);
 
@@ -104,8 +105,6 @@ struct mock_drm_plane_info {
 	int num_modifiers;
 	enum mock_drm_zpos zpos;
 	uint64_t zpos_min, zpos_max, zpos_default;
-	bool scaling;                   /* src size may differ from dst size */
-	bool must_cover_crtc;           /* like vkms' primary: dst must cover the whole CRTC */
 	bool alpha;                     /* "alpha" and "pixel blend mode" properties */
 	/*
 	 * CURSOR only: a virtualized cursor plane like virtio-gpu's on Linux 6.8+: it has
@@ -134,13 +133,49 @@ void mock_drm_set_driver_name(const char *name);
 /* Pitch alignment in bytes of DRM_IOCTL_MODE_CREATE_DUMB (default 64; vkms-like: 1). */
 void mock_drm_set_dumb_pitch_align(uint32_t align);
 
-/* Bandwidth limit: at most max planes with an FB after a commit, else ENOSPC. 0: none. */
-void mock_drm_set_max_planes(int max);
-/* An active CRTC must have its primary plane enabled, else EINVAL. Default off. */
-void mock_drm_set_require_primary(bool on);
-/* Cursor planes' CRTC_W/H must not exceed DRM_CAP_CURSOR_WIDTH/HEIGHT, else EINVAL.
- * Default on. */
-void mock_drm_set_cursor_size_check(bool on);
+/*
+ * Scripted kernel verdicts. The mock knows the KMS API (objects, properties, their types
+ * and ranges, FBs, blobs, events) but no driver's policy: which planes scale, how many
+ * planes the hardware can feed, which encoders can share a CRTC. A test that needs the
+ * kernel to refuse a configuration states that answer here, as an input: "a TEST_ONLY
+ * commit with overlays 0 and 1 enabled fails with ENOSPC".
+ *
+ * A verdict matches a commit when all its conditions hold for the state the commit asks
+ * for (the current state with the request applied; a request that cannot be parsed fails
+ * before any verdict is consulted). The first matching verdict refuses the commit with its
+ * errno and without side effects. Verdicts are consulted before the mock's own checks of
+ * the request (a plane with an FB but no CRTC, a modeset without ALLOW_MODESET, ...).
+ */
+enum mock_drm_commit_kind {
+	MOCK_DRM_ANY_COMMIT = 0,        /* TEST_ONLY or not */
+	MOCK_DRM_TEST_ONLY,             /* only TEST_ONLY commits */
+	MOCK_DRM_REAL_COMMIT,           /* only commits without TEST_ONLY */
+};
+
+#define MOCK_DRM_MATCH_PLANES 8
+#define MOCK_DRM_MATCH_PROPS 4
+
+struct mock_drm_match {
+	enum mock_drm_commit_kind kind;
+	/* Planes that carry an FB after the commit (others may too); 0 ends the list. */
+	uint32_t planes[MOCK_DRM_MATCH_PLANES];
+	/* Properties with these values after the commit; obj 0 ends the list. */
+	struct {
+		uint32_t obj;
+		const char *prop;       /* a property of obj (its name); unknown: abort() */
+		uint64_t value;
+	} props[MOCK_DRM_MATCH_PROPS];
+	/* 0: refuse every matching commit; n: only the nth matching one from now on. */
+	int nth;
+};
+
+/*
+ * Adds a verdict: matching commits fail with err (a positive errno). Returns the verdict's
+ * number for mock_drm_script_hits(). Up to 16 verdicts; mock_drm_reset() clears them.
+ */
+int mock_drm_script_commit(const struct mock_drm_match *match, int err);
+/* How many commits the verdict refused so far. */
+unsigned mock_drm_script_hits(int verdict);
 
 /*
  * Whether this client is DRM master (default true). false models another client

@@ -2,7 +2,11 @@
 /*
  * Plane assignment and the composition fallback (src/alloc.c, src/compose.c) on the mock
  * libdrm. Table-driven: every case names a device, a scene (layers bottom to top) and the
- * placement each layer must get; some cases add steps (frames, mock rules) in a function.
+ * placement each layer must get; some cases add steps (frames, injected failures) in a
+ * function.
+ * Where the case needs the kernel to refuse something (vkms cannot scale, the hardware
+ * feeds only so many planes), the case states that answer as a scripted verdict of the
+ * mock (`refuse`), and how many commits of the first dispman_device_commit() it refused.
  * `test-alloc alloc@<case>` runs one case; without arguments all of them run.
  */
 #include "config.h"
@@ -34,9 +38,8 @@
 enum dev_kind {
 	DEV_VKMS,
 	DEV_ZPOS_FIXED,   /* primary z0, overlays with immutable zpos 3, 1, 2 */
-	DEV_ZPOS_MUTABLE, /* primary z0, three overlays zpos 1..3 settable, scaling, alpha */
+	DEV_ZPOS_MUTABLE, /* primary z0, three overlays zpos 1..3 settable, alpha */
 	DEV_MODIFIERS,    /* primary linear; overlay A linear + X_TILED; overlay B linear */
-	DEV_PRIMARY_REQ,  /* vkms-like planes, required primary plane */
 	DEV_FORMATS,      /* primary XR24, AR24, RG16; two overlays XR24, AR24 */
 	DEV_MOD_ELSEWHERE, /* primary and overlay linear; X_TILED only on another CRTC's plane */
 };
@@ -62,7 +65,9 @@ struct fx;
 struct test_case {
 	const char *name;
 	enum dev_kind dev;
-	int max_planes;               /* mock bandwidth limit, 0: none */
+	struct mock_drm_match refuse; /* the kernel refuses these commits ... */
+	int refuse_err;               /* ... with this errno; 0: no scripted verdict */
+	unsigned refusals;            /* commits it refused during the first commit */
 	unsigned cursor;              /* DRM_CAP_CURSOR_* size, 0: the device's */
 	size_t n;
 	struct lspec l[MAX_LAYERS];
@@ -90,10 +95,6 @@ static void setup_device(enum dev_kind kind)
 	mock_drm_setup_vkms_like();
 	if (kind == DEV_VKMS)
 		return;
-	if (kind == DEV_PRIMARY_REQ) {
-		mock_drm_set_require_primary(true);
-		return;
-	}
 	mock_drm_reset();
 	mock_drm_add_crtc();
 	drmModeModeInfo mode = mock_drm_mode(1024, 768, 60, true);
@@ -123,7 +124,6 @@ static void setup_device(enum dev_kind kind)
 		ovl.zpos = MOCK_DRM_ZPOS_MUTABLE;
 		ovl.zpos_min = 1;
 		ovl.zpos_max = 3;
-		ovl.scaling = true;
 		ovl.alpha = true;
 		for (int i = 0; i < 3; i++) {
 			ovl.zpos_default = 3 - (uint64_t)i; /* initial order reversed */
@@ -226,8 +226,7 @@ static void test_case_run(void **state)
 	const struct test_case *tc = *state;
 	struct fx f = { .tc = tc };
 	setup_device(tc->dev);
-	if (tc->max_planes)
-		mock_drm_set_max_planes(tc->max_planes);
+	int verdict = tc->refuse_err ? mock_drm_script_commit(&tc->refuse, tc->refuse_err) : -1;
 	if (tc->cursor) {
 		mock_drm_set_cap(DRM_CAP_CURSOR_WIDTH, tc->cursor);
 		mock_drm_set_cap(DRM_CAP_CURSOR_HEIGHT, tc->cursor);
@@ -272,6 +271,9 @@ static void test_case_run(void **state)
 	if (tc->tests >= 0 && st1.test_commits - st0.test_commits != (uint64_t)tc->tests)
 		fail_msg("%s: %llu TEST_ONLY commits, want %d", tc->name,
 			(unsigned long long)(st1.test_commits - st0.test_commits), tc->tests);
+	if (mock_drm_script_hits(verdict) != tc->refusals)
+		fail_msg("%s: the scripted verdict refused %u commits, want %u", tc->name,
+			mock_drm_script_hits(verdict), tc->refusals);
 	check_placements(&f);
 	if (tc->after)
 		tc->after(&f);
@@ -670,6 +672,13 @@ static void after_memory(struct fx *f)
 /* a 200x200 square at (100, 100) showing the source rectangle x, y, w, h (16.16) */
 #define SRC(sx, sy, sw, sh) { .x = 100, .y = 100, .w = 200, .h = 200, \
 	.src = { (sx), (sy), (sw), (sh) } }
+/* vkms' answer to a scaled plane (its planes cannot scale): overlay 0 showing a source
+ * sw pixels wide at dw pixels */
+#define SCALED_ON_OVL0(sw, dw) { .props = { { OVL(0), "SRC_W", (uint64_t)(sw) << 16 }, \
+	{ OVL(0), "CRTC_W", (dw) } } }
+/* the hardware feeds at most n planes (the primary and overlays 0..n-2): ENOSPC for any
+ * commit with overlay n-1 enabled, as the planner fills overlays in order */
+#define MORE_PLANES_THAN(n) { .planes = { OVL((n) - 1) } }
 
 static const struct test_case cases[] = {
 	{ .name = "one-fullscreen", .n = 1, .l = { FULL }, .w = { WON(MOCK_VKMS_PRIMARY) },
@@ -694,15 +703,22 @@ static const struct test_case cases[] = {
 	  .w = { WON(PLANE(0)), WON(PLANE(1)), WON(PLANE(2)), WHID(NO_PLANE) }, .tests = 1 },
 	{ .name = "scaling-refused", .n = 2,
 	  .l = { FULL, { .x = 10, .y = 10, .w = 100, .h = 100, .dw = 200, .dh = 200 } },
+	  .refuse = SCALED_ON_OVL0(100, 200), .refuse_err = ERANGE, .refusals = 1,
 	  .w = { WCOMP(STACKING), WCOMP(SCALING) }, .tests = 2 },
+	/* no verdict: the kernel takes the scaled plane */
 	{ .name = "scaling-allowed", .dev = DEV_ZPOS_MUTABLE, .n = 2,
 	  .l = { FULL, { .x = 10, .y = 10, .w = 100, .h = 100, .dw = 200, .dh = 200 } },
 	  .w = { WON(PLANE(0)), WON(PLANE(1)) }, .tests = 1 },
-	{ .name = "bandwidth", .max_planes = 3, .n = 6,
+	{ .name = "bandwidth", .n = 6, .refuse = MORE_PLANES_THAN(3), .refuse_err = ENOSPC,
+	  .refusals = 3,
 	  .l = { FULL, SQ(0, 0), SQ(250, 0), SQ(500, 0), SQ(0, 300), SQ(250, 300) },
 	  .w = { WCOMP(NO_PLANE), WCOMP(NO_PLANE), WCOMP(NO_PLANE), WCOMP(NO_PLANE),
 		 WON(OVL(0)), WON(OVL(1)) }, .tests = 4 },
-	{ .name = "primary-required", .dev = DEV_PRIMARY_REQ, .n = 1, .l = { SQ(10, 10) },
+	/* the kernel would refuse an active CRTC without its primary plane: never asked */
+	{ .name = "primary-required", .n = 1, .l = { SQ(10, 10) },
+	  .refuse = { .props = { { MOCK_VKMS_CRTC, "ACTIVE", 1 },
+				 { MOCK_VKMS_PRIMARY, "FB_ID", 0 } } },
+	  .refuse_err = EINVAL, .refusals = 0,
 	  .w = { WON(OVL(0)) }, .tests = 1, .after = after_primary_black },
 	{ .name = "cursor-fits", .n = 10,
 	  .l = { FULL, SQ(0, 0), SQ(210, 0), SQ(420, 0), SQ(630, 0), SQ(0, 210), SQ(210, 210),
@@ -782,7 +798,8 @@ static const struct test_case cases[] = {
 	{ .name = "kernel-rejected", .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
 	  .w = { WCOMP(STACKING), WCOMP(KERNEL_REJECTED), WON(OVL(0)) }, .tests = 2,
 	  .before = before_reject },
-	{ .name = "budget", .max_planes = 2, .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
+	{ .name = "budget", .refuse = MORE_PLANES_THAN(2), .refuse_err = ENOSPC, .refusals = 1,
+	  .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
 	  .w = { WCOMP(BUDGET), WCOMP(BUDGET), WCOMP(BUDGET) }, .tests = 1,
 	  .before = before_budget },
 	/* One case per reason a layer is not drawn, with free planes left. */
@@ -795,7 +812,8 @@ static const struct test_case cases[] = {
 	{ .name = "reason-source-under-a-pixel", .n = 2, .l = { FULL, SRC(0, 0, 0x8000,
 		200 << 16) }, .w = { WON(MOCK_VKMS_PRIMARY), WHID(SOURCE) }, .tests = 1 },
 	{ .name = "reason-source-inside", .n = 2, .l = { FULL, SRC(100 << 16, 100 << 16,
-		100 << 16, 100 << 16) }, .w = { WCOMP(STACKING), WCOMP(SCALING) }, .tests = 2 },
+		100 << 16, 100 << 16) }, .refuse = SCALED_ON_OVL0(100, 200), .refuse_err = ERANGE,
+	  .refusals = 1, .w = { WCOMP(STACKING), WCOMP(SCALING) }, .tests = 2 },
 	{ .name = "reason-destination-2g", .n = 2, .l = { FULL, { .w = 64, .h = 64,
 		.dw = INT32_MAX, .dh = INT32_MAX } },
 	  .w = { WON(MOCK_VKMS_PRIMARY), WHID(DESTINATION) }, .tests = 1 },
@@ -808,7 +826,8 @@ static const struct test_case cases[] = {
 	{ .name = "reason-modifier", .dev = DEV_MOD_ELSEWHERE, .n = 2,
 	  .l = { FULL, { .x = 10, .y = 10, .w = 64, .h = 64, .tiled = true } },
 	  .w = { WON(PLANE(0)), WHID(MODIFIER) }, .tests = 1 },
-	{ .name = "priority", .max_planes = 2, .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
+	{ .name = "priority", .refuse = MORE_PLANES_THAN(2), .refuse_err = ENOSPC, .refusals = 1,
+	  .n = 3, .l = { FULL, SQ(0, 0), SQ(500, 0) },
 	  .w = { WCOMP(NO_PLANE), WCOMP(NO_PLANE), WON(OVL(0)) }, .tests = 2,
 	  .after = after_priority },
 };

@@ -31,6 +31,7 @@ struct dumb_case {
 	int want_errno;                 /* 0: success */
 	const char *log;
 	bool no_fb;                     /* success without a framebuffer */
+	bool addfb_refused;             /* the kernel refuses the framebuffer (EINVAL) */
 };
 
 static const struct dumb_case dumb_cases[] = {
@@ -43,15 +44,17 @@ static const struct dumb_case dumb_cases[] = {
 	{ "buffer@dumb-zero-height", W, 0, DRM_FORMAT_XRGB8888, EINVAL, "is empty" },
 	{ "buffer@dumb-too-wide", 8193, H, DRM_FORMAT_XRGB8888, ERANGE, "beyond device maximum" },
 	{ "buffer@dumb-too-high", W, 8193, DRM_FORMAT_XRGB8888, ERANGE, "beyond device maximum" },
-	/* Known to the library, taken by no plane: the kernel (mock) refuses the FB, the
-	 * buffer is made anyway, without one, for the CPU compositor (Linux 6.12 vkms). */
-	{ "buffer@dumb-no-plane-format", W, H, DRM_FORMAT_XBGR8888, 0, NULL, true },
+	/* Known to the library, taken by no plane: the kernel refuses the FB (Linux 6.12 vkms,
+	 * scripted), the buffer is made anyway, without one, for the CPU compositor. */
+	{ "buffer@dumb-no-plane-format", W, H, DRM_FORMAT_XBGR8888, 0, NULL, true, true },
 };
 
 static void test_dumb(void **state)
 {
 	struct unit_fixture *f = *state;
 	const struct dumb_case *tc = f->param;
+	if (tc->addfb_refused)
+		mock_drm_fail_next("drmModeAddFB2", EINVAL);
 	errno = 0;
 	struct dispman_buffer *buf = dispman_buffer_create_dumb(f->dev, tc->width, tc->height,
 		tc->fourcc);
@@ -103,6 +106,7 @@ struct import_case {
 	size_t sizes[2];                 /* sizes of the memfds; 0: SIZE */
 	bool closed_fd;                  /* fds[0] is a closed fd */
 	uint64_t cap_modifiers;          /* 1: default; 2: DRM_CAP_ADDFB2_MODIFIERS off */
+	bool addfb_refused;              /* the kernel refuses the framebuffer (EINVAL) */
 	int want_errno;
 	const char *log;
 };
@@ -151,9 +155,11 @@ static const struct import_case import_cases[] = {
 		.log = "not 5" },
 	{ "buffer@nv12-one-plane", XR24_DESC(.fourcc = DRM_FORMAT_NV12, .pitches = { W }),
 		.want_errno = EINVAL, .log = "has 2 planes, not 1" },
-	/* NV12 is valid, but no plane of the vkms-like device takes it: the kernel says no. */
+	/* NV12 is valid, but no plane of the vkms-like device takes it: the kernel says no
+	 * (scripted). */
 	{ "buffer@nv12-no-plane", XR24_DESC(.fourcc = DRM_FORMAT_NV12, .n_planes = 2,
-		.fds = { 0, 1 }, .pitches = { W, W }), .want_errno = EINVAL, .log = "AddFB2" },
+		.fds = { 0, 1 }, .pitches = { W, W }), .addfb_refused = true, .want_errno = EINVAL,
+		.log = "AddFB2" },
 	{ "buffer@nv12-chroma-beyond", XR24_DESC(.fourcc = DRM_FORMAT_NV12, .n_planes = 2,
 		.fds = { 0, 1 }, .pitches = { W, W }, .offsets = { 0, SIZE - W * H / 2 + 1 }),
 		.want_errno = EINVAL, .log = "plane 1 needs" },
@@ -192,6 +198,8 @@ static void test_import(void **state)
 		desc.fds[0] = fd;
 	}
 	int fds_before = unit_count_fds();
+	if (tc->addfb_refused)
+		mock_drm_fail_next("drmModeAddFB2", EINVAL);
 	errno = 0;
 	struct dispman_buffer *buf = dispman_buffer_import_dmabuf(f->dev, &desc);
 	if (tc->want_errno) {

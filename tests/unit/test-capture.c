@@ -3,6 +3,9 @@
  * Writeback capture on the mock libdrm: the composed pixels come back, the vkms clone rule
  * (Virtual and Writeback refused on one CRTC at once) is worked around, a device whose
  * encoders are clones captures without detaching the output, and the error paths.
+ *
+ * The clone rule is vkms' answer, not the mock's: the tests on the vkms-like device state it
+ * as a scripted verdict (setup_vkms_clones_refused).
  */
 #include "unit.h"
 
@@ -25,6 +28,19 @@ static uint64_t prop(uint32_t obj, const char *name)
 	uint64_t v = 0;
 	assert_true(mock_drm_get_prop(obj, name, &v));
 	return v;
+}
+
+/* vkms refuses its Virtual and Writeback connectors on one CRTC ("failed valid clone
+ * check"): any commit that leaves both on the CRTC fails with EINVAL. */
+static int clone_verdict = -1;
+
+static int setup_vkms_clones_refused(void **state)
+{
+	unit_setup_vkms(state);
+	clone_verdict = mock_drm_script_commit(&(struct mock_drm_match){ .props = {
+		{ MOCK_VKMS_VIRTUAL, "CRTC_ID", MOCK_VKMS_CRTC },
+		{ MOCK_VKMS_WRITEBACK, "CRTC_ID", MOCK_VKMS_CRTC } } }, EINVAL);
+	return 0;
 }
 
 static uint32_t pattern(uint32_t x, uint32_t y, uint32_t color)
@@ -68,6 +84,7 @@ static void test_pixels(void **state)
 	/* The clone rule: both connectors at once was refused (TEST_ONLY), so the writeback
 	 * connector got the CRTC alone, then the output was given back: two modesets. */
 	struct mock_drm_counters after = counters();
+	assert_int_equal(mock_drm_script_hits(clone_verdict), 1);
 	assert_int_equal(after.failed_commits, before.failed_commits + 1);
 	assert_int_equal(after.modesets, before.modesets + 2);
 	struct dispman_stats s = { .size = sizeof(s) };
@@ -233,10 +250,10 @@ static void fill(struct dispman_buffer *b, uint32_t (*px)(uint32_t x, uint32_t y
 			((uint32_t *)(void *)((char *)data + (size_t)y * stride))[x] = px(x, y);
 }
 
-/* Opaque with fully transparent holes: plane blending has no rounding to differ in. */
-static uint32_t px_holes(uint32_t x, uint32_t y)
+/* An opaque checkerboard in an ARGB buffer. */
+static uint32_t px_checker(uint32_t x, uint32_t y)
 {
-	return ((x / 8 + y / 8) & 1) ? 0x00000000u : 0xff000000u | (x * 0x30507u + y * 0x1100u);
+	return ((x / 8 + y / 8) & 1) ? 0xff102030u : 0xff000000u | (x * 0x30507u + y * 0x1100u);
 }
 
 static uint32_t px_soft(uint32_t x, uint32_t y)
@@ -281,27 +298,29 @@ static struct dispman_layer *add_layer(struct unit_fixture *f, struct dispman_bu
 }
 
 /*
- * The same committed frame through both paths: overlays on planes (one partly off
- * screen, one with transparent holes), and layers composited on the CPU (plane alpha and
- * straight-alpha blending, which the vkms-like planes lack).
+ * The same committed frame through both paths: opaque overlays on planes (one partly off
+ * screen), and layers composited on the CPU (plane alpha and straight-alpha blending,
+ * which the vkms-like planes lack). The mock's writeback copies planes opaque (it is no
+ * blender), so per-pixel alpha on a plane is compared with real vkms in the guest
+ * (tests/integration/capture.c, capture-paths: the same scene with transparent holes).
  */
 static void test_cpu_equals_writeback(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct dispman_buffer *base = unit_show_first_frame(f, 0x204080);
-	struct dispman_buffer *holes = dispman_buffer_create_dumb(f->dev, 64, 48,
+	struct dispman_buffer *checker = dispman_buffer_create_dumb(f->dev, 64, 48,
 		DRM_FORMAT_ARGB8888);
 	struct dispman_buffer *soft = dispman_buffer_create_dumb(f->dev, 40, 40,
 		DRM_FORMAT_ARGB8888);
 	struct dispman_buffer *opaque = dispman_buffer_create_dumb(f->dev, 100, 100,
 		DRM_FORMAT_XRGB8888);
-	assert_non_null(holes);
+	assert_non_null(checker);
 	assert_non_null(soft);
 	assert_non_null(opaque);
-	fill(holes, px_holes);
+	fill(checker, px_checker);
 	fill(soft, px_soft);
 	fill(opaque, px_opaque);
-	struct dispman_layer *l1 = add_layer(f, holes, 100, 50, 1);
+	struct dispman_layer *l1 = add_layer(f, checker, 100, 50, 1);
 	struct dispman_layer *l2 = add_layer(f, opaque, -10, 700, 2);
 	struct dispman_layer *l3 = add_layer(f, soft, 300, 300, 3);
 	dispman_layer_set_blend_mode(l3, DISPMAN_BLEND_COVERAGE);
@@ -336,7 +355,7 @@ static void test_cpu_equals_writeback(void **state)
 	dispman_buffer_unref(plain);
 	dispman_buffer_unref(wb);
 	dispman_buffer_unref(cpu);
-	dispman_buffer_unref(holes);
+	dispman_buffer_unref(checker);
 	dispman_buffer_unref(soft);
 	dispman_buffer_unref(opaque);
 	dispman_buffer_unref(base);
@@ -587,24 +606,27 @@ static void test_capture_failure(void **state)
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest fixed[] = {
-		{ "capture@pixels", test_pixels, unit_setup_vkms, unit_teardown, NULL },
-		{ "capture@other-mode", test_other_mode, unit_setup_vkms, unit_teardown, NULL },
-		{ "capture@overlay-composed", test_overlay_composed, unit_setup_vkms,
+		{ "capture@pixels", test_pixels, setup_vkms_clones_refused, unit_teardown, NULL },
+		{ "capture@other-mode", test_other_mode, setup_vkms_clones_refused,
+			unit_teardown, NULL },
+		{ "capture@overlay-composed", test_overlay_composed, setup_vkms_clones_refused,
 			unit_teardown, NULL },
 		{ "capture@clones-allowed", test_clones_allowed, unit_setup_empty, unit_teardown,
 			NULL },
 		{ "capture@no-writeback", test_no_writeback, unit_setup_empty, unit_teardown,
 			NULL },
-		{ "capture@not-enabled", test_not_enabled, unit_setup_vkms, unit_teardown, NULL },
-		{ "capture@cpu-equals-writeback", test_cpu_equals_writeback, unit_setup_vkms,
+		{ "capture@not-enabled", test_not_enabled, setup_vkms_clones_refused,
+			unit_teardown, NULL },
+		{ "capture@cpu-equals-writeback", test_cpu_equals_writeback, setup_vkms_clones_refused,
 			unit_teardown, NULL },
 		{ "capture@cpu-committed-state", test_cpu_committed_state, unit_setup_empty,
 			unit_teardown, NULL },
 		{ "capture@cpu-unreadable", test_cpu_unreadable, unit_setup_empty, unit_teardown,
 			NULL },
-		{ "capture@live-writeback", test_live_app, unit_setup_vkms, unit_teardown, NULL },
+		{ "capture@live-writeback", test_live_app, setup_vkms_clones_refused,
+			unit_teardown, NULL },
 		{ "capture@live-cpu", test_live_app, unit_setup_empty, unit_teardown, "cpu" },
-		{ "capture@queued-before-writeback", test_queued_before, unit_setup_vkms,
+		{ "capture@queued-before-writeback", test_queued_before, setup_vkms_clones_refused,
 			unit_teardown, NULL },
 		{ "capture@queued-before-cpu", test_queued_before, unit_setup_empty, unit_teardown,
 			"cpu" },
@@ -616,6 +638,6 @@ int main(int argc, char **argv)
 		tests[n++] = fixed[i];
 	for (size_t i = 0; i < UNIT_ARRAY_LEN(capture_failures); i++)
 		tests[n++] = (struct CMUnitTest){ capture_failures[i].name, test_capture_failure,
-			unit_setup_vkms, unit_teardown, (void *)&capture_failures[i] };
+			setup_vkms_clones_refused, unit_teardown, (void *)&capture_failures[i] };
 	return unit_main("capture", tests, n, argc, argv);
 }

@@ -60,15 +60,16 @@ static void check_rect(struct unit_fixture *f, uint32_t want)
 /* ---- buffers without a framebuffer ---- */
 
 /*
- * XBGR8888, which no plane of the vkms-like device takes: the mock (like vkms 6.12) refuses
- * the framebuffer. The buffer exists anyway and its layer is composed on the CPU, reason
- * FORMAT, with the right pixels.
+ * XBGR8888, which no plane of the vkms-like device takes: the kernel (vkms 6.12; scripted)
+ * refuses the framebuffer. The buffer exists anyway and its layer is composed on the CPU,
+ * reason FORMAT, with the right pixels.
  */
 static void test_no_fb_composited(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct dispman_buffer *base = unit_show_first_frame(f, 0);
 	unit_log_clear();
+	mock_drm_fail_next("drmModeAddFB2", EINVAL);
 	struct dispman_buffer *top = dispman_buffer_create_dumb(f->dev, 32, 16,
 		DRM_FORMAT_XBGR8888);
 	assert_non_null(top);
