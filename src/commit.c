@@ -48,6 +48,14 @@ static int prepare_blobs(struct dispman_device *dev, bool modeset)
 	return 0;
 }
 
+/* out->commit_queued, counted in dev->outputs_queued (device_run_queued() looks at that) */
+static void set_queued(struct dispman_device *dev, struct dispman_output *out, bool queued)
+{
+	if (out->commit_queued != queued)
+		dev->outputs_queued += queued ? 1 : (size_t)-1;
+	out->commit_queued = queued;
+}
+
 static void scene_add(struct scene *scene, struct dispman_layer *layer)
 {
 	if (scene->n >= MAX_SCENE)
@@ -181,7 +189,7 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 			dev->commit_queued = true;
 		for (size_t i = 0; i < dev->n_outputs; i++) {
 			struct dispman_output *out = dev->outputs[i];
-			out->commit_queued = out->commit_queued || out->want_commit;
+			set_queued(dev, out, out->commit_queued || out->want_commit);
 			out->want_commit = false;
 		}
 		return false;
@@ -193,10 +201,10 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 		bool live = out->enabled || out->active;
 		if (full ? live : out->want_commit && !out->flip_pending) {
 			out->committing = true;
-			out->commit_queued = false;
+			set_queued(dev, out, false);
 			now = true;
 		} else if (out->want_commit) {
-			out->commit_queued = true;
+			set_queued(dev, out, true);
 		}
 		out->want_commit = false;
 	}
@@ -290,14 +298,17 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 
 void device_run_queued(struct dispman_device *dev)
 {
-	if (dev->commit_hold > 0 || dev->paused)
-		return;
+	if (dev->commit_hold > 0 || dev->paused || (!dev->commit_queued && !dev->outputs_queued))
+		return; /* nothing queued: every frame's flip comes here */
 	bool pending = false, ready = false;
+	size_t queued = 0;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		pending = pending || out->flip_pending;
 		ready = ready || (out->commit_queued && !out->flip_pending);
+		queued += out->commit_queued;
 	}
+	dev->outputs_queued = queued; /* the count again (a destroyed output may have left it) */
 	if (!(dev->commit_queued && !pending) && !ready)
 		return;
 	bool all = dev->commit_queued && !pending;
@@ -307,7 +318,7 @@ void device_run_queued(struct dispman_device *dev)
 		struct dispman_output *out = dev->outputs[i];
 		out->want_commit = all || (out->commit_queued && !out->flip_pending);
 		if (out->want_commit)
-			out->commit_queued = false;
+			set_queued(dev, out, false);
 	}
 	int ret = commit_wanted(dev);
 	if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */

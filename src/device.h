@@ -48,6 +48,7 @@ struct dispman_device {
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
 	bool paused;
 	bool commit_queued;        /* a whole-device commit waits for every flip */
+	size_t outputs_queued;     /* commit.c: outputs whose commit_queued is set */
 	bool commit_full;          /* the request being built covers every output */
 	int commit_hold;           /* > 0: commits are queued, not made (capture) */
 	struct _drmModeAtomicReq *spare_req; /* request.c: the last request's memory, reused */
