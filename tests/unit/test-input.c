@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The pure parts of src/input.c: clamping, the pointer position kept in output pixels,
- * the cursor's origin from the hot spot, and which libinput events are delivered as what.
+ * The pure parts of the input module: clamping, the pointer position kept in output pixels,
+ * the cursor's origin from the hot spot (src/input-pointer.c), and which libinput events are
+ * delivered as what (src/input-events.c).
  */
 #include "config.h"
 
