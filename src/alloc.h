@@ -13,7 +13,8 @@ struct proposal;
 /*
  * Plan the frame into prop (proposal_init()): when the scene's shape changed, search an
  * assignment of layers to planes with TEST_ONLY commits (flags: ALLOW_MODESET or 0) within
- * the device's budget, else propose the committed one again; then compose the layers prop
+ * the device's budget (proposal_start_search()), else propose the committed one again, as
+ * it is (proposal_keep_committed()); then compose the layers prop
  * leaves for the CPU. Planes and layers keep their committed state (proposal_record() after
  * an accepted commit changes it); *kind says how the request is to be built (req_build())
  * and goes to alloc_done(). Returns 0 or -errno.
