@@ -12,6 +12,7 @@
 #include <errno.h>
 
 #include "buffer.h"
+#include "commit.h"
 #include "compose.h"
 #include "device.h"
 #include "event.h"

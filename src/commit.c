@@ -7,7 +7,6 @@
 #include "buffer.h"
 #include "compose.h"
 #include "device.h"
-#include "event.h"
 #include "layer.h"
 #include "log.h"
 #include "output.h"
@@ -318,4 +317,9 @@ void device_run_queued(struct dispman_device *dev)
 int dispman_device_commit(struct dispman_device *dev)
 {
 	return device_commit_internal(dev, NULL);
+}
+
+int dispman_output_commit(struct dispman_output *out)
+{
+	return device_commit_internal(out->dev, out);
 }

@@ -12,5 +12,11 @@ struct dispman_output;
 
 /* Commit every output (only NULL) or one output; see dispman_device_commit(). */
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only);
+/*
+ * Run the commits queued while flips were pending (or while commits were held), for the
+ * outputs whose flips have completed. The one place queued commits run from: after each
+ * batch of DRM events, and when a hold ends.
+ */
+void device_run_queued(struct dispman_device *dev);
 
 #endif

@@ -37,13 +37,6 @@ int drm_dispatch(struct dispman_device *dev, int timeout_ms);
  * (logged, naming the output) or another negative errno.
  */
 int output_wait_flip(struct dispman_output *out, int timeout_ms);
-/*
- * Run the commits queued while flips were pending (or while commits were held), for the
- * outputs whose flips have completed. The one place queued commits run from: after each
- * batch of DRM events, and when a hold ends.
- */
-void device_run_queued(struct dispman_device *dev);
-
 /* Arm (true) or disarm the timer that retries DRM master every 500 ms while paused. */
 void master_timer_set(struct dispman_device *dev, bool on);
 

@@ -617,11 +617,6 @@ int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer 
 	return dispman_layer_set_buffer(out->base_layer, buf);
 }
 
-int dispman_output_commit(struct dispman_output *out)
-{
-	return device_commit_internal(out->dev, out);
-}
-
 int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
 	void *data)
 {
