@@ -15,7 +15,7 @@
 #include "commit.h"
 #include "compose.h"
 #include "device.h"
-#include "event.h"
+#include "dispatch.h"
 #include "log.h"
 #include "output.h"
 #include "request.h"

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "layer.h"
 #include "log.h"
+#include "master.h"
 #include "output.h"
 #include "proposal.h"
 #include "request.h"

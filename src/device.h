@@ -114,13 +114,8 @@ void device_add_listener(struct dispman_device *dev, struct device_listener *l);
 void device_remove_listener(struct device_listener *l);
 void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_layer *layer);
 void device_notify_seat(struct dispman_device *dev, bool enabled);
-/*
- * While paused: try drmSetMaster() (at most every 500 ms unless force); on success leave
- * the paused state with a full modeset due. Returns true when no longer paused.
- */
-bool device_try_regain_master(struct dispman_device *dev, bool force);
-/* A commit failed with err (positive): on EACCES/EPERM pause the device, log once and
- * start the master timer. Returns true if err was a master loss. */
-bool device_check_master_lost(struct dispman_device *dev, int err);
+/* A whole-device commit is due: it runs from device_run_queued() (commit.c) once no flip
+ * is pending, at the latest when the current dispatch is over. */
+void device_queue_commit(struct dispman_device *dev);
 
 #endif

@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-#include "private.h"
-#include "sized.h"
+#include "output.h"
 
+#include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xf86drm.h>
+
+#include "buffer.h"
+#include "clock.h"
+#include "device.h"
+#include "log.h"
+#include "sized.h"
+#include "util.h"
 
 const char *connector_type_name(uint32_t type)
 {
@@ -172,12 +180,8 @@ void output_destroy(struct dispman_output *out)
 {
 	if (!out)
 		return;
-	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &out->layers)
-		layer_destroy_internal(container_of(pos, struct dispman_layer, link));
 	output_pace_finish(out);
 	output_release_all(out);
-	compose_destroy(out);
 	free(out->modes);
 	free(out);
 }
@@ -363,6 +367,16 @@ bool output_needs_modeset(struct dispman_output *out)
 	if (!out->active || out->dev->force_modeset || out->crtc != out->cur_crtc)
 		return true;
 	return memcmp(&out->mode->info, &out->cur_mode, sizeof(out->cur_mode)) != 0;
+}
+
+struct dispman_output *dispman_device_get_first_connected_output(struct dispman_device *dev)
+{
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (dev->outputs[i]->status == DISPMAN_CONNECTED)
+			return dev->outputs[i];
+	dispman_log(DISPMAN_LOG_ERROR, "no connected output among %zu", dev->n_outputs);
+	errno = ENOENT;
+	return NULL;
 }
 
 struct dispman_device *dispman_output_get_device(struct dispman_output *out)
@@ -598,23 +612,6 @@ int output_update(struct dispman_output *out, drmModeConnector *conn)
 bool dispman_output_is_enabled(struct dispman_output *out)
 {
 	return out->enabled;
-}
-
-int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf)
-{
-	if (!out) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
-		return -EINVAL;
-	}
-	if (!out->base_layer) {
-		if (!buf)
-			return 0;
-		out->base_layer = dispman_layer_create(out);
-		if (!out->base_layer)
-			return -errno;
-		dispman_layer_set_z(out->base_layer, INT_MIN);
-	}
-	return dispman_layer_set_buffer(out->base_layer, buf);
 }
 
 int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,

@@ -114,6 +114,8 @@ struct dispman_output {
 };
 
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);
+/* Free the output; its layers (layer_destroy_all()) and compositor (compose_destroy())
+ * are destroyed first, by the device (lifecycle.c). */
 void output_destroy(struct dispman_output *out);
 bool output_needs_modeset(struct dispman_output *out);
 /* buf is in the output's committed frame not yet flipped, or on its screen. */

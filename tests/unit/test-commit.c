@@ -12,7 +12,14 @@
 #include <poll.h>
 #include <string.h>
 
-#include "private.h"
+#include "buffer.h"
+#include "commit.h"
+#include "device.h"
+#include "layer.h"
+#include "output.h"
+#include "plane.h"
+#include "proposal.h"
+#include "request.h"
 
 static struct mock_drm_counters counters(void)
 {
