@@ -278,11 +278,24 @@ static int commit_wanted(struct dispman_device *dev)
 	return ret;
 }
 
+void commit_defer(struct dispman_device *dev, bool on)
+{
+	dev->commit_defer += on ? 1 : -1;
+}
+
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only)
 {
 	if (dev->paused && !device_try_regain_master(dev, false)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
 		return -EACCES;
+	}
+	if (dev->commit_defer > 0) {
+		/* From a handler or callback: queued, made by device_run_queued() when they
+		 * are done (each output still after its own flip). */
+		for (size_t i = 0; i < dev->n_outputs; i++)
+			if (!only || dev->outputs[i] == only)
+				dev->outputs[i]->commit_queued = true;
+		return 0;
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		dev->outputs[i]->want_commit = !only || dev->outputs[i] == only;

@@ -50,6 +50,7 @@ struct dispman_device {
 	bool commit_queued;        /* a whole-device commit waits for every flip */
 	bool commit_full;          /* the request being built covers every output */
 	int commit_hold;           /* > 0: commits are queued, not made (capture) */
+	int commit_defer;          /* commit.c: > 0: handlers or callbacks run, commits queued */
 	struct _drmModeAtomicReq *spare_req; /* request.c: the last request's memory, reused */
 	bool shape_dirty;
 	bool force_modeset;

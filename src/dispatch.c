@@ -45,17 +45,24 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
 
 /*
  * The flips read by one drmHandleEvent(): first every flipped frame goes on screen, then
- * the callbacks run (they may commit: an output whose flip completed commits at once), then
- * the commits queued for outputs whose flips are now done.
+ * the shown and frame callbacks run. The commits they ask for are queued, not made inside
+ * them; they run from device_run_queued() with the commits that waited for these flips,
+ * before the buffers that left the screen are released (a buffer a callback put back on a
+ * layer stays unreleased), and once more after the release callbacks for theirs.
  */
 static void handle_flips(struct dispman_device *dev)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		if (dev->outputs[i]->flip_done)
 			output_flip_complete(dev->outputs[i]);
+	commit_defer(dev, true);
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		if (dev->outputs[i]->flip_notify)
 			output_flip_notify(dev->outputs[i]);
+	device_run_queued(dev);
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		output_flip_release(dev->outputs[i]);
+	commit_defer(dev, false);
 	device_run_queued(dev);
 }
 
@@ -91,8 +98,11 @@ int dispatch_init(struct dispman_device *dev)
 
 int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
 {
+	/* The handlers' commits (master or the seat back, a hotplug, a camera frame, the
+	 * application's from its callbacks) are queued, and made when they are all done. */
+	commit_defer(dev, true);
 	int ret = event_dispatch(dev, timeout_ms);
-	/* the commits the handlers asked for (master or the seat back, a hotplug) */
+	commit_defer(dev, false);
 	if (!event_dispatching(dev))
 		device_run_queued(dev);
 	return ret;

@@ -304,6 +304,8 @@ int dispman_output_get_stats(struct dispman_output *out, struct dispman_output_s
 void output_flip_complete(struct dispman_output *out)
 {
 	out->flip_done = false;
+	/* the previous flip's releases, if a callback read this flip's event before they ran */
+	output_flip_release(out);
 	output_count_pacing(out, out->flip_seq, &out->flip_ts);
 	/* Move the flipped frame on screen first, so that every callback of
 	 * output_flip_notify() (shown, frame, release) sees the new state, and a commit
@@ -331,13 +333,14 @@ void output_flip_complete(struct dispman_output *out)
 void output_flip_notify(struct dispman_output *out)
 {
 	out->flip_notify = false;
-	struct dispman_buffer *old[MAX_SHOWN];
-	size_t n_old = out->n_old_shown;
-	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
-	out->n_old_shown = 0;
 	struct timespec ts = out->flip_ts;
-	for (size_t j = 0; j < out->n_shown; j++) {
-		struct dispman_buffer *b = out->shown[j];
+	/* A callback may dispatch events itself: iterate over copies. */
+	struct dispman_buffer *old[MAX_SHOWN], *shown[MAX_SHOWN];
+	size_t n_old = out->n_old_shown, n_shown = out->n_shown;
+	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
+	memcpy(shown, out->shown, n_shown * sizeof(shown[0]));
+	for (size_t j = 0; j < n_shown; j++) {
+		struct dispman_buffer *b = shown[j];
 		bool was_shown = false;
 		for (size_t i = 0; i < n_old; i++)
 			was_shown = was_shown || old[i] == b;
@@ -346,8 +349,16 @@ void output_flip_notify(struct dispman_output *out)
 	}
 	if (out->frame_cb && output_pace_frame(out))
 		out->frame_cb(out, out->flip_seq, &ts, out->frame_data);
+}
+
+void output_flip_release(struct dispman_output *out)
+{
+	struct dispman_buffer *old[MAX_SHOWN];
+	size_t n_old = out->n_old_shown;
+	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
+	out->n_old_shown = 0;
 	/* A buffer left the screen when neither the new frame nor a frame
-	 * committed since (from the callbacks) holds it. */
+	 * committed since (the callbacks' commits) holds it. */
 	for (size_t i = 0; i < n_old; i++) {
 		if (!output_holds_buffer(out, old[i]))
 			buffer_release(old[i]);

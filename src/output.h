@@ -124,9 +124,13 @@ bool output_holds_buffer(const struct dispman_output *out, const struct dispman_
 uint64_t output_period_ns(const struct dispman_output *out);
 /* Page flip completed (out->flip_done): the queued frame goes on screen; pacing counted. */
 void output_flip_complete(struct dispman_output *out);
-/* After output_flip_complete(): shown and frame callbacks, then release the buffers that
- * left the screen. */
+/* After output_flip_complete(): the shown and frame callbacks. */
 void output_flip_notify(struct dispman_output *out);
+/*
+ * After output_flip_notify() and the commits its callbacks asked for: release the buffers
+ * that left the screen with the flip, unless a frame committed since holds them again.
+ */
+void output_flip_release(struct dispman_output *out);
 /* Drop the references of a scene. */
 void scene_clear(struct scene *scene);
 /* Drop every buffer reference the output keeps for the screen. */
