@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The device: its KMS objects, listeners, master (device.c). */
+/* The device: its KMS objects, listeners, statistics (device.c; created and destroyed by
+ * lifecycle.c). A field another module keeps here names that module in its comment. */
 #ifndef DISPMAN_DEVICE_H
 #define DISPMAN_DEVICE_H
 
@@ -41,13 +42,15 @@ struct dispman_device {
 	int fd;
 	char path[256];            /* the node opened, "" when unknown */
 	struct seat *seat;         /* the libseat seat the nodes came from, or NULL (seat.h) */
-	bool seat_disabled;        /* the seat is disabled: paused, master not retried */
-	int epoll_fd;
+	bool seat_disabled;        /* master.c: the seat is disabled: paused, master not retried */
+	int epoll_fd;              /* event.c */
 	bool addfb2_modifiers;
 	bool writeback_cap;
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
-	bool paused;
-	bool commit_queued;        /* a whole-device commit waits for every flip */
+	bool paused;               /* master.c: DRM master lost, commits return -EACCES */
+	/* commit.c (device_queue_commit() for the others): a whole-device commit waits for
+	 * every flip */
+	bool commit_queued;
 	bool commit_full;          /* the request being built covers every output */
 	int commit_hold;           /* > 0: commits are queued, not made (capture) */
 	int commit_defer;          /* commit.c: > 0: handlers or callbacks run, commits queued */
@@ -75,20 +78,22 @@ struct dispman_device {
 	struct writeback *writebacks;
 	size_t n_writebacks;
 
-	struct event_source *drm_source;
+	struct event_source *drm_source; /* dispatch.c */
+	/* event.c */
 	struct list event_sources; /* event_source.link */
 	struct list dead_sources;  /* event_source.link: removed during dispatch, freed after */
 	int dispatch_depth;
 	struct list listeners;     /* device_listener.link */
-	/* hotplug (udev.c) and DRM master (device.c, event.c) */
+	/* hotplug (udev.c, lifecycle.c) */
 	struct hotplug *hotplug;   /* NULL without a udev monitor */
 	dispman_output_callback output_cb;
 	void *output_data;
+	/* DRM master (master.c) */
 	int master_timer_fd;
 	struct event_source *master_timer_source;
 	int64_t master_try_ms;     /* CLOCK_MONOTONIC ms of the last drmSetMaster() while paused */
 	struct list buffers;       /* dispman_buffer.link */
-	int events_handled;        /* counter used during dispatch */
+	int events_handled;        /* dispatch.c: flip events counted during drmHandleEvent() */
 
 #if HAVE_GBM
 	struct gbm_device *gbm;

@@ -31,16 +31,10 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
 	struct dispman_device *dev = user_data;
 	dev->events_handled++;
 	dev->stats.flips++;
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
-		if (out->flip_pending && !out->flip_done && out->flip_crtc_id == crtc_id) {
-			out->flip_done = true;
-			out->flip_seq = sequence;
-			out->flip_ts = (struct timespec){ .tv_sec = (time_t)tv_sec,
-				.tv_nsec = (long)tv_usec * 1000 };
+	struct timespec ts = { .tv_sec = (time_t)tv_sec, .tv_nsec = (long)tv_usec * 1000 };
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (output_flip_event(dev->outputs[i], crtc_id, sequence, &ts))
 			break;
-		}
-	}
 }
 
 /*

@@ -301,6 +301,17 @@ int dispman_output_get_stats(struct dispman_output *out, struct dispman_output_s
 	return sized_copy_out(stats, &s, sizeof(s), "dispman_output_stats");
 }
 
+bool output_flip_event(struct dispman_output *out, uint32_t crtc_id, uint64_t seq,
+	const struct timespec *ts)
+{
+	if (!out->flip_pending || out->flip_done || out->flip_crtc_id != crtc_id)
+		return false;
+	out->flip_done = true;
+	out->flip_seq = seq;
+	out->flip_ts = *ts;
+	return true;
+}
+
 void output_flip_complete(struct dispman_output *out)
 {
 	out->flip_done = false;

@@ -122,6 +122,13 @@ bool output_needs_modeset(struct dispman_output *out);
 bool output_holds_buffer(const struct dispman_output *out, const struct dispman_buffer *buf);
 /* The refresh period of the output's current mode in ns, or 0 when it has none. */
 uint64_t output_period_ns(const struct dispman_output *out);
+/*
+ * The flip event of crtc_id was read (the flip handler): if it completes this output's
+ * pending flip, note it (flip_done, its sequence and time) and return true. Only records:
+ * output_flip_complete() handles it once drmHandleEvent() returned.
+ */
+bool output_flip_event(struct dispman_output *out, uint32_t crtc_id, uint64_t seq,
+	const struct timespec *ts);
 /* Page flip completed (out->flip_done): the queued frame goes on screen; pacing counted. */
 void output_flip_complete(struct dispman_output *out);
 /* After output_flip_complete(): the shown and frame callbacks. */
