@@ -248,7 +248,7 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	ret = dispatch_init(dev);
 	if (ret < 0)
 		goto err;
-	ret = hotplug_init(dev);
+	ret = hotplug_init(dev, dispman_device_probe);
 	if (ret < 0)
 		goto err;
 
