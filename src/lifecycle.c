@@ -266,7 +266,6 @@ err:
 	return NULL;
 }
 
-
 struct dispman_device *dispman_device_open(const char *path)
 {
 	int fd;
@@ -318,7 +317,6 @@ struct dispman_device *dispman_device_open(const char *path)
 	return dev;
 }
 
-
 void dispman_device_destroy(struct dispman_device *dev)
 {
 	if (!dev)
@@ -362,7 +360,6 @@ void dispman_device_destroy(struct dispman_device *dev)
 		close(dev->fd);
 	free(dev);
 }
-
 
 static struct dispman_output *find_output(struct dispman_device *dev, uint32_t connector_id)
 {
