@@ -36,6 +36,7 @@
 #include "log.h"
 #include "event.h"
 #include "device.h"
+#include "dispatch.h"
 #include "output.h"
 #include "buffer.h"
 #include "layer.h"

@@ -12,9 +12,10 @@
 #include <errno.h>
 
 #include "buffer.h"
+#include "commit.h"
 #include "compose.h"
 #include "device.h"
-#include "event.h"
+#include "dispatch.h"
 #include "log.h"
 #include "output.h"
 #include "request.h"

@@ -7,9 +7,9 @@
 #include "buffer.h"
 #include "compose.h"
 #include "device.h"
-#include "event.h"
 #include "layer.h"
 #include "log.h"
+#include "master.h"
 #include "output.h"
 #include "proposal.h"
 #include "request.h"
@@ -285,11 +285,24 @@ static int commit_wanted(struct dispman_device *dev)
 	return ret;
 }
 
+void commit_defer(struct dispman_device *dev, bool on)
+{
+	dev->commit_defer += on ? 1 : -1;
+}
+
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only)
 {
 	if (dev->paused && !device_try_regain_master(dev, false)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
 		return -EACCES;
+	}
+	if (dev->commit_defer > 0) {
+		/* From a handler or callback: queued, made by device_run_queued() when they
+		 * are done (each output still after its own flip). */
+		for (size_t i = 0; i < dev->n_outputs; i++)
+			if (!only || dev->outputs[i] == only)
+				set_queued(dev, dev->outputs[i], true);
+		return 0;
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		dev->outputs[i]->want_commit = !only || dev->outputs[i] == only;
@@ -328,4 +341,9 @@ void device_run_queued(struct dispman_device *dev)
 int dispman_device_commit(struct dispman_device *dev)
 {
 	return device_commit_internal(dev, NULL);
+}
+
+int dispman_output_commit(struct dispman_output *out)
+{
+	return device_commit_internal(out->dev, out);
 }

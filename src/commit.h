@@ -7,10 +7,26 @@
 #ifndef DISPMAN_COMMIT_H
 #define DISPMAN_COMMIT_H
 
+#include <stdbool.h>
+
 struct dispman_device;
 struct dispman_output;
 
 /* Commit every output (only NULL) or one output; see dispman_device_commit(). */
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only);
+/*
+ * Run the commits queued while flips were pending, while commits were held (capture) or
+ * deferred (callbacks running), for the outputs whose flips have completed. The one place
+ * queued commits run from: after the callbacks of each batch of DRM events, at the end of
+ * dispman_device_dispatch(), and when a hold ends.
+ */
+void device_run_queued(struct dispman_device *dev);
+/*
+ * Enter (true) or leave (false) a stretch where the library runs event handlers and the
+ * application's callbacks (nested stretches count): a commit asked for meanwhile
+ * (dispman_device_commit(), dispman_output_commit()) is queued and returns 0; it is made
+ * by the next device_run_queued(), which the code that entered the stretch calls.
+ */
+void commit_defer(struct dispman_device *dev, bool on);
 
 #endif

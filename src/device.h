@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The device: its KMS objects, listeners, master (device.c). */
+/* The device: its KMS objects, listeners, statistics (device.c; created and destroyed by
+ * lifecycle.c). A field another module keeps here names that module in its comment. */
 #ifndef DISPMAN_DEVICE_H
 #define DISPMAN_DEVICE_H
 
@@ -41,16 +42,19 @@ struct dispman_device {
 	int fd;
 	char path[256];            /* the node opened, "" when unknown */
 	struct seat *seat;         /* the libseat seat the nodes came from, or NULL (seat.h) */
-	bool seat_disabled;        /* the seat is disabled: paused, master not retried */
-	int epoll_fd;
+	bool seat_disabled;        /* master.c: the seat is disabled: paused, master not retried */
+	int epoll_fd;              /* event.c */
 	bool addfb2_modifiers;
 	bool writeback_cap;
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
-	bool paused;
-	bool commit_queued;        /* a whole-device commit waits for every flip */
+	bool paused;               /* master.c: DRM master lost, commits return -EACCES */
+	/* commit.c (device_queue_commit() for the others): a whole-device commit waits for
+	 * every flip */
+	bool commit_queued;
 	size_t outputs_queued;     /* commit.c: outputs whose commit_queued is set */
 	bool commit_full;          /* the request being built covers every output */
 	int commit_hold;           /* > 0: commits are queued, not made (capture) */
+	int commit_defer;          /* commit.c: > 0: handlers or callbacks run, commits queued */
 	struct _drmModeAtomicReq *spare_req; /* request.c: the last request's memory, reused */
 	bool shape_dirty;
 	bool force_modeset;
@@ -81,20 +85,22 @@ struct dispman_device {
 	struct writeback *writebacks;
 	size_t n_writebacks;
 
-	struct event_source *drm_source;
+	struct event_source *drm_source; /* dispatch.c */
+	/* event.c */
 	struct list event_sources; /* event_source.link */
 	struct list dead_sources;  /* event_source.link: removed during dispatch, freed after */
 	int dispatch_depth;
 	struct list listeners;     /* device_listener.link */
-	/* hotplug (udev.c) and DRM master (device.c, event.c) */
+	/* hotplug (udev.c, lifecycle.c) */
 	struct hotplug *hotplug;   /* NULL without a udev monitor */
 	dispman_output_callback output_cb;
 	void *output_data;
+	/* DRM master (master.c) */
 	int master_timer_fd;
 	struct event_source *master_timer_source;
 	int64_t master_try_ms;     /* CLOCK_MONOTONIC ms of the last drmSetMaster() while paused */
 	struct list buffers;       /* dispman_buffer.link */
-	int events_handled;        /* counter used during dispatch */
+	int events_handled;        /* dispatch.c: flip events counted during drmHandleEvent() */
 
 #if HAVE_GBM
 	struct gbm_device *gbm;
@@ -121,13 +127,8 @@ void device_add_listener(struct dispman_device *dev, struct device_listener *l);
 void device_remove_listener(struct device_listener *l);
 void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_layer *layer);
 void device_notify_seat(struct dispman_device *dev, bool enabled);
-/*
- * While paused: try drmSetMaster() (at most every 500 ms unless force); on success leave
- * the paused state with a full modeset due. Returns true when no longer paused.
- */
-bool device_try_regain_master(struct dispman_device *dev, bool force);
-/* A commit failed with err (positive): on EACCES/EPERM pause the device, log once and
- * start the master timer. Returns true if err was a master loss. */
-bool device_check_master_lost(struct dispman_device *dev, int err);
+/* A whole-device commit is due: it runs from device_run_queued() (commit.c) once no flip
+ * is pending, at the latest when the current dispatch is over. */
+void device_queue_commit(struct dispman_device *dev);
 
 #endif

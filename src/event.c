@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One epoll fd per device. Other parts (DRM now; udev, V4L2, libinput later) register
- * fds with a callback through event_source_add(); dispatch calls them.
+ * One epoll fd per device. The other modules (DRM events, udev, libseat, V4L2, libinput,
+ * timers) register fds with a callback through event_source_add(); event_dispatch() calls
+ * them. The loop knows nothing of what its sources do.
  */
-#include "private.h"
+#include "event.h"
 
-#include <poll.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
+
+#include "device.h"
+#include "log.h"
+#include "util.h"
 
 struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
 	event_source_func func, void *data)
@@ -63,66 +67,6 @@ static void free_dead_sources(struct dispman_device *dev)
 	}
 }
 
-/* Only records: the flip is handled after drmHandleEvent() returns (handle_drm()). */
-static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec,
-	unsigned int tv_usec, unsigned int crtc_id, void *user_data)
-{
-	(void)fd;
-	struct dispman_device *dev = user_data;
-	dev->events_handled++;
-	dev->stats.flips++;
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
-		if (out->flip_pending && !out->flip_done && out->flip_crtc_id == crtc_id) {
-			out->flip_done = true;
-			out->flip_seq = sequence;
-			out->flip_ts = (struct timespec){ .tv_sec = (time_t)tv_sec,
-				.tv_nsec = (long)tv_usec * 1000 };
-			break;
-		}
-	}
-}
-
-/*
- * The flips read by one drmHandleEvent(): first every flipped frame goes on screen, then
- * the callbacks run (they may commit: an output whose flip completed commits at once), then
- * the commits queued for outputs whose flips are now done.
- */
-static void handle_flips(struct dispman_device *dev)
-{
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (dev->outputs[i]->flip_done)
-			output_flip_complete(dev->outputs[i]);
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (dev->outputs[i]->flip_notify)
-			output_flip_notify(dev->outputs[i]);
-	device_run_queued(dev);
-}
-
-static int handle_drm(int fd, uint32_t events, void *data)
-{
-	struct dispman_device *dev = data;
-	if (events & (EPOLLERR | EPOLLHUP)) {
-		dispman_log(DISPMAN_LOG_ERROR, "DRM fd hung up or failed");
-		return -EIO;
-	}
-	drmEventContext ctx = {
-		.version = 3,
-		.page_flip_handler2 = page_flip_handler,
-	};
-	int before = dev->events_handled;
-	if (drmHandleEvent(fd, &ctx) != 0) {
-		int err = errno ? errno : EIO;
-		handle_flips(dev); /* those read before the failure */
-		if (err == EAGAIN || err == EINTR)
-			return 0;
-		dispman_log_errno(DISPMAN_LOG_ERROR, err, "drmHandleEvent failed");
-		return -err;
-	}
-	handle_flips(dev);
-	return dev->events_handled - before;
-}
-
 int event_init(struct dispman_device *dev)
 {
 	dev->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
@@ -131,57 +75,7 @@ int event_init(struct dispman_device *dev)
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "epoll_create1 failed");
 		return -err;
 	}
-	dev->drm_source = event_source_add(dev, dev->fd, EPOLLIN, handle_drm, dev);
-	if (!dev->drm_source)
-		return -errno;
 	return 0;
-}
-
-/* While paused: every 500 ms try to take DRM master back and restore the screen. */
-static int handle_master_timer(int fd, uint32_t events, void *data)
-{
-	struct dispman_device *dev = data;
-	uint64_t expirations;
-	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
-		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "master timer read failed");
-	if (!dev->paused) {
-		master_timer_set(dev, false);
-		return 0;
-	}
-	if (!device_try_regain_master(dev, true))
-		return 0;
-	/* the restoring commit (a full modeset) runs after this dispatch, from
-	 * device_run_queued(), like every commit an event asks for */
-	dev->commit_queued = true;
-	return 1;
-}
-
-void master_timer_set(struct dispman_device *dev, bool on)
-{
-	if (dev->master_timer_fd < 0) {
-		if (!on)
-			return;
-		dev->master_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-		if (dev->master_timer_fd < 0) {
-			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "timerfd_create failed: DRM "
-				"master is retried on commits only");
-			return;
-		}
-		dev->master_timer_source = event_source_add(dev, dev->master_timer_fd, EPOLLIN,
-			handle_master_timer, dev);
-		if (!dev->master_timer_source) {
-			close(dev->master_timer_fd);
-			dev->master_timer_fd = -1;
-			return;
-		}
-	}
-	struct itimerspec its = { 0 };
-	if (on) {
-		its.it_value.tv_nsec = 500 * 1000000L;
-		its.it_interval.tv_nsec = 500 * 1000000L;
-	}
-	if (timerfd_settime(dev->master_timer_fd, 0, &its, NULL) < 0)
-		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "timerfd_settime failed");
 }
 
 void event_finish(struct dispman_device *dev)
@@ -194,16 +88,12 @@ void event_finish(struct dispman_device *dev)
 	if (dev->dead_sources.next)
 		free_dead_sources(dev);
 	dev->drm_source = NULL;
-	dev->master_timer_source = NULL;
-	if (dev->master_timer_fd >= 0)
-		close(dev->master_timer_fd);
-	dev->master_timer_fd = -1;
 	if (dev->epoll_fd >= 0)
 		close(dev->epoll_fd);
 	dev->epoll_fd = -1;
 }
 
-int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
+int event_dispatch(struct dispman_device *dev, int timeout_ms)
 {
 	struct epoll_event evs[16];
 	int n = epoll_wait(dev->epoll_fd, evs, (int)ARRAY_SIZE(evs), timeout_ms);
@@ -224,50 +114,12 @@ int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
 		if (ret > 0)
 			handled += ret;
 	}
-	if (--dev->dispatch_depth == 0) {
+	if (--dev->dispatch_depth == 0)
 		free_dead_sources(dev);
-		/* the commits the handlers asked for (master or the seat back, a hotplug) */
-		device_run_queued(dev);
-	}
 	return ret < 0 ? ret : handled;
 }
 
-int drm_dispatch(struct dispman_device *dev, int timeout_ms)
+bool event_dispatching(const struct dispman_device *dev)
 {
-	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
-	int n = poll(&pfd, 1, timeout_ms);
-	if (n < 0) {
-		if (errno == EINTR)
-			return 0;
-		int err = errno;
-		dispman_log_errno(DISPMAN_LOG_ERROR, err, "poll on the DRM fd failed");
-		return -err;
-	}
-	if (n == 0)
-		return 0;
-	uint32_t events = 0;
-	if (pfd.revents & POLLIN)
-		events |= EPOLLIN;
-	if (pfd.revents & (POLLERR | POLLHUP))
-		events |= EPOLLERR;
-	return handle_drm(dev->fd, events, dev);
-}
-
-int output_wait_flip(struct dispman_output *out, int timeout_ms)
-{
-	struct dispman_device *dev = out->dev;
-	int64_t end = monotonic_ms() + timeout_ms;
-	while (out->flip_pending) {
-		int64_t left = end - monotonic_ms();
-		if (left <= 0) {
-			dispman_log(DISPMAN_LOG_ERROR, "%s: no page-flip event for CRTC %u within "
-				"%d ms: the frame in flight did not reach the screen", out->name,
-				out->flip_crtc_id, timeout_ms);
-			return -ETIMEDOUT;
-		}
-		int ret = drm_dispatch(dev, (int)left);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	return dev->dispatch_depth > 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The event loop: fd sources, DRM events, queued commits (event.c). */
+/* The event loop: fd sources and their dispatch (event.c). */
 #ifndef DISPMAN_EVENT_H
 #define DISPMAN_EVENT_H
 
@@ -9,7 +9,6 @@
 #include "list.h"
 
 struct dispman_device;
-struct dispman_output;
 
 /* Returns the number of events handled, or a negative errno. */
 typedef int (*event_source_func)(int fd, uint32_t events, void *data);
@@ -27,24 +26,16 @@ struct event_source {
 struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
 	event_source_func func, void *data);
 void event_source_remove(struct event_source *source);
+/* The device's epoll fd; event_finish() removes every source left and closes it. */
 int event_init(struct dispman_device *dev);
 void event_finish(struct dispman_device *dev);
-/* Handle DRM events only (page flips), waiting up to timeout_ms. */
-int drm_dispatch(struct dispman_device *dev, int timeout_ms);
 /*
- * Wait until the output has no page flip pending, at most timeout_ms, handling DRM events
- * (frame callbacks run; their commits follow the usual rules). Returns 0, -ETIMEDOUT
- * (logged, naming the output) or another negative errno.
+ * Wait up to timeout_ms on the epoll fd and call the ready sources (the loop of
+ * dispman_device_dispatch(), dispatch.c). Returns the number of events handled, 0 on
+ * timeout or EINTR, or a negative errno.
  */
-int output_wait_flip(struct dispman_output *out, int timeout_ms);
-/*
- * Run the commits queued while flips were pending (or while commits were held), for the
- * outputs whose flips have completed. The one place queued commits run from: after each
- * batch of DRM events, and when a hold ends.
- */
-void device_run_queued(struct dispman_device *dev);
-
-/* Arm (true) or disarm the timer that retries DRM master every 500 ms while paused. */
-void master_timer_set(struct dispman_device *dev, bool on);
+int event_dispatch(struct dispman_device *dev, int timeout_ms);
+/* Inside event_dispatch(): its sources' handlers are running. */
+bool event_dispatching(const struct dispman_device *dev);
 
 #endif

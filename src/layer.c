@@ -2,6 +2,7 @@
 #include "layer.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "buffer.h"
@@ -36,6 +37,13 @@ void layer_destroy_internal(struct dispman_layer *layer)
 		layer->out->base_layer = NULL;
 	dispman_buffer_unref(layer->buf);
 	free(layer);
+}
+
+void layer_destroy_all(struct dispman_output *out)
+{
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &out->layers)
+		layer_destroy_internal(container_of(pos, struct dispman_layer, link));
 }
 
 void dispman_layer_destroy(struct dispman_layer *layer)
@@ -235,4 +243,21 @@ int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer 
 bool layer_below(const struct dispman_layer *la, const struct dispman_layer *lb)
 {
 	return la->z != lb->z ? la->z < lb->z : la->serial < lb->serial;
+}
+
+int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf)
+{
+	if (!out) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+		return -EINVAL;
+	}
+	if (!out->base_layer) {
+		if (!buf)
+			return 0;
+		out->base_layer = dispman_layer_create(out);
+		if (!out->base_layer)
+			return -errno;
+		dispman_layer_set_z(out->base_layer, INT_MIN);
+	}
+	return dispman_layer_set_buffer(out->base_layer, buf);
 }

@@ -50,6 +50,8 @@ void layer_get_src(const struct dispman_layer *layer, uint32_t *x, uint32_t *y, 
 void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, uint32_t *w,
 	uint32_t *h);
 void layer_destroy_internal(struct dispman_layer *layer);
+/* Destroy every layer of the output (the output is being destroyed). */
+void layer_destroy_all(struct dispman_output *out);
 /* The stacking order: la is below lb (lower z; at equal z, created first). */
 bool layer_below(const struct dispman_layer *la, const struct dispman_layer *lb);
 

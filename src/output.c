@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-#include "private.h"
-#include "sized.h"
+#include "output.h"
 
+#include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xf86drm.h>
+
+#include "buffer.h"
+#include "clock.h"
+#include "device.h"
+#include "log.h"
+#include "sized.h"
+#include "util.h"
 
 const char *connector_type_name(uint32_t type)
 {
@@ -172,12 +180,8 @@ void output_destroy(struct dispman_output *out)
 {
 	if (!out)
 		return;
-	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &out->layers)
-		layer_destroy_internal(container_of(pos, struct dispman_layer, link));
 	output_pace_finish(out);
 	output_release_all(out);
-	compose_destroy(out);
 	free(out->modes);
 	free(out);
 }
@@ -297,9 +301,22 @@ int dispman_output_get_stats(struct dispman_output *out, struct dispman_output_s
 	return sized_copy_out(stats, &s, sizeof(s), "dispman_output_stats");
 }
 
+bool output_flip_event(struct dispman_output *out, uint32_t crtc_id, uint64_t seq,
+	const struct timespec *ts)
+{
+	if (!out->flip_pending || out->flip_done || out->flip_crtc_id != crtc_id)
+		return false;
+	out->flip_done = true;
+	out->flip_seq = seq;
+	out->flip_ts = *ts;
+	return true;
+}
+
 void output_flip_complete(struct dispman_output *out)
 {
 	out->flip_done = false;
+	/* the previous flip's releases, if a callback read this flip's event before they ran */
+	output_flip_release(out);
 	output_count_pacing(out, out->flip_seq, &out->flip_ts);
 	/* Move the flipped frame on screen first, so that every callback of
 	 * output_flip_notify() (shown, frame, release) sees the new state, and a commit
@@ -327,13 +344,14 @@ void output_flip_complete(struct dispman_output *out)
 void output_flip_notify(struct dispman_output *out)
 {
 	out->flip_notify = false;
-	struct dispman_buffer *old[MAX_SHOWN];
-	size_t n_old = out->n_old_shown;
-	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
-	out->n_old_shown = 0;
 	struct timespec ts = out->flip_ts;
-	for (size_t j = 0; j < out->n_shown; j++) {
-		struct dispman_buffer *b = out->shown[j];
+	/* A callback may dispatch events itself: iterate over copies. */
+	struct dispman_buffer *old[MAX_SHOWN], *shown[MAX_SHOWN];
+	size_t n_old = out->n_old_shown, n_shown = out->n_shown;
+	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
+	memcpy(shown, out->shown, n_shown * sizeof(shown[0]));
+	for (size_t j = 0; j < n_shown; j++) {
+		struct dispman_buffer *b = shown[j];
 		bool was_shown = false;
 		for (size_t i = 0; i < n_old; i++)
 			was_shown = was_shown || old[i] == b;
@@ -342,8 +360,16 @@ void output_flip_notify(struct dispman_output *out)
 	}
 	if (out->frame_cb && output_pace_frame(out))
 		out->frame_cb(out, out->flip_seq, &ts, out->frame_data);
+}
+
+void output_flip_release(struct dispman_output *out)
+{
+	struct dispman_buffer *old[MAX_SHOWN];
+	size_t n_old = out->n_old_shown;
+	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
+	out->n_old_shown = 0;
 	/* A buffer left the screen when neither the new frame nor a frame
-	 * committed since (from the callbacks) holds it. */
+	 * committed since (the callbacks' commits) holds it. */
 	for (size_t i = 0; i < n_old; i++) {
 		if (!output_holds_buffer(out, old[i]))
 			buffer_release(old[i]);
@@ -363,6 +389,16 @@ bool output_needs_modeset(struct dispman_output *out)
 	if (!out->active || out->dev->force_modeset || out->crtc != out->cur_crtc)
 		return true;
 	return memcmp(&out->mode->info, &out->cur_mode, sizeof(out->cur_mode)) != 0;
+}
+
+struct dispman_output *dispman_device_get_first_connected_output(struct dispman_device *dev)
+{
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (dev->outputs[i]->status == DISPMAN_CONNECTED)
+			return dev->outputs[i];
+	dispman_log(DISPMAN_LOG_ERROR, "no connected output among %zu", dev->n_outputs);
+	errno = ENOENT;
+	return NULL;
 }
 
 struct dispman_device *dispman_output_get_device(struct dispman_output *out)
@@ -598,28 +634,6 @@ int output_update(struct dispman_output *out, drmModeConnector *conn)
 bool dispman_output_is_enabled(struct dispman_output *out)
 {
 	return out->enabled;
-}
-
-int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf)
-{
-	if (!out) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
-		return -EINVAL;
-	}
-	if (!out->base_layer) {
-		if (!buf)
-			return 0;
-		out->base_layer = dispman_layer_create(out);
-		if (!out->base_layer)
-			return -errno;
-		dispman_layer_set_z(out->base_layer, INT_MIN);
-	}
-	return dispman_layer_set_buffer(out->base_layer, buf);
-}
-
-int dispman_output_commit(struct dispman_output *out)
-{
-	return device_commit_internal(out->dev, out);
 }
 
 int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,

@@ -114,17 +114,30 @@ struct dispman_output {
 };
 
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);
+/* Free the output; its layers (layer_destroy_all()) and compositor (compose_destroy())
+ * are destroyed first, by the device (lifecycle.c). */
 void output_destroy(struct dispman_output *out);
 bool output_needs_modeset(struct dispman_output *out);
 /* buf is in the output's committed frame not yet flipped, or on its screen. */
 bool output_holds_buffer(const struct dispman_output *out, const struct dispman_buffer *buf);
 /* The refresh period of the output's current mode in ns, or 0 when it has none. */
 uint64_t output_period_ns(const struct dispman_output *out);
+/*
+ * The flip event of crtc_id was read (the flip handler): if it completes this output's
+ * pending flip, note it (flip_done, its sequence and time) and return true. Only records:
+ * output_flip_complete() handles it once drmHandleEvent() returned.
+ */
+bool output_flip_event(struct dispman_output *out, uint32_t crtc_id, uint64_t seq,
+	const struct timespec *ts);
 /* Page flip completed (out->flip_done): the queued frame goes on screen; pacing counted. */
 void output_flip_complete(struct dispman_output *out);
-/* After output_flip_complete(): shown and frame callbacks, then release the buffers that
- * left the screen. */
+/* After output_flip_complete(): the shown and frame callbacks. */
 void output_flip_notify(struct dispman_output *out);
+/*
+ * After output_flip_notify() and the commits its callbacks asked for: release the buffers
+ * that left the screen with the flip, unless a frame committed since holds them again.
+ */
+void output_flip_release(struct dispman_output *out);
 /* Drop the references of a scene. */
 void scene_clear(struct scene *scene);
 /* Drop every buffer reference the output keeps for the screen. */

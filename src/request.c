@@ -15,6 +15,7 @@
 #include "device.h"
 #include "layer.h"
 #include "log.h"
+#include "master.h"
 #include "output.h"
 #include "plane.h"
 #include "proposal.h"

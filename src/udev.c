@@ -148,6 +148,7 @@ struct hotplug {
 	struct udev_monitor *mon;
 	struct event_source *source;
 	dev_t devnum;
+	hotplug_probe_func probe;   /* hotplug_init()'s: re-probe the connectors */
 };
 
 /* Whether the uevent is a change of our card (HOTPLUG=1, or a synthetic event). */
@@ -182,11 +183,11 @@ static int handle_uevent(int fd, uint32_t events, void *data)
 	}
 	if (!probe)
 		return 0;
-	int ret = dispman_device_probe(dev);
+	int ret = hp->probe(dev);
 	return ret < 0 ? 0 : 1; /* a failed probe is logged; the device goes on */
 }
 
-int hotplug_init(struct dispman_device *dev)
+int hotplug_init(struct dispman_device *dev, hotplug_probe_func probe)
 {
 	struct stat st;
 	if (fstat(dev->fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
@@ -199,6 +200,7 @@ int hotplug_init(struct dispman_device *dev)
 		return -ENOMEM;
 	}
 	hp->devnum = st.st_rdev;
+	hp->probe = probe;
 	dev->hotplug = hp;
 	hp->udev = udev_new();
 	if (!hp->udev)

@@ -14,13 +14,16 @@ struct seat;
  */
 struct seat;
 int udev_open_default_card(struct seat *seat, char *path, size_t size);
+/* Re-probe the device's connectors (dispman_device_probe()): 0 or more changes, or -errno. */
+typedef int (*hotplug_probe_func)(struct dispman_device *dev);
 /*
  * Follow DRM hotplug uevents of the device's card (udevd's monitor when udevd runs, else
- * the kernel's netlink group) and call dispman_device_probe() on them. A device whose fd is
- * not a character device (the unit tests' mock) gets no monitor. Returns 0 or -errno;
- * failing to listen is logged and not fatal.
+ * the kernel's netlink group) and call probe on them (the device's owner passes
+ * dispman_device_probe(): udev.c calls nothing above it). A device whose fd is not a
+ * character device (the unit tests' mock) gets no monitor. Returns 0 or -errno; failing
+ * to listen is logged and not fatal.
  */
-int hotplug_init(struct dispman_device *dev);
+int hotplug_init(struct dispman_device *dev, hotplug_probe_func probe);
 void hotplug_finish(struct dispman_device *dev);
 
 #endif

@@ -187,6 +187,13 @@ int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms);
  * blend changes) or needs a modeset covers the whole device: while any flip is pending it
  * is queued until every flip is done. A queued commit makes this function return 0.
  *
+ * A commit asked for while the library handles events (from any callback it runs: frame,
+ * shown, release, output or input callbacks; or a camera's new frame) is queued too and
+ * returns 0: it is made once the callbacks of that batch of events are done, before
+ * dispman_device_dispatch() (or the call that handled the events) returns, and after
+ * each output's own flip as above. Its failure is then reported through the log handler
+ * only, like any queued commit's; -EACCES (paused) is still returned at once.
+ *
  * Returns 0, or -EACCES when the device lost DRM master (commits are paused, logged
  * once; see dispman_device_resume()), -EINVAL/-ERANGE/-ENOSPC when the kernel rejected
  * even the smallest configuration, -ENOMEM, or another negative errno from the kernel.
@@ -437,8 +444,9 @@ int dispman_output_commit(struct dispman_output *out);
  * Called from dispman_device_dispatch() when a frame committed on the output reached the
  * screen (page-flip event). sequence is the CRTC's vblank counter (always 0 on drivers
  * without one, such as virtio-gpu), time its CLOCK_MONOTONIC timestamp (valid during the
- * call only). Buffers that left the screen
- * with this flip are released right after the callback returns.
+ * call only). A commit from the callback is queued (see dispman_device_commit()) and made
+ * once the frame callbacks of this batch of flips returned; then the buffers that left the
+ * screen with this flip are released, except those that commit put back on screen.
  *
  * The callback runs at most once per refresh period on every driver. Where flips do not
  * wait for a vblank (no vblank counter: the pacing clock is DISPMAN_PACING_TIMESTAMP;

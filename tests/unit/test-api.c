@@ -17,7 +17,11 @@
 #include <dispman/camera.h>
 #include <dispman/input.h>
 
-#include "private.h"
+#include "buffer.h"
+#include "device.h"
+#include "layer.h"
+#include "log.h"
+#include "output.h"
 
 /* The runtime query, the macros and meson's project version agree. */
 static void test_version(void **state)

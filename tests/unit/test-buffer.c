@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "private.h"
+#include "buffer.h"
+#include "device.h"
 
 #pragma GCC diagnostic ignored "-Woverride-init"
 

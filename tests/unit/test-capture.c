@@ -14,7 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "private.h"
+#include "buffer.h"
+#include "device.h"
+#include "output.h"
 
 static struct mock_drm_counters counters(void)
 {

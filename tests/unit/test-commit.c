@@ -13,7 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "private.h"
+#include "buffer.h"
+#include "commit.h"
+#include "compose.h"
+#include "device.h"
+#include "layer.h"
+#include "output.h"
+#include "plane.h"
+#include "proposal.h"
+#include "request.h"
 
 static struct mock_drm_counters counters(void)
 {
@@ -613,11 +621,17 @@ static void test_frame_callback(void **state)
 	dispman_buffer_unref(a);
 }
 
-/* A commit from inside the frame callback (the usual render loop) works. */
+/*
+ * A commit from inside the frame callback (the usual render loop) works. It returns 0 and
+ * is queued, not made inside the callback: device_run_queued() makes it once the callbacks
+ * are done, before the buffers that left the screen are released, so the buffer the
+ * callback puts back on screen is never released while it is committed again.
+ */
 struct loop {
 	struct unit_fixture *f;
 	int frames;
 	struct dispman_buffer *bufs[2];
+	struct unit_release_log rel;
 };
 
 static void on_frame_commit(struct dispman_output *out, uint64_t sequence,
@@ -626,8 +640,11 @@ static void on_frame_commit(struct dispman_output *out, uint64_t sequence,
 	struct loop *l = data;
 	if (++l->frames >= 5)
 		return;
+	assert_int_equal(l->rel.n, 0);
+	uint64_t commits = stats(l->f->dev).commits;
 	assert_int_equal(dispman_output_set_buffer(out, l->bufs[l->frames % 2]), 0);
 	assert_int_equal(dispman_output_commit(out), 0);
+	assert_int_equal(stats(l->f->dev).commits, commits); /* not yet: queued */
 }
 
 static void test_commit_from_callback(void **state)
@@ -635,9 +652,11 @@ static void test_commit_from_callback(void **state)
 	struct unit_fixture *f = *state;
 	struct loop l = { .f = f };
 	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		l.bufs[i] = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888,
 			(uint32_t)i);
+		dispman_buffer_set_release_callback(l.bufs[i], unit_record_release, &l.rel);
+	}
 	dispman_output_set_frame_callback(f->out, on_frame_commit, &l);
 	assert_int_equal(dispman_output_set_buffer(f->out, l.bufs[0]), 0);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
@@ -645,9 +664,13 @@ static void test_commit_from_callback(void **state)
 	assert_int_equal(l.frames, 5);
 	assert_int_equal(stats(f->dev).commits, 5);
 	assert_int_equal(unit_log_count(DISPMAN_LOG_WARNING), 0);
+	/* only the buffer the last flip took off the screen: the callback made no commit */
+	assert_int_equal(l.rel.n, 1);
 	dispman_output_set_frame_callback(f->out, NULL, NULL);
-	dispman_buffer_unref(l.bufs[0]);
-	dispman_buffer_unref(l.bufs[1]);
+	for (int i = 0; i < 2; i++) {
+		dispman_buffer_set_release_callback(l.bufs[i], NULL, NULL);
+		dispman_buffer_unref(l.bufs[i]);
+	}
 }
 
 /* The epoll fd becomes readable with a flip to handle. */

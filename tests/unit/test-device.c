@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "private.h"
+#include "device.h"
+#include "output.h"
+#include "plane.h"
+#include "props.h"
 
 static void test_open(void **state)
 {
@@ -106,15 +109,15 @@ static void test_bad_fd(void **state)
 	}
 }
 
-/* Log lines name the file from the source root ("[src/device.c:134]"), not "../src/...". */
+/* Log lines name the file from the source root ("[src/lifecycle.c:207]"), not "../src/...". */
 static void test_log_source_path(void **state)
 {
 	(void)state;
 	unit_log_clear();
 	assert_null(dispman_device_create_for_fd(-1));
-	assert_error_logged("[src/device.c:");
+	assert_error_logged("[src/lifecycle.c:");
 	assert_false(unit_log_find(DISPMAN_LOG_ERROR, "../"));
-	assert_false(unit_log_find(DISPMAN_LOG_ERROR, "/src/device.c"));
+	assert_false(unit_log_find(DISPMAN_LOG_ERROR, "/src/lifecycle.c"));
 }
 
 /* A libdrm call failing while the device is read: NULL, errno, a log line, nothing left. */

@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "private.h"
+#include "device.h"
+#include "layer.h"
+#include "output.h"
+#include "plane.h"
 
 static struct dispman_placement placement(struct dispman_layer *layer)
 {

@@ -8,7 +8,9 @@
 #include <drm_fourcc.h>
 #include <errno.h>
 
-#include "private.h"
+#include "device.h"
+#include "layer.h"
+#include "plane.h"
 
 static struct dispman_placement placement(struct dispman_layer *layer)
 {

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DRM events and dispman_device_dispatch(). The flip handler only records which output's
+ * flip came; once drmHandleEvent() returned, the flipped frames go on screen (output.c),
+ * their callbacks run, and then the queued commits (device_run_queued(), commit.c).
+ */
+#include "dispatch.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <time.h>
+
+#include <xf86drm.h>
+
+#include <dispman/dispman.h>
+
+#include "clock.h"
+#include "commit.h"
+#include "device.h"
+#include "event.h"
+#include "log.h"
+#include "output.h"
+
+/* Only records: the flip is handled after drmHandleEvent() returns (handle_drm()). */
+static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec,
+	unsigned int tv_usec, unsigned int crtc_id, void *user_data)
+{
+	(void)fd;
+	struct dispman_device *dev = user_data;
+	dev->events_handled++;
+	dev->stats.flips++;
+	struct timespec ts = { .tv_sec = (time_t)tv_sec, .tv_nsec = (long)tv_usec * 1000 };
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (output_flip_event(dev->outputs[i], crtc_id, sequence, &ts))
+			break;
+}
+
+/*
+ * The flips read by one drmHandleEvent(): first every flipped frame goes on screen, then
+ * the shown and frame callbacks run. The commits they ask for are queued, not made inside
+ * them; they run from device_run_queued() with the commits that waited for these flips,
+ * before the buffers that left the screen are released (a buffer a callback put back on a
+ * layer stays unreleased), and once more after the release callbacks for theirs.
+ */
+static void handle_flips(struct dispman_device *dev)
+{
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (dev->outputs[i]->flip_done)
+			output_flip_complete(dev->outputs[i]);
+	commit_defer(dev, true);
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (dev->outputs[i]->flip_notify)
+			output_flip_notify(dev->outputs[i]);
+	device_run_queued(dev);
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		output_flip_release(dev->outputs[i]);
+	commit_defer(dev, false);
+	device_run_queued(dev);
+}
+
+static int handle_drm(int fd, uint32_t events, void *data)
+{
+	struct dispman_device *dev = data;
+	if (events & (EPOLLERR | EPOLLHUP)) {
+		dispman_log(DISPMAN_LOG_ERROR, "DRM fd hung up or failed");
+		return -EIO;
+	}
+	drmEventContext ctx = {
+		.version = 3,
+		.page_flip_handler2 = page_flip_handler,
+	};
+	int before = dev->events_handled;
+	if (drmHandleEvent(fd, &ctx) != 0) {
+		int err = errno ? errno : EIO;
+		handle_flips(dev); /* those read before the failure */
+		if (err == EAGAIN || err == EINTR)
+			return 0;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "drmHandleEvent failed");
+		return -err;
+	}
+	handle_flips(dev);
+	return dev->events_handled - before;
+}
+
+int dispatch_init(struct dispman_device *dev)
+{
+	dev->drm_source = event_source_add(dev, dev->fd, EPOLLIN, handle_drm, dev);
+	return dev->drm_source ? 0 : -errno;
+}
+
+int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
+{
+	/* The handlers' commits (master or the seat back, a hotplug, a camera frame, the
+	 * application's from its callbacks) are queued, and made when they are all done. */
+	commit_defer(dev, true);
+	int ret = event_dispatch(dev, timeout_ms);
+	commit_defer(dev, false);
+	if (!event_dispatching(dev))
+		device_run_queued(dev);
+	return ret;
+}
+
+int drm_dispatch(struct dispman_device *dev, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
+	int n = poll(&pfd, 1, timeout_ms);
+	if (n < 0) {
+		if (errno == EINTR)
+			return 0;
+		int err = errno;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "poll on the DRM fd failed");
+		return -err;
+	}
+	if (n == 0)
+		return 0;
+	uint32_t events = 0;
+	if (pfd.revents & POLLIN)
+		events |= EPOLLIN;
+	if (pfd.revents & (POLLERR | POLLHUP))
+		events |= EPOLLERR;
+	return handle_drm(dev->fd, events, dev);
+}
+
+int output_wait_flip(struct dispman_output *out, int timeout_ms)
+{
+	struct dispman_device *dev = out->dev;
+	int64_t end = monotonic_ms() + timeout_ms;
+	while (out->flip_pending) {
+		int64_t left = end - monotonic_ms();
+		if (left <= 0) {
+			dispman_log(DISPMAN_LOG_ERROR, "%s: no page-flip event for CRTC %u within "
+				"%d ms: the frame in flight did not reach the screen", out->name,
+				out->flip_crtc_id, timeout_ms);
+			return -ETIMEDOUT;
+		}
+		int ret = drm_dispatch(dev, (int)left);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}

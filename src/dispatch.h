@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DRM events and dispman_device_dispatch() (dispatch.c): the flip handler records, then
+ * the flipped frames go on screen, their callbacks run, and the queued commits follow.
+ */
+#ifndef DISPMAN_DISPATCH_H
+#define DISPMAN_DISPATCH_H
+
+struct dispman_device;
+struct dispman_output;
+
+/* Add the DRM fd to the device's event loop (event_init() first). */
+int dispatch_init(struct dispman_device *dev);
+/* Handle DRM events only (page flips), waiting up to timeout_ms. */
+int drm_dispatch(struct dispman_device *dev, int timeout_ms);
+/*
+ * Wait until the output has no page flip pending, at most timeout_ms, handling DRM events
+ * (frame callbacks run; their commits follow the usual rules). Returns 0, -ETIMEDOUT
+ * (logged, naming the output) or another negative errno.
+ */
+int output_wait_flip(struct dispman_output *out, int timeout_ms);
+
+#endif

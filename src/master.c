@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DRM master. A commit refused with EACCES/EPERM pauses the device; while paused a timer
+ * (and every commit) retries drmSetMaster(), and the seat's enable event or
+ * dispman_device_resume() gives it back. Regaining master re-reads what the planes show
+ * (another master may have changed them) and makes the next commit a full modeset; the
+ * restoring commit itself runs from device_run_queued() (commit.c), never from here.
+ */
+#include "master.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "clock.h"
+#include "device.h"
+#include "event.h"
+#include "log.h"
+#include "plane.h"
+
+static void master_timer_set(struct dispman_device *dev, bool on);
+
+/* While paused: every 500 ms try to take DRM master back and restore the screen. */
+static int handle_master_timer(int fd, uint32_t events, void *data)
+{
+	(void)events;
+	struct dispman_device *dev = data;
+	uint64_t expirations;
+	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
+		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "master timer read failed");
+	if (!dev->paused) {
+		master_timer_set(dev, false);
+		return 0;
+	}
+	if (!device_try_regain_master(dev, true))
+		return 0;
+	/* the restoring commit (a full modeset) runs after this dispatch, from
+	 * device_run_queued(), like every commit an event asks for */
+	device_queue_commit(dev);
+	return 1;
+}
+
+/* Arm (true) or disarm the timer that retries DRM master every 500 ms while paused. */
+static void master_timer_set(struct dispman_device *dev, bool on)
+{
+	if (dev->master_timer_fd < 0) {
+		if (!on)
+			return;
+		dev->master_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (dev->master_timer_fd < 0) {
+			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "timerfd_create failed: DRM "
+				"master is retried on commits only");
+			return;
+		}
+		dev->master_timer_source = event_source_add(dev, dev->master_timer_fd, EPOLLIN,
+			handle_master_timer, dev);
+		if (!dev->master_timer_source) {
+			close(dev->master_timer_fd);
+			dev->master_timer_fd = -1;
+			return;
+		}
+	}
+	struct itimerspec its = { 0 };
+	if (on) {
+		its.it_value.tv_nsec = 500 * 1000000L;
+		its.it_interval.tv_nsec = 500 * 1000000L;
+	}
+	if (timerfd_settime(dev->master_timer_fd, 0, &its, NULL) < 0)
+		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "timerfd_settime failed");
+}
+
+void master_finish(struct dispman_device *dev)
+{
+	event_source_remove(dev->master_timer_source);
+	dev->master_timer_source = NULL;
+	if (dev->master_timer_fd >= 0)
+		close(dev->master_timer_fd);
+	dev->master_timer_fd = -1;
+}
+
+/* Another master may have changed the planes: learn what they show now, so that the
+ * restoring commit turns off every plane of ours it does not use. */
+static void refresh_plane_state(struct dispman_device *dev)
+{
+	dev->live_planes_known = false; /* proposal_record() learns them again */
+	for (size_t i = 0; i < dev->n_planes; i++) {
+		struct plane *p = &dev->planes[i];
+		drmModePlane *kp = drmModeGetPlane(dev->fd, p->id);
+		if (!kp) {
+			/* unknown: make the next commit set it explicitly */
+			p->cur_fb_id = p->cur_crtc_id = UINT32_MAX;
+			continue;
+		}
+		p->cur_fb_id = kp->fb_id;
+		p->cur_crtc_id = kp->crtc_id;
+		drmModeFreePlane(kp);
+	}
+}
+
+bool device_try_regain_master(struct dispman_device *dev, bool force)
+{
+	if (!dev->paused)
+		return true;
+	if (dev->seat_disabled)
+		return false; /* the seat gives master back when it enables us */
+	int64_t now = monotonic_ms();
+	if (!force && now - dev->master_try_ms < 500)
+		return false;
+	dev->master_try_ms = now;
+	if (drmSetMaster(dev->fd) != 0) {
+		dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "DRM master still unavailable");
+		return false;
+	}
+	dispman_log(DISPMAN_LOG_INFO, "DRM master regained: restoring the state with one "
+		"modeset commit");
+	dev->paused = false;
+	dev->force_modeset = true;
+	dev->shape_dirty = true;
+	master_timer_set(dev, false);
+	refresh_plane_state(dev);
+	return true;
+}
+
+int dispman_device_resume(struct dispman_device *dev)
+{
+	if (dev->paused && !device_try_regain_master(dev, true)) {
+		/* Whoever manages the VT may have given us master in a way our fd cannot
+		 * check (drmSetMaster refused): believe the caller, the commit will tell. */
+		dispman_log(DISPMAN_LOG_INFO, "resuming commits, next commit is a full modeset");
+		dev->paused = false;
+		master_timer_set(dev, false);
+		refresh_plane_state(dev);
+	}
+	dev->force_modeset = true;
+	dev->shape_dirty = true;
+	return 0;
+}
+
+void master_seat_changed(struct dispman_device *dev, bool enabled)
+{
+	dev->seat_disabled = !enabled;
+	if (!enabled) {
+		dev->paused = true;
+		master_timer_set(dev, false);
+		device_notify_seat(dev, false);
+		return;
+	}
+	device_notify_seat(dev, true);
+	/* seatd made our fd DRM master again; the commit restores every output. */
+	dispman_device_resume(dev);
+	/* the restoring commit runs once this dispatch is over (device_run_queued()) */
+	device_queue_commit(dev);
+}
+
+bool device_check_master_lost(struct dispman_device *dev, int err)
+{
+	if (err != EACCES && err != EPERM)
+		return false;
+	if (!dev->paused && dev->seat) {
+		/* The seat manager took master away (a VT switch, say) before its disable event
+		 * reached us: expected, and the seat's enable event brings it back. */
+		dispman_log(DISPMAN_LOG_INFO, "DRM master taken away through the seat (%s): "
+			"commits are paused until the seat is enabled again", strerror(err));
+	} else if (!dev->paused) {
+		dispman_log(DISPMAN_LOG_ERROR, "DRM master lost (%s): commits are paused until "
+			"master comes back", strerror(err));
+		dev->master_try_ms = monotonic_ms();
+		master_timer_set(dev, true);
+	}
+	dev->paused = true;
+	return true;
+}

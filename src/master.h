@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* DRM master: losing it pauses commits, a timer retries it, regaining it restores (master.c). */
+#ifndef DISPMAN_MASTER_H
+#define DISPMAN_MASTER_H
+
+#include <stdbool.h>
+
+struct dispman_device;
+
+/*
+ * While paused: try drmSetMaster() (at most every 500 ms unless force); on success leave
+ * the paused state with a full modeset due. Returns true when no longer paused.
+ */
+bool device_try_regain_master(struct dispman_device *dev, bool force);
+/* A commit failed with err (positive): on EACCES/EPERM pause the device, log once and
+ * start the master timer. Returns true if err was a master loss. */
+bool device_check_master_lost(struct dispman_device *dev, int err);
+/*
+ * seat_attach()'s callback: the seat was disabled (pause, listeners told) or enabled again
+ * (listeners told, then resume with the restoring commit queued).
+ */
+void master_seat_changed(struct dispman_device *dev, bool enabled);
+/* Close the master timer (device destroyed). */
+void master_finish(struct dispman_device *dev);
+
+#endif
