@@ -107,7 +107,12 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 	b->shown = b->committed = true;
 	s->frames_shown++;
 	uint64_t flip = ns_of(ts);
-	if (flip < b->ts_ns) {
+	/* The frame's start: the driver's capture time when it is plausible (before the
+	 * commit that queued the frame: vivid's are nominal, start + sequence * period), else
+	 * that commit's time. No commit of this output came since: one waits for its flip. */
+	uint64_t commit = ns_of(&b->cam->layer->out->commit_time);
+	uint64_t t0 = b->ts_ns && b->ts_ns <= commit ? b->ts_ns : commit;
+	if (flip < t0) {
 		/* Some drivers (vkms) stamp the flip with the vblank before the one
 		 * that completed it: then that vblank is one refresh period later
 		 * (without a known period, the event's arrival). */
@@ -118,8 +123,8 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 			flip = (uint64_t)clock_ns();
 		}
 	}
-	if (b->ts_ns && flip >= b->ts_ns) {
-		uint64_t lat = flip - b->ts_ns;
+	if (t0 && flip >= t0) {
+		uint64_t lat = flip - t0;
 		s->latency_samples++;
 		s->latency_ns_last = lat;
 		s->latency_ns_sum += lat;
@@ -253,24 +258,16 @@ static int handle_frames(int fd, uint32_t events, void *data)
 		if (prev)
 			try_requeue(prev, false);
 	}
-	struct dispman_output *out = cam->layer->out;
-	uint64_t commits = cam->dev->stats.commits;
 	if (!(cam->flags & DISPMAN_CAMERA_MANUAL_COMMIT)) {
+		/* from this handler: queued, made after the handlers (device_run_queued()) */
 		r = dispman_device_commit(cam->dev);
 		if (r < 0 && r != -EACCES && r != -EPERM)
 			dispman_log(DISPMAN_LOG_WARNING, "camera %s: commit failed: %s",
 				cam->v4l2.path, strerror(-r));
 	}
-	/* Now: the commit just read the clock (pacing); else read it here. */
-	uint64_t now_ns;
-	if (cam->dev->stats.commits != commits) {
-		now_ns = ns_of(&out->commit_time);
-	} else {
-		now_ns = (uint64_t)clock_ns();
-	}
-	/* The driver's capture time when it is a plausible CLOCK_MONOTONIC time (vivid's are
-	 * nominal: start + sequence * period), else the dequeue (and commit) time. */
-	b->ts_ns = ts && ts <= now_ns ? ts : now_ns;
+	/* the driver's capture time; on_shown() checks it against the commit's (no clock read
+	 * here) */
+	b->ts_ns = ts;
 	return 0;
 }
 
