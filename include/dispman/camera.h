@@ -92,8 +92,9 @@ struct dispman_camera_stats {
 	uint64_t latency_ns_max;
 	uint64_t latency_ns_sum;   /* divide by latency_samples for the mean */
 	uint64_t latency_samples;  /* shown frames measured (capture time: the driver's
-				    * timestamp, or the dequeue time when that is in the
-				    * future; flip time: the event's, plus one refresh
+				    * timestamp, or the time of the commit that queued
+				    * the frame when the timestamp is later than that
+				    * commit or missing; flip time: the event's, plus one refresh
 				    * period when the driver stamps the previous vblank,
 				    * as vkms does) */
 	uint64_t sequence_gaps;    /* frames the driver skipped (its sequence jumped):
