@@ -15,6 +15,15 @@
 #include "log.h"
 #include "util.h"
 
+struct event_source {
+	struct dispman_device *dev;
+	int fd;
+	uint32_t events;
+	event_source_func func;
+	void *data;
+	struct list link; /* dispman_device.event_sources */
+};
+
 struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
 	event_source_func func, void *data)
 {

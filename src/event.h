@@ -13,14 +13,8 @@ struct dispman_device;
 /* Returns the number of events handled, or a negative errno. */
 typedef int (*event_source_func)(int fd, uint32_t events, void *data);
 
-struct event_source {
-	struct dispman_device *dev;
-	int fd;
-	uint32_t events;
-	event_source_func func;
-	void *data;
-	struct list link; /* dispman_device.event_sources */
-};
+/* An fd the loop watches (event.c owns its body). */
+struct event_source;
 
 /* fd stays owned by the caller; remove the source before closing it. */
 struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
