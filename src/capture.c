@@ -210,7 +210,7 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	/* Capture the frame in flight once it is on screen. Meanwhile (and during the
 	 * capture) frame callbacks run as usual; the commits they make are held and made
 	 * right after the capture. */
-	dev->commit_hold++;
+	commit_hold(dev, true);
 	if (ret == 0)
 		ret = output_wait_flip(out, FENCE_TIMEOUT_MS);
 	if (ret == 0 && (!out->active || !out->cur_crtc || dev->paused)) {
@@ -221,7 +221,7 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	if (ret == 0)
 		ret = path == DISPMAN_CAPTURE_WRITEBACK ? capture_writeback(out, wb, frame) :
 			capture_cpu(out, frame);
-	dev->commit_hold--;
+	commit_hold(dev, false);
 	device_run_queued(dev);
 	if (ret < 0) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: capture through %s failed: %s", out->name,

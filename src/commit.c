@@ -285,6 +285,11 @@ static int commit_wanted(struct dispman_device *dev)
 	return ret;
 }
 
+void commit_hold(struct dispman_device *dev, bool on)
+{
+	dev->commit_hold += on ? 1 : -1;
+}
+
 void commit_defer(struct dispman_device *dev, bool on)
 {
 	dev->commit_defer += on ? 1 : -1;

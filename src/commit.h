@@ -28,5 +28,11 @@ void device_run_queued(struct dispman_device *dev);
  * by the next device_run_queued(), which the code that entered the stretch calls.
  */
 void commit_defer(struct dispman_device *dev, bool on);
+/*
+ * Hold (true) or release (false) commits (nested holds count; capture.c holds them while
+ * it reads a frame back): meanwhile every commit is queued; the caller runs
+ * device_run_queued() after the last release.
+ */
+void commit_hold(struct dispman_device *dev, bool on);
 
 #endif

@@ -119,3 +119,8 @@ void device_queue_commit(struct dispman_device *dev)
 {
 	dev->commit_queued = true;
 }
+
+void device_shape_changed(struct dispman_device *dev)
+{
+	dev->shape_dirty = true;
+}

@@ -130,5 +130,9 @@ void device_notify_seat(struct dispman_device *dev, bool enabled);
 /* A whole-device commit is due: it runs from device_run_queued() (commit.c) once no flip
  * is pending, at the latest when the current dispatch is over. */
 void device_queue_commit(struct dispman_device *dev);
+/* The scene's shape changed (layers, their stacking, sizes or formats, a mode, the screen
+ * after another master): the next commit searches a plane assignment again. The frame
+ * path (alloc.c, commit.c) clears it; every other module sets it only through this. */
+void device_shape_changed(struct dispman_device *dev);
 
 #endif

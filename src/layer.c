@@ -25,7 +25,7 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 	layer->serial = out->dev->next_layer_serial++;
 	layer->placement.reason = DISPMAN_REASON_INVISIBLE;
 	list_insert_tail(&out->layers, &layer->link);
-	out->dev->shape_dirty = true;
+	device_shape_changed(out->dev);
 	return layer;
 }
 
@@ -50,7 +50,7 @@ void dispman_layer_destroy(struct dispman_layer *layer)
 {
 	if (!layer)
 		return;
-	layer->out->dev->shape_dirty = true;
+	device_shape_changed(layer->out->dev);
 	layer_destroy_internal(layer);
 }
 
@@ -75,7 +75,7 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	if (!old || !buf || old->width != buf->width || old->height != buf->height ||
 	    old->format != buf->format || old->modifier != buf->modifier ||
 	    !old->fb_id != !buf->fb_id)
-		layer->out->dev->shape_dirty = true;
+		device_shape_changed(layer->out->dev);
 	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
 	layer->content_serial++; /* new content, even with the same buffer: redraw it */
 	dispman_buffer_unref(old);
@@ -130,7 +130,7 @@ int dispman_layer_set_z(struct dispman_layer *layer, int z)
 	if (!have_layer(layer, __func__))
 		return -EINVAL;
 	layer->z = z;
-	layer->out->dev->shape_dirty = true;
+	device_shape_changed(layer->out->dev);
 	return 0;
 }
 
@@ -144,7 +144,7 @@ int dispman_layer_set_alpha(struct dispman_layer *layer, uint32_t alpha)
 		return -ERANGE;
 	}
 	layer->alpha = (uint16_t)alpha;
-	layer->out->dev->shape_dirty = true;
+	device_shape_changed(layer->out->dev);
 	return 0;
 }
 
@@ -163,7 +163,7 @@ int dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend
 		return -EINVAL;
 	}
 	layer->blend = mode;
-	layer->out->dev->shape_dirty = true;
+	device_shape_changed(layer->out->dev);
 	return 0;
 }
 
@@ -172,7 +172,7 @@ int dispman_layer_set_cursor_hotspot(struct dispman_layer *layer, int32_t x, int
 	if (!have_layer(layer, __func__))
 		return -EINVAL;
 	if (layer->hot_x != x || layer->hot_y != y)
-		layer->out->dev->shape_dirty = true;
+		device_shape_changed(layer->out->dev);
 	layer->hot_x = x;
 	layer->hot_y = y;
 	return 0;
@@ -183,7 +183,7 @@ int dispman_layer_set_visible(struct dispman_layer *layer, bool visible)
 	if (!have_layer(layer, __func__))
 		return -EINVAL;
 	layer->visible = visible;
-	layer->out->dev->shape_dirty = true;
+	device_shape_changed(layer->out->dev);
 	return 0;
 }
 

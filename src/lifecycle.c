@@ -220,7 +220,7 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	list_init(&dev->buffers);
 	list_init(&dev->listeners);
 	dev->master_timer_fd = -1;
-	dev->shape_dirty = true;
+	device_shape_changed(dev);
 	dev->fd = fcntl(drm_fd, F_DUPFD_CLOEXEC, 0);
 	if (dev->fd < 0) {
 		ret = -errno;

@@ -94,11 +94,10 @@ static void refresh_plane_state(struct dispman_device *dev)
 		drmModePlane *kp = drmModeGetPlane(dev->fd, p->id);
 		if (!kp) {
 			/* unknown: make the next commit set it explicitly */
-			p->cur_fb_id = p->cur_crtc_id = UINT32_MAX;
+			plane_set_kernel_state(p, UINT32_MAX, UINT32_MAX);
 			continue;
 		}
-		p->cur_fb_id = kp->fb_id;
-		p->cur_crtc_id = kp->crtc_id;
+		plane_set_kernel_state(p, kp->fb_id, kp->crtc_id);
 		drmModeFreePlane(kp);
 	}
 }
@@ -121,7 +120,7 @@ bool device_try_regain_master(struct dispman_device *dev, bool force)
 		"modeset commit");
 	dev->paused = false;
 	dev->force_modeset = true;
-	dev->shape_dirty = true;
+	device_shape_changed(dev);
 	master_timer_set(dev, false);
 	refresh_plane_state(dev);
 	return true;
@@ -138,7 +137,7 @@ int dispman_device_resume(struct dispman_device *dev)
 		refresh_plane_state(dev);
 	}
 	dev->force_modeset = true;
-	dev->shape_dirty = true;
+	device_shape_changed(dev);
 	return 0;
 }
 

@@ -538,7 +538,7 @@ int dispman_output_enable(struct dispman_output *out, const struct dispman_mode 
 	out->mode = m;
 	out->enabled = true;
 	out->restore_enabled = false;
-	out->dev->shape_dirty = true;
+	device_shape_changed(out->dev);
 	return 0;
 }
 
@@ -549,7 +549,7 @@ int dispman_output_disable(struct dispman_output *out)
 	out->crtc = NULL;
 	out->enabled = false;
 	out->restore_enabled = false;
-	out->dev->shape_dirty = true;
+	device_shape_changed(out->dev);
 	return 0;
 }
 

@@ -75,8 +75,7 @@ int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id)
 		return -err;
 	}
 	plane->possible_crtcs = p->possible_crtcs;
-	plane->cur_crtc_id = p->crtc_id;
-	plane->cur_fb_id = p->fb_id;
+	plane_set_kernel_state(plane, p->fb_id, p->crtc_id);
 
 	int ret = props_get_plane(dev->fd, id, &plane->props);
 	if (ret < 0)
@@ -128,6 +127,12 @@ void plane_finish(struct plane *plane)
 	free(plane->formats);
 	plane->formats = NULL;
 	plane->n_formats = 0;
+}
+
+void plane_set_kernel_state(struct plane *plane, uint32_t fb_id, uint32_t crtc_id)
+{
+	plane->cur_fb_id = fb_id;
+	plane->cur_crtc_id = crtc_id;
 }
 
 bool plane_has_format(const struct plane *plane, uint32_t format)

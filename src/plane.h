@@ -38,6 +38,10 @@ struct plane {
 int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id);
 void plane_finish(struct plane *plane);
 bool plane_has_format(const struct plane *plane, uint32_t format);
+/* What the kernel says the plane shows (at start, or after another DRM master): its
+ * committed framebuffer and CRTC, UINT32_MAX for unknown (the next commit sets them). The
+ * frame path's own commits are recorded by proposal_record(). */
+void plane_set_kernel_state(struct plane *plane, uint32_t fb_id, uint32_t crtc_id);
 /* modifier DRM_FORMAT_MOD_INVALID matches any modifier of the format. */
 bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint64_t modifier);
 /* One of the n planes takes (format, modifier); cursor planes count only when cursor. */
