@@ -63,8 +63,15 @@ LIBSEAT_BACKEND=seatd DISPMAN_DEBUG=1 setpriv --reuid=$uid --regid=$gid --clear-
 	"$kiosk" --render cpu --frames 40 --screenshot /tmp/seat-kiosk.ppm $inputs \
 	>/tmp/kiosk.log 2>&1 &
 kpid=$!
-sleep 1
-grep -E '^(Uid|Gid):' /proc/$kpid/status >"$out/kiosk-ids.txt" 2>/dev/null
+# setpriv changes the ids and then execs the kiosk: on a loaded emulated guest that can take
+# more than a second, so read the ids until they changed (or the process is gone)
+for _ in $(seq 1 100); do
+	grep -E '^(Uid|Gid):' /proc/$kpid/status >"$out/kiosk-ids.txt.new" 2>/dev/null || break
+	mv "$out/kiosk-ids.txt.new" "$out/kiosk-ids.txt"
+	grep -q "^Uid:[[:space:]]*$uid[[:space:]]" "$out/kiosk-ids.txt" && break
+	sleep 0.2
+done
+rm -f "$out/kiosk-ids.txt.new"
 wait $kpid
 krc=$?
 cp /tmp/kiosk.log "$out/kiosk.log"
