@@ -18,6 +18,25 @@
 #include "output.h"
 #include "plane.h"
 
+/* No plane shows anything, no layer placed. */
+static void proposal_clear(struct proposal *prop)
+{
+	for (size_t i = 0; i < prop->n_planes; i++)
+		prop->planes[i] = (struct proposed_plane){ 0 };
+	prop->n_layers = 0;
+}
+
+/* layer's place in a search's proposal, or NULL when it does not place it (or layer is
+ * NULL). */
+static const struct proposed_layer *proposal_find_layer(const struct proposal *prop,
+	const struct dispman_layer *layer)
+{
+	for (size_t i = 0; layer && i < prop->n_layers; i++)
+		if (prop->layers[i].layer == layer)
+			return &prop->layers[i];
+	return NULL;
+}
+
 void proposal_init(struct proposal *prop)
 {
 	prop->kept = false;
@@ -66,13 +85,6 @@ void proposal_finish(struct proposal *prop)
 	proposal_init(prop);
 }
 
-void proposal_clear(struct proposal *prop)
-{
-	for (size_t i = 0; i < prop->n_planes; i++)
-		prop->planes[i] = (struct proposed_plane){ 0 };
-	prop->n_layers = 0;
-}
-
 struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_layer *layer)
 {
 	if (prop->n_layers >= prop->max_layers) {
@@ -88,15 +100,6 @@ struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_
 		},
 	};
 	return e;
-}
-
-const struct proposed_layer *proposal_find_layer(const struct proposal *prop,
-	const struct dispman_layer *layer)
-{
-	for (size_t i = 0; layer && i < prop->n_layers; i++)
-		if (prop->layers[i].layer == layer)
-			return &prop->layers[i];
-	return NULL;
 }
 
 struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev)

@@ -61,15 +61,9 @@ int proposal_start_search(struct proposal *prop, const struct dispman_device *de
  * last recorded) again, unchanged (prop->kept). prop is fresh from proposal_init(). */
 void proposal_keep_committed(struct proposal *prop);
 void proposal_finish(struct proposal *prop);
-/* No plane shows anything, no layer placed. */
-void proposal_clear(struct proposal *prop);
 /* Places layer (not shown, INVISIBLE, until changed). NULL (logged) only for a layer created
  * after proposal_init(), which made room for every layer of the device. */
 struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_layer *layer);
-/* layer's place in a search's proposal, or NULL when it does not place it (or layer is
- * NULL, or prop is kept: see proposal_layer_plane()). */
-const struct proposed_layer *proposal_find_layer(const struct proposal *prop,
-	const struct dispman_layer *layer);
 /* What plane p, dev->planes[i], shows in the proposal (NULL: off) and at which zpos, kept
  * or searched. Inline: the request builder asks for every plane of every frame. */
 static inline struct dispman_layer *proposal_plane_layer(const struct proposal *prop,
