@@ -88,6 +88,8 @@ static void write_clip(const char *path)
 int main(int argc, char **argv)
 {
 	CHECK(argc == 2, "usage: player-keys PLAYER");
+	/* line by line: the alarm's _exit() must not lose what the player printed so far */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	const char *out = getenv("DISPMAN_VM_OUT") ? getenv("DISPMAN_VM_OUT") : "/tmp";
 	char clip[256], shot[256], screen[256], then[600], node[64], line[256];
 	snprintf(clip, sizeof(clip), "/tmp/player-keys-%d.y4m", getpid());
