@@ -519,20 +519,14 @@ static int compose_output(const struct proposal *prop, struct dispman_output *ou
 	if (!out->committing || !out->enabled ||
 	    !proposal_layer_plane(prop, compose_peek_layer(out)))
 		return 0;
-	size_t n = 0;
-	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &out->layers)
-		n++;
-	struct dispman_layer **drawn = calloc(n ? n : 1, sizeof(*drawn));
-	if (!drawn)
+	struct dispman_layer **drawn;
+	size_t all = sorted_layers(out, &drawn); /* bottom to top */
+	if (all == SIZE_MAX)
 		return -ENOMEM;
-	n = 0;
-	list_for_each_safe(pos, tmp, &out->layers) {
-		struct dispman_layer *l = container_of(pos, struct dispman_layer, link);
-		if (proposal_layer_composited(prop, l))
-			drawn[n++] = l;
-	}
-	qsort(drawn, n, sizeof(*drawn), cmp_layers); /* bottom to top */
+	size_t n = 0;
+	for (size_t i = 0; i < all; i++)
+		if (proposal_layer_composited(prop, drawn[i]))
+			drawn[n++] = drawn[i];
 	int ret = compose_render(out, drawn, n, full);
 	free(drawn);
 	return ret;
