@@ -104,7 +104,7 @@ struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_
 
 struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev)
 {
-	bool all = !prop->kept || !dev->live_planes_known || dev->n_planes > 64;
+	bool all = !prop->kept || !dev->live_planes_known; /* never known beyond the mask */
 	return (struct plane_walk){ .mask = dev->live_planes, .n = dev->n_planes, .all = all };
 }
 
@@ -161,14 +161,14 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 			p->cur_fb_id = layer ? layer->buf->fb_id : 0;
 			p->cur_crtc_id = layer ? layer->out->crtc->id : 0;
 		}
-		uint64_t bit = i < 64 ? 1ull << i : 0;
+		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
 		if (p->cur_layer || p->cur_fb_id || p->cur_crtc_id)
 			live |= bit;
 		else
 			live &= ~bit;
 	}
 	dev->live_planes = live;
-	dev->live_planes_known = dev->n_planes <= 64;
+	dev->live_planes_known = dev->n_planes <= PROPOSAL_LIVE_PLANES;
 	if (prop->kept)
 		return; /* the layers keep their places */
 	for (size_t i = 0; i < prop->n_layers; i++) {

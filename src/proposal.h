@@ -84,6 +84,9 @@ static inline unsigned proposal_plane_zpos(const struct proposal *prop, const st
  *   struct plane_walk w = proposal_walk(prop, dev);
  *   for (size_t i; proposal_walk_next(&w, &i);) ...
  */
+/* planes dev->live_planes can name (its bits); a device with more always walks them all */
+#define PROPOSAL_LIVE_PLANES 64
+
 struct plane_walk {
 	uint64_t mask; /* when !all: the planes left */
 	size_t next, n;
