@@ -21,11 +21,6 @@ int dispman_device_get_drm_fd(struct dispman_device *dev)
 	return dev->fd;
 }
 
-int dispman_device_get_fd(struct dispman_device *dev)
-{
-	return dev->epoll_fd;
-}
-
 bool dispman_device_is_paused(struct dispman_device *dev)
 {
 	return dev->paused;

@@ -17,6 +17,7 @@
 
 struct dispman_layer;
 struct dispman_output;
+struct event_loop;
 struct event_source;
 struct gbm_device;
 struct hotplug;
@@ -43,7 +44,6 @@ struct dispman_device {
 	char path[256];            /* the node opened, "" when unknown */
 	struct seat *seat;         /* the libseat seat the nodes came from, or NULL (seat.h) */
 	bool seat_disabled;        /* master.c: the seat is disabled: paused, master not retried */
-	int epoll_fd;              /* event.c */
 	bool addfb2_modifiers;
 	bool writeback_cap;
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
@@ -86,10 +86,7 @@ struct dispman_device {
 	size_t n_writebacks;
 
 	struct event_source *drm_source; /* dispatch.c */
-	/* event.c */
-	struct list event_sources; /* event_source.link */
-	struct list dead_sources;  /* event_source.link: removed during dispatch, freed after */
-	int dispatch_depth;
+	struct event_loop *event;  /* event.c's (event_init() to event_finish()) */
 	struct list listeners;     /* device_listener.link */
 	/* hotplug (udev.c, lifecycle.c) */
 	struct hotplug *hotplug;   /* NULL without a udev monitor */

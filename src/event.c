@@ -15,13 +15,22 @@
 #include "log.h"
 #include "util.h"
 
+/* A device's loop (dispman_device.event): event_init() allocates it, event_finish() frees
+ * it. */
+struct event_loop {
+	int epoll_fd;
+	struct list sources;      /* event_source.link */
+	struct list dead_sources; /* event_source.link: removed during dispatch, freed after */
+	int dispatch_depth;
+};
+
 struct event_source {
-	struct dispman_device *dev;
+	struct event_loop *loop;
 	int fd;
 	uint32_t events;
 	event_source_func func;
 	void *data;
-	struct list link; /* dispman_device.event_sources */
+	struct list link; /* event_loop.sources */
 };
 
 struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
@@ -33,20 +42,21 @@ struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32
 		errno = ENOMEM;
 		return NULL;
 	}
-	source->dev = dev;
+	struct event_loop *loop = dev->event;
+	source->loop = loop;
 	source->fd = fd;
 	source->events = events;
 	source->func = func;
 	source->data = data;
 	struct epoll_event ev = { .events = events, .data.ptr = source };
-	if (epoll_ctl(dev->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+	if (epoll_ctl(loop->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		int err = errno;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot add fd %d to epoll", fd);
 		free(source);
 		errno = err;
 		return NULL;
 	}
-	list_insert_tail(&dev->event_sources, &source->link);
+	list_insert_tail(&loop->sources, &source->link);
 	return source;
 }
 
@@ -54,23 +64,23 @@ void event_source_remove(struct event_source *source)
 {
 	if (!source)
 		return;
-	struct dispman_device *dev = source->dev;
-	epoll_ctl(dev->epoll_fd, EPOLL_CTL_DEL, source->fd, NULL);
+	struct event_loop *loop = source->loop;
+	epoll_ctl(loop->epoll_fd, EPOLL_CTL_DEL, source->fd, NULL);
 	list_remove(&source->link);
-	if (dev->dispatch_depth > 0) {
+	if (loop->dispatch_depth > 0) {
 		/* The epoll events being dispatched may still point at it: keep the
 		 * memory until dispatch is done, and never call it again. */
 		source->func = NULL;
-		list_insert_tail(&dev->dead_sources, &source->link);
+		list_insert_tail(&loop->dead_sources, &source->link);
 		return;
 	}
 	free(source);
 }
 
-static void free_dead_sources(struct dispman_device *dev)
+static void free_dead_sources(struct event_loop *loop)
 {
 	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &dev->dead_sources) {
+	list_for_each_safe(pos, tmp, &loop->dead_sources) {
 		list_remove(pos);
 		free(container_of(pos, struct event_source, link));
 	}
@@ -78,34 +88,49 @@ static void free_dead_sources(struct dispman_device *dev)
 
 int event_init(struct dispman_device *dev)
 {
-	dev->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (dev->epoll_fd < 0) {
+	struct event_loop *loop = calloc(1, sizeof(*loop));
+	if (!loop) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the event loop");
+		return -ENOMEM;
+	}
+	list_init(&loop->sources);
+	list_init(&loop->dead_sources);
+	loop->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (loop->epoll_fd < 0) {
 		int err = errno;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "epoll_create1 failed");
+		free(loop);
 		return -err;
 	}
+	dev->event = loop;
 	return 0;
 }
 
 void event_finish(struct dispman_device *dev)
 {
-	struct list *pos, *tmp;
-	if (dev->event_sources.next) {
-		list_for_each_safe(pos, tmp, &dev->event_sources)
-			event_source_remove(container_of(pos, struct event_source, link));
-	}
-	if (dev->dead_sources.next)
-		free_dead_sources(dev);
+	struct event_loop *loop = dev->event;
 	dev->drm_source = NULL;
-	if (dev->epoll_fd >= 0)
-		close(dev->epoll_fd);
-	dev->epoll_fd = -1;
+	if (!loop)
+		return;
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, &loop->sources)
+		event_source_remove(container_of(pos, struct event_source, link));
+	free_dead_sources(loop);
+	close(loop->epoll_fd);
+	free(loop);
+	dev->event = NULL;
+}
+
+int dispman_device_get_fd(struct dispman_device *dev)
+{
+	return dev->event->epoll_fd;
 }
 
 int event_dispatch(struct dispman_device *dev, int timeout_ms)
 {
 	struct epoll_event evs[16];
-	int n = epoll_wait(dev->epoll_fd, evs, (int)ARRAY_SIZE(evs), timeout_ms);
+	struct event_loop *loop = dev->event;
+	int n = epoll_wait(loop->epoll_fd, evs, (int)ARRAY_SIZE(evs), timeout_ms);
 	if (n < 0) {
 		if (errno == EINTR)
 			return 0;
@@ -114,7 +139,7 @@ int event_dispatch(struct dispman_device *dev, int timeout_ms)
 		return -err;
 	}
 	int handled = 0, ret = 0;
-	dev->dispatch_depth++;
+	loop->dispatch_depth++;
 	for (int i = 0; i < n && ret >= 0; i++) {
 		struct event_source *source = evs[i].data.ptr;
 		if (!source->func)
@@ -123,12 +148,12 @@ int event_dispatch(struct dispman_device *dev, int timeout_ms)
 		if (ret > 0)
 			handled += ret;
 	}
-	if (--dev->dispatch_depth == 0)
-		free_dead_sources(dev);
+	if (--loop->dispatch_depth == 0)
+		free_dead_sources(loop);
 	return ret < 0 ? ret : handled;
 }
 
 bool event_dispatching(const struct dispman_device *dev)
 {
-	return dev->dispatch_depth > 0;
+	return dev->event->dispatch_depth > 0;
 }

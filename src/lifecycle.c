@@ -214,9 +214,6 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 		errno = ENOMEM;
 		return NULL;
 	}
-	dev->epoll_fd = -1;
-	list_init(&dev->event_sources);
-	list_init(&dev->dead_sources);
 	list_init(&dev->buffers);
 	list_init(&dev->listeners);
 	dev->master_timer_fd = -1;
