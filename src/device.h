@@ -22,6 +22,7 @@ struct event_source;
 struct gbm_device;
 struct hotplug;
 struct plane;
+struct req_cache;
 struct seat;
 
 struct crtc {
@@ -55,7 +56,7 @@ struct dispman_device {
 	bool commit_full;          /* the request being built covers every output */
 	int commit_hold;           /* > 0: commits are queued, not made (capture) */
 	int commit_defer;          /* commit.c: > 0: handlers or callbacks run, commits queued */
-	struct _drmModeAtomicReq *spare_req; /* request.c: the last request's memory, reused */
+	struct req_cache *req_cache; /* request.c's: the last request's memory, reused */
 	bool shape_dirty;
 	bool force_modeset;
 	unsigned next_layer_serial; /* layer.c: creation order of the device's layers */

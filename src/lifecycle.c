@@ -239,6 +239,9 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	ret = device_read_planes(dev);
 	if (ret < 0)
 		goto err;
+	ret = req_cache_init(dev);
+	if (ret < 0)
+		goto err;
 	ret = event_init(dev);
 	if (ret < 0)
 		goto err;

@@ -21,13 +21,39 @@
 #include "proposal.h"
 #include "rect.h"
 
+/* The memory of the device's last request, reused by the next (dispman_device.req_cache:
+ * req_cache_init() to req_cache_free()). */
+struct req_cache {
+	drmModeAtomicReq *spare;
+};
+
+int req_cache_init(struct dispman_device *dev)
+{
+	dev->req_cache = calloc(1, sizeof(*dev->req_cache));
+	if (!dev->req_cache) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the request cache");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void req_cache_free(struct dispman_device *dev)
+{
+	if (!dev->req_cache)
+		return;
+	drmModeAtomicFree(dev->req_cache->spare);
+	free(dev->req_cache);
+	dev->req_cache = NULL;
+}
+
 int req_init(struct dispman_device *dev, struct atomic_req *r)
 {
+	struct req_cache *cache = dev->req_cache;
 	r->failed = 0;
 	r->n_crtcs_in = 0;
-	if (dev->spare_req) {
-		r->req = dev->spare_req;
-		dev->spare_req = NULL;
+	if (cache->spare) {
+		r->req = cache->spare;
+		cache->spare = NULL;
 		drmModeAtomicSetCursor(r->req, 0);
 		return 0;
 	}
@@ -42,17 +68,12 @@ int req_init(struct dispman_device *dev, struct atomic_req *r)
 
 void req_finish(struct dispman_device *dev, struct atomic_req *r)
 {
-	if (!dev->spare_req)
-		dev->spare_req = r->req;
+	struct req_cache *cache = dev->req_cache;
+	if (!cache->spare)
+		cache->spare = r->req;
 	else
 		drmModeAtomicFree(r->req);
 	r->req = NULL;
-}
-
-void req_cache_free(struct dispman_device *dev)
-{
-	drmModeAtomicFree(dev->spare_req);
-	dev->spare_req = NULL;
 }
 
 static void note_crtc(struct atomic_req *r, uint32_t crtc_id)

@@ -45,7 +45,9 @@ struct frame_kind {
  * req_finish() gives it back. -ENOMEM (logged) when none can be allocated. */
 int req_init(struct dispman_device *dev, struct atomic_req *r);
 void req_finish(struct dispman_device *dev, struct atomic_req *r);
-/* Free the kept request (device destruction). */
+/* The device's kept request (dev->req_cache, its body request.c's): allocated at device
+ * creation, freed with the kept request at its destruction (nothing when not allocated). */
+int req_cache_init(struct dispman_device *dev);
 void req_cache_free(struct dispman_device *dev);
 void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value);
 /* Commit with retries on EINTR/EAGAIN; counts stats; a lost master pauses the device
