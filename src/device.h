@@ -21,6 +21,7 @@ struct event_loop;
 struct event_source;
 struct gbm_device;
 struct hotplug;
+struct layer_state;
 struct plane;
 struct req_cache;
 struct seat;
@@ -59,7 +60,7 @@ struct dispman_device {
 	struct req_cache *req_cache; /* request.c's: the last request's memory, reused */
 	bool shape_dirty;
 	bool force_modeset;
-	unsigned next_layer_serial; /* layer.c: creation order of the device's layers */
+	struct layer_state *layers; /* layer.c's: the creation order of the device's layers */
 	struct dispman_limits limits;
 	struct dispman_stats stats;
 	/* alloc.c: search budget (0: default) and what the kernel taught us */

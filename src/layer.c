@@ -10,6 +10,27 @@
 #include "log.h"
 #include "output.h"
 
+/* What layer.c keeps per device (dispman_device.layers: layer_init() to layer_finish()). */
+struct layer_state {
+	unsigned next_serial; /* creation order of the device's layers */
+};
+
+int layer_init(struct dispman_device *dev)
+{
+	dev->layers = calloc(1, sizeof(*dev->layers));
+	if (!dev->layers) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the layer state");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void layer_finish(struct dispman_device *dev)
+{
+	free(dev->layers);
+	dev->layers = NULL;
+}
+
 struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 {
 	struct dispman_layer *layer = calloc(1, sizeof(*layer));
@@ -22,7 +43,7 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 	layer->alpha = 0xffff;
 	layer->blend = DISPMAN_BLEND_PREMULTIPLIED;
 	layer->visible = true;
-	layer->serial = out->dev->next_layer_serial++;
+	layer->serial = out->dev->layers->next_serial++;
 	layer->placement.reason = DISPMAN_REASON_INVISIBLE;
 	list_insert_tail(&out->layers, &layer->link);
 	device_shape_changed(out->dev);

@@ -11,6 +11,7 @@
 #include "list.h"
 
 struct dispman_buffer;
+struct dispman_device;
 struct dispman_output;
 struct plane;
 
@@ -49,6 +50,10 @@ void layer_get_src(const struct dispman_layer *layer, uint32_t *x, uint32_t *y, 
 	uint32_t *h);
 void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, uint32_t *w,
 	uint32_t *h);
+/* What layer.c keeps per device (dev->layers, its body layer.c's): allocated at device
+ * creation, freed at its destruction once its layers are gone (nothing when not allocated). */
+int layer_init(struct dispman_device *dev);
+void layer_finish(struct dispman_device *dev);
 void layer_destroy_internal(struct dispman_layer *layer);
 /* Destroy every layer of the output (the output is being destroyed). */
 void layer_destroy_all(struct dispman_output *out);

@@ -239,6 +239,9 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	ret = device_read_planes(dev);
 	if (ret < 0)
 		goto err;
+	ret = layer_init(dev);
+	if (ret < 0)
+		goto err;
 	ret = req_cache_init(dev);
 	if (ret < 0)
 		goto err;
@@ -340,6 +343,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 		output_destroy(out);
 	}
 	free(dev->outputs);
+	layer_finish(dev);
 	buffer_orphan_all(dev);
 	for (size_t i = 0; i < dev->n_crtcs; i++)
 		if (dev->crtcs[i].cur_mode_blob)
