@@ -345,10 +345,18 @@ void device_run_queued(struct dispman_device *dev)
 
 int dispman_device_commit(struct dispman_device *dev)
 {
+	if (!dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+		return -EINVAL;
+	}
 	return device_commit_internal(dev, NULL);
 }
 
 int dispman_output_commit(struct dispman_output *out)
 {
+	if (!out) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+		return -EINVAL;
+	}
 	return device_commit_internal(out->dev, out);
 }

@@ -196,7 +196,8 @@ int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms);
  *
  * Returns 0, or -EACCES when the device lost DRM master (commits are paused, logged
  * once; see dispman_device_resume()), -EINVAL/-ERANGE/-ENOSPC when the kernel rejected
- * even the smallest configuration, -ENOMEM, or another negative errno from the kernel.
+ * even the smallest configuration (or dev NULL), -ENOMEM, or another negative errno from
+ * the kernel.
  */
 int dispman_device_commit(struct dispman_device *dev);
 
@@ -436,7 +437,7 @@ int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer 
  * Commit the pending state of this output only (see dispman_device_commit()): it does not
  * wait for, nor commit, the other outputs, unless the commit changes the scene's shape or
  * needs a modeset, which covers the whole device as in dispman_device_commit(). Errors
- * as dispman_device_commit().
+ * as dispman_device_commit(); -EINVAL when out is NULL.
  */
 int dispman_output_commit(struct dispman_output *out);
 

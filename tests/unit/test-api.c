@@ -200,6 +200,8 @@ static void test_object_setters(void **state)
 	assert_ptr_equal(f->dev->output_data, &x);
 	assert_refused(dispman_device_set_alloc_budget(NULL, 1, 1), -EINVAL, "device is NULL");
 	assert_refused(dispman_device_probe(NULL), -EINVAL, "device is NULL");
+	assert_refused(dispman_device_commit(NULL), -EINVAL, "device is NULL");
+	assert_refused(dispman_output_commit(NULL), -EINVAL, "output is NULL");
 	assert_refused(dispman_output_set_frame_callback(NULL, on_frame, &x), -EINVAL,
 		"output is NULL");
 	assert_int_equal(dispman_output_set_frame_callback(f->out, on_frame, &x), 0);
