@@ -17,6 +17,7 @@
 #include "device.h"
 #include "dispatch.h"
 #include "log.h"
+#include "master.h"
 #include "output.h"
 #include "request.h"
 
@@ -182,7 +183,7 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 		return -EINVAL;
 	}
 	struct dispman_device *dev = out->dev;
-	if (dev->paused) {
+	if (master_paused(dev)) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture, DRM master lost", out->name);
 		return -EACCES;
 	}
@@ -213,10 +214,10 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	commit_hold(dev, true);
 	if (ret == 0)
 		ret = output_wait_flip(out, FENCE_TIMEOUT_MS);
-	if (ret == 0 && (!out->active || !out->cur_crtc || dev->paused)) {
+	if (ret == 0 && (!out->active || !out->cur_crtc || master_paused(dev))) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: the output was %s while waiting for its frame",
-			out->name, dev->paused ? "paused (DRM master lost)" : "disabled");
-		ret = dev->paused ? -EACCES : -EINVAL;
+			out->name, master_paused(dev) ? "paused (DRM master lost)" : "disabled");
+		ret = master_paused(dev) ? -EACCES : -EINVAL;
 	}
 	if (ret == 0)
 		ret = path == DISPMAN_CAPTURE_WRITEBACK ? capture_writeback(out, wb, frame) :

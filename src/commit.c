@@ -297,7 +297,7 @@ void commit_defer(struct dispman_device *dev, bool on)
 
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only)
 {
-	if (dev->paused && !device_try_regain_master(dev, false)) {
+	if (master_paused(dev) && !device_try_regain_master(dev, false)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
 		return -EACCES;
 	}
@@ -316,7 +316,8 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 
 void device_run_queued(struct dispman_device *dev)
 {
-	if (dev->commit_hold > 0 || dev->paused || (!dev->commit_queued && !dev->outputs_queued))
+	if (dev->commit_hold > 0 || master_paused(dev) ||
+		(!dev->commit_queued && !dev->outputs_queued))
 		return; /* nothing queued: every frame's flip comes here */
 	bool pending = false, ready = false;
 	size_t queued = 0;

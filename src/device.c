@@ -21,11 +21,6 @@ int dispman_device_get_drm_fd(struct dispman_device *dev)
 	return dev->fd;
 }
 
-bool dispman_device_is_paused(struct dispman_device *dev)
-{
-	return dev->paused;
-}
-
 int dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
 	void *data)
 {

@@ -22,6 +22,7 @@ struct event_source;
 struct gbm_device;
 struct hotplug;
 struct layer_state;
+struct master_state;
 struct plane;
 struct req_cache;
 struct seat;
@@ -45,11 +46,9 @@ struct dispman_device {
 	int fd;
 	char path[256];            /* the node opened, "" when unknown */
 	struct seat *seat;         /* the libseat seat the nodes came from, or NULL (seat.h) */
-	bool seat_disabled;        /* master.c: the seat is disabled: paused, master not retried */
 	bool addfb2_modifiers;
 	bool writeback_cap;
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
-	bool paused;               /* master.c: DRM master lost, commits return -EACCES */
 	/* commit.c (device_queue_commit() for the others): a whole-device commit waits for
 	 * every flip */
 	bool commit_queued;
@@ -94,10 +93,7 @@ struct dispman_device {
 	struct hotplug *hotplug;   /* NULL without a udev monitor */
 	dispman_output_callback output_cb;
 	void *output_data;
-	/* DRM master (master.c) */
-	int master_timer_fd;
-	struct event_source *master_timer_source;
-	int64_t master_try_ms;     /* CLOCK_MONOTONIC ms of the last drmSetMaster() while paused */
+	struct master_state *master; /* master.c's: paused, the retry timer (master_paused()) */
 	struct list buffers;       /* dispman_buffer.link */
 	int events_handled;        /* dispatch.c: flip events counted during drmHandleEvent() */
 

@@ -216,7 +216,6 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	}
 	list_init(&dev->buffers);
 	list_init(&dev->listeners);
-	dev->master_timer_fd = -1;
 	device_shape_changed(dev);
 	dev->fd = fcntl(drm_fd, F_DUPFD_CLOEXEC, 0);
 	if (dev->fd < 0) {
@@ -246,6 +245,9 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	if (ret < 0)
 		goto err;
 	ret = event_init(dev);
+	if (ret < 0)
+		goto err;
+	ret = master_init(dev);
 	if (ret < 0)
 		goto err;
 	ret = dispatch_init(dev);
@@ -507,7 +509,7 @@ int dispman_device_probe(struct dispman_device *dev)
 	bool need_commit;
 	int changed = report_changes(dev, st, &need_commit);
 	free(st);
-	if (!need_commit || dev->paused)
+	if (!need_commit || master_paused(dev))
 		return changed;
 	if (event_dispatching(dev)) {
 		/* from the hotplug handler: the commit runs once the dispatch is over */

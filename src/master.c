@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
@@ -24,7 +25,43 @@
 #include "log.h"
 #include "plane.h"
 
+/* DRM master's state of a device (dispman_device.master: master_init() to master_finish()). */
+struct master_state {
+	bool paused;               /* DRM master lost, commits return -EACCES */
+	bool seat_disabled;        /* the seat is disabled: paused, master not retried */
+	int timer_fd;              /* retries master every 500 ms while paused, or -1 */
+	struct event_source *timer_source;
+	int64_t try_ms;            /* CLOCK_MONOTONIC ms of the last drmSetMaster() while paused */
+};
+
 static void master_timer_set(struct dispman_device *dev, bool on);
+
+int master_init(struct dispman_device *dev)
+{
+	struct master_state *m = calloc(1, sizeof(*m));
+	if (!m) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the DRM master state");
+		return -ENOMEM;
+	}
+	m->timer_fd = -1;
+	dev->master = m;
+	return 0;
+}
+
+bool master_paused(const struct dispman_device *dev)
+{
+	return dev->master->paused;
+}
+
+bool dispman_device_is_paused(struct dispman_device *dev)
+{
+	return master_paused(dev);
+}
+
+bool master_timer_created(const struct dispman_device *dev)
+{
+	return dev->master->timer_fd >= 0;
+}
 
 /* While paused: every 500 ms try to take DRM master back and restore the screen. */
 static int handle_master_timer(int fd, uint32_t events, void *data)
@@ -34,7 +71,7 @@ static int handle_master_timer(int fd, uint32_t events, void *data)
 	uint64_t expirations;
 	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
 		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "master timer read failed");
-	if (!dev->paused) {
+	if (!dev->master->paused) {
 		master_timer_set(dev, false);
 		return 0;
 	}
@@ -49,20 +86,21 @@ static int handle_master_timer(int fd, uint32_t events, void *data)
 /* Arm (true) or disarm the timer that retries DRM master every 500 ms while paused. */
 static void master_timer_set(struct dispman_device *dev, bool on)
 {
-	if (dev->master_timer_fd < 0) {
+	struct master_state *m = dev->master;
+	if (m->timer_fd < 0) {
 		if (!on)
 			return;
-		dev->master_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-		if (dev->master_timer_fd < 0) {
+		m->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (m->timer_fd < 0) {
 			dispman_log_errno(DISPMAN_LOG_WARNING, errno, "timerfd_create failed: DRM "
 				"master is retried on commits only");
 			return;
 		}
-		dev->master_timer_source = event_source_add(dev, dev->master_timer_fd, EPOLLIN,
+		m->timer_source = event_source_add(dev, m->timer_fd, EPOLLIN,
 			handle_master_timer, dev);
-		if (!dev->master_timer_source) {
-			close(dev->master_timer_fd);
-			dev->master_timer_fd = -1;
+		if (!m->timer_source) {
+			close(m->timer_fd);
+			m->timer_fd = -1;
 			return;
 		}
 	}
@@ -71,17 +109,20 @@ static void master_timer_set(struct dispman_device *dev, bool on)
 		its.it_value.tv_nsec = 500 * 1000000L;
 		its.it_interval.tv_nsec = 500 * 1000000L;
 	}
-	if (timerfd_settime(dev->master_timer_fd, 0, &its, NULL) < 0)
+	if (timerfd_settime(m->timer_fd, 0, &its, NULL) < 0)
 		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "timerfd_settime failed");
 }
 
 void master_finish(struct dispman_device *dev)
 {
-	event_source_remove(dev->master_timer_source);
-	dev->master_timer_source = NULL;
-	if (dev->master_timer_fd >= 0)
-		close(dev->master_timer_fd);
-	dev->master_timer_fd = -1;
+	struct master_state *m = dev->master;
+	if (!m)
+		return;
+	event_source_remove(m->timer_source);
+	if (m->timer_fd >= 0)
+		close(m->timer_fd);
+	free(m);
+	dev->master = NULL;
 }
 
 /* Another master may have changed the planes: learn what they show now, so that the
@@ -104,21 +145,22 @@ static void refresh_plane_state(struct dispman_device *dev)
 
 bool device_try_regain_master(struct dispman_device *dev, bool force)
 {
-	if (!dev->paused)
+	struct master_state *m = dev->master;
+	if (!m->paused)
 		return true;
-	if (dev->seat_disabled)
+	if (m->seat_disabled)
 		return false; /* the seat gives master back when it enables us */
 	int64_t now = monotonic_ms();
-	if (!force && now - dev->master_try_ms < 500)
+	if (!force && now - m->try_ms < 500)
 		return false;
-	dev->master_try_ms = now;
+	m->try_ms = now;
 	if (drmSetMaster(dev->fd) != 0) {
 		dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "DRM master still unavailable");
 		return false;
 	}
 	dispman_log(DISPMAN_LOG_INFO, "DRM master regained: restoring the state with one "
 		"modeset commit");
-	dev->paused = false;
+	m->paused = false;
 	dev->force_modeset = true;
 	device_shape_changed(dev);
 	master_timer_set(dev, false);
@@ -128,11 +170,11 @@ bool device_try_regain_master(struct dispman_device *dev, bool force)
 
 int dispman_device_resume(struct dispman_device *dev)
 {
-	if (dev->paused && !device_try_regain_master(dev, true)) {
+	if (dev->master->paused && !device_try_regain_master(dev, true)) {
 		/* Whoever manages the VT may have given us master in a way our fd cannot
 		 * check (drmSetMaster refused): believe the caller, the commit will tell. */
 		dispman_log(DISPMAN_LOG_INFO, "resuming commits, next commit is a full modeset");
-		dev->paused = false;
+		dev->master->paused = false;
 		master_timer_set(dev, false);
 		refresh_plane_state(dev);
 	}
@@ -143,9 +185,9 @@ int dispman_device_resume(struct dispman_device *dev)
 
 void master_seat_changed(struct dispman_device *dev, bool enabled)
 {
-	dev->seat_disabled = !enabled;
+	dev->master->seat_disabled = !enabled;
 	if (!enabled) {
-		dev->paused = true;
+		dev->master->paused = true;
 		master_timer_set(dev, false);
 		device_notify_seat(dev, false);
 		return;
@@ -161,17 +203,18 @@ bool device_check_master_lost(struct dispman_device *dev, int err)
 {
 	if (err != EACCES && err != EPERM)
 		return false;
-	if (!dev->paused && dev->seat) {
+	struct master_state *m = dev->master;
+	if (!m->paused && dev->seat) {
 		/* The seat manager took master away (a VT switch, say) before its disable event
 		 * reached us: expected, and the seat's enable event brings it back. */
 		dispman_log(DISPMAN_LOG_INFO, "DRM master taken away through the seat (%s): "
 			"commits are paused until the seat is enabled again", strerror(err));
-	} else if (!dev->paused) {
+	} else if (!m->paused) {
 		dispman_log(DISPMAN_LOG_ERROR, "DRM master lost (%s): commits are paused until "
 			"master comes back", strerror(err));
-		dev->master_try_ms = monotonic_ms();
+		m->try_ms = monotonic_ms();
 		master_timer_set(dev, true);
 	}
-	dev->paused = true;
+	m->paused = true;
 	return true;
 }

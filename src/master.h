@@ -20,7 +20,15 @@ bool device_check_master_lost(struct dispman_device *dev, int err);
  * (listeners told, then resume with the restoring commit queued).
  */
 void master_seat_changed(struct dispman_device *dev, bool enabled);
-/* Close the master timer (device destroyed). */
+/* DRM master's state of the device (dev->master, its body master.c's): allocated at device
+ * creation after the event loop; master_finish() closes the master timer and frees it
+ * before the loop goes (nothing when not allocated). */
+int master_init(struct dispman_device *dev);
 void master_finish(struct dispman_device *dev);
+/* DRM master was lost (or the seat disabled): commits return -EACCES. */
+bool master_paused(const struct dispman_device *dev);
+/* The timer that retries master while paused exists (created at the first loss of master
+ * without a seat; unit tests). */
+bool master_timer_created(const struct dispman_device *dev);
 
 #endif

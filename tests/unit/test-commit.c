@@ -18,6 +18,7 @@
 #include "compose.h"
 #include "device.h"
 #include "layer.h"
+#include "master.h"
 #include "output.h"
 #include "plane.h"
 #include "proposal.h"
@@ -386,7 +387,7 @@ static void test_master_timer_restores(void **state)
 	mock_drm_set_master(false);
 	struct dispman_buffer *b = next_frame(f, 1);
 	assert_int_equal(dispman_device_commit(f->dev), -EACCES);
-	assert_true(f->dev->master_timer_fd >= 0);
+	assert_true(master_timer_created(f->dev));
 	uint64_t modesets = stats(f->dev).modesets;
 	mock_drm_set_master(true);
 	for (int i = 0; i < 30 && dispman_device_is_paused(f->dev); i++)
@@ -415,7 +416,7 @@ static void test_master_lost_seat(void **state)
 	unit_log_clear();
 	struct dispman_buffer *b = next_frame(f, 1);
 	int ret = dispman_device_commit(f->dev);
-	bool paused = dispman_device_is_paused(f->dev), timer = f->dev->master_timer_fd >= 0;
+	bool paused = dispman_device_is_paused(f->dev), timer = master_timer_created(f->dev);
 	f->dev->seat = NULL; /* before any assertion: the teardown must not close the stand-in */
 	assert_int_equal(ret, -EACCES);
 	assert_true(paused);
