@@ -74,6 +74,13 @@ static int cmp_layers(const void *a, const void *b)
 	return layer_below(la, lb) ? -1 : layer_below(lb, la);
 }
 
+/* The layer shows something, if on screen: visible, a live buffer, not transparent. */
+static bool layer_shown(const struct dispman_layer *l)
+{
+	const struct dispman_buffer *buf = layer_buffer(l);
+	return layer_visible(l) && buf && buf->dev && layer_alpha(l) != 0;
+}
+
 static void read_zpos(struct dispman_device *dev, struct plane *p)
 {
 	if (p->zpos_read)
@@ -167,19 +174,20 @@ static enum dispman_placement_reason check_geometry(const struct dispman_output 
 	int32_t dx, dy;
 	layer_get_src(l, &sx, &sy, &sw, &sh);
 	layer_get_dst(l, &dx, &dy, &dw, &dh);
-	uint64_t bw = (uint64_t)l->buf->width << 16, bh = (uint64_t)l->buf->height << 16;
+	const struct dispman_buffer *buf = layer_buffer(l);
+	uint64_t bw = (uint64_t)buf->width << 16, bh = (uint64_t)buf->height << 16;
 	if (sw < 0x10000 || sh < 0x10000 || (uint64_t)sx + sw > bw || (uint64_t)sy + sh > bh) {
 		dispman_log(DISPMAN_LOG_WARNING, "%s: layer z=%d not shown: source %.2fx%.2f at "
 			"(%.2f, %.2f) is not inside its %ux%u buffer (or under one pixel)", out->name,
-			l->z, sw / 65536.0, sh / 65536.0, sx / 65536.0, sy / 65536.0, l->buf->width,
-			l->buf->height);
+			layer_z(l), sw / 65536.0, sh / 65536.0, sx / 65536.0, sy / 65536.0,
+			buf->width, buf->height);
 		return DISPMAN_REASON_SOURCE;
 	}
 	int64_t x1 = (int64_t)dx + dw, y1 = (int64_t)dy + dh;
 	if (dw > DISPMAN_MAX_COORD || dh > DISPMAN_MAX_COORD || dx < -DISPMAN_MAX_COORD ||
 	    dy < -DISPMAN_MAX_COORD || x1 > DISPMAN_MAX_COORD || y1 > DISPMAN_MAX_COORD) {
 		dispman_log(DISPMAN_LOG_WARNING, "%s: layer z=%d not shown: destination %ux%u at "
-			"(%d, %d) reaches beyond %d pixels", out->name, l->z, dw, dh, dx, dy,
+			"(%d, %d) reaches beyond %d pixels", out->name, layer_z(l), dw, dh, dx, dy,
 			DISPMAN_MAX_COORD);
 		return DISPMAN_REASON_DESTINATION;
 	}
@@ -211,7 +219,8 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 	int32_t dx, dy;
 	layer_get_src(l, &sx, &sy, &sw, &sh);
 	layer_get_dst(l, &dx, &dy, &dw, &dh);
-	const struct format_info *fi = format_info_find(l->buf->format);
+	const struct dispman_buffer *buf = layer_buffer(l);
+	const struct format_info *fi = format_info_find(buf->format);
 	return (struct plan_layer){
 		.vis = *vis,
 		.src_w = sw,
@@ -220,13 +229,13 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 		.dst_y = dy,
 		.dst_w = dw,
 		.dst_h = dh,
-		.format = l->buf->format,
-		.modifier = l->buf->modifier,
-		.has_fb = l->buf->fb_id != 0,
+		.format = buf->format,
+		.modifier = buf->modifier,
+		.has_fb = buf->fb_id != 0,
 		.has_alpha = fi && fi->has_alpha,
-		.alpha = l->alpha,
-		.blend = l->blend,
-		.update_rate = l->update_rate,
+		.alpha = layer_alpha(l),
+		.blend = layer_blend(l),
+		.update_rate = layer_update_rate(l),
 	};
 }
 
@@ -307,7 +316,7 @@ static size_t sorted_layers(struct dispman_output *out, struct dispman_layer ***
 		return SIZE_MAX;
 	n = 0;
 	list_for_each_safe(pos, tmp, &out->layers)
-		(*res)[n++] = container_of(pos, struct dispman_layer, link);
+		(*res)[n++] = layer_from_link(pos);
 	qsort(*res, n, sizeof(**res), cmp_layers);
 	return n;
 }
@@ -365,7 +374,7 @@ static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_all; i++) {
 		struct dispman_layer *l = ents[i].layer;
-		if (!l->visible || !l->buf || !l->buf->dev || l->alpha == 0)
+		if (!layer_shown(l))
 			continue;
 		struct rect vis;
 		clip_rect(l, w, h, &vis);
@@ -378,7 +387,7 @@ static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
 		}
 		c->ent[c->n] = &ents[i];
 		c->pl[c->n] = layer_to_plan(l, &vis);
-		c->pl[c->n].readable = compose_can_read(l->buf);
+		c->pl[c->n].readable = compose_can_read(layer_buffer(l));
 		c->n++;
 	}
 	c->n_planes = collect_planes(c);
@@ -492,7 +501,8 @@ static int search_output(struct dispman_device *dev, struct proposal *prop,
 	for (size_t i = 0; i < c.n; i++)
 		if (c.res[i].plane < 0)
 			dispman_log(DISPMAN_LOG_DEBUG, "%s: layer z=%d %s (reason %d)", out->name,
-				c.ent[i]->layer->z, c.pl[i].readable ? "composited" : "not shown",
+				layer_z(c.ent[i]->layer),
+				c.pl[i].readable ? "composited" : "not shown",
 				(int)c.ent[i]->placement.reason);
 out:
 	free(c.ent);
@@ -505,10 +515,7 @@ static void update_rates(struct dispman_output *out)
 {
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, &out->layers) {
-		struct dispman_layer *l = container_of(pos, struct dispman_layer, link);
-		bool changed = l->content_serial != l->rate_serial;
-		l->rate_serial = l->content_serial;
-		l->update_rate = l->update_rate - l->update_rate / 8 + (changed ? 32 : 0);
+		layer_count_update(layer_from_link(pos));
 	}
 }
 
@@ -560,12 +567,14 @@ static bool geometry_holds(struct dispman_device *dev)
 		bool ok = vis != NULL;
 		for (size_t i = 0; i < n && ok; i++) {
 			struct dispman_layer *l = all[i];
-			enum dispman_placement_reason why = l->placement.reason;
-			bool in_plan = l->plane || l->composited ||
-				(l->placement.state == DISPMAN_PLACEMENT_NOT_SHOWN &&
+			const struct dispman_placement *placed = layer_placement(l);
+			struct plane *plane = layer_plane(l);
+			enum dispman_placement_reason why = placed->reason;
+			bool in_plan = plane || layer_composited(l) ||
+				(placed->state == DISPMAN_PLACEMENT_NOT_SHOWN &&
 				 why != DISPMAN_REASON_INVISIBLE && why != DISPMAN_REASON_SOURCE &&
 				 why != DISPMAN_REASON_DESTINATION);
-			bool shown = l->visible && l->buf && l->buf->dev && l->alpha != 0;
+			bool shown = layer_shown(l);
 			if (shown)
 				clip_rect(l, in.width, in.height, &vis[i]);
 			shown = shown && vis[i].x0 < vis[i].x1 && vis[i].y0 < vis[i].y1;
@@ -573,27 +582,28 @@ static bool geometry_holds(struct dispman_device *dev)
 				ok = false;
 				break;
 			}
-			if (!in_plan || !l->geom_dirty)
+			if (!in_plan || !layer_geom_dirty(l))
 				continue;
 			if (check_geometry(out, l) != DISPMAN_REASON_NONE) {
 				ok = false;
 				break;
 			}
-			if (!l->plane) {
+			if (!plane) {
 				dev->alloc_stale = true;
 				continue;
 			}
 			const struct plan_layer pl = layer_to_plan(l, &vis[i]);
-			const struct plan_plane pp = plane_to_plan(l->plane);
-			ok = plan_check_plane(&in, &pp, l->plane->type == DRM_PLANE_TYPE_PRIMARY,
+			const struct plan_plane pp = plane_to_plan(plane);
+			ok = plan_check_plane(&in, &pp, plane->type == DRM_PLANE_TYPE_PRIMARY,
 				&pl) == DISPMAN_REASON_NONE;
 		}
 		/* stacking: the composition buffer is below every plane */
 		for (size_t i = 0; i < n && ok; i++) {
-			if (!all[i]->plane)
+			if (!layer_plane(all[i]))
 				continue;
 			for (size_t k = i + 1; k < n && ok; k++)
-				ok = !(all[k]->composited && (all[i]->geom_dirty || all[k]->geom_dirty) &&
+				ok = !(layer_composited(all[k]) &&
+					(layer_geom_dirty(all[i]) || layer_geom_dirty(all[k])) &&
 					rect_overlap(&vis[i], &vis[k]));
 		}
 		free(vis);
@@ -690,10 +700,10 @@ bool alloc_done(struct dispman_device *dev, const struct frame_kind *kind, bool 
 			continue; /* no layer's rectangles changed (layer.c sets both) */
 		struct list *pos, *tmp;
 		list_for_each_safe(pos, tmp, &out->layers) {
-			struct dispman_layer *l = container_of(pos, struct dispman_layer, link);
+			struct dispman_layer *l = layer_from_link(pos);
 			if (out->committing || dev->commit_full)
-				l->geom_dirty = false;
-			pending = pending || l->geom_dirty;
+				layer_geometry_committed(l);
+			pending = pending || layer_geom_dirty(l);
 		}
 	}
 	dev->geometry_dirty = pending;

@@ -73,7 +73,7 @@ static void try_requeue(struct cam_buf *b, bool released)
 	struct dispman_camera *cam = b->cam;
 	if (b->state != CAM_BUF_LAYER || b == cam->current)
 		return;
-	if (!released && output_holds_buffer(cam->layer->out, b->buf)) {
+	if (!released && output_holds_buffer(layer_output(cam->layer), b->buf)) {
 		b->committed = true;
 		return; /* the release callback comes back here */
 	}
@@ -110,13 +110,13 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 	/* The frame's start: the driver's capture time when it is plausible (before the
 	 * commit that queued the frame: vivid's are nominal, start + sequence * period), else
 	 * that commit's time. No commit of this output came since: one waits for its flip. */
-	uint64_t commit = ns_of(&b->cam->layer->out->commit_time);
+	uint64_t commit = ns_of(&layer_output(b->cam->layer)->commit_time);
 	uint64_t t0 = b->ts_ns && b->ts_ns <= commit ? b->ts_ns : commit;
 	if (flip < t0) {
 		/* Some drivers (vkms) stamp the flip with the vblank before the one
 		 * that completed it: then that vblank is one refresh period later
 		 * (without a known period, the event's arrival). */
-		uint64_t period = output_period_ns(b->cam->layer->out);
+		uint64_t period = output_period_ns(layer_output(b->cam->layer));
 		if (period) {
 			flip += period;
 		} else {
@@ -180,8 +180,8 @@ static void show_copy(struct dispman_camera *cam, struct cam_buf *b)
 {
 	struct dispman_buffer *dst = NULL;
 	for (int i = 0; i < COPY_TARGETS && !dst; i++)
-		if (cam->targets[i] != cam->layer->buf &&
-		    !output_holds_buffer(cam->layer->out, cam->targets[i]))
+		if (cam->targets[i] != layer_buffer(cam->layer) &&
+		    !output_holds_buffer(layer_output(cam->layer), cam->targets[i]))
 			dst = cam->targets[i];
 	if (!dst) {
 		cam->stats.frames_dropped++;
@@ -398,7 +398,7 @@ static struct dispman_camera *camera_alloc(struct dispman_layer *layer, uint32_t
 	if (!cam)
 		return NULL;
 	cam->layer = layer;
-	cam->dev = layer->out->dev;
+	cam->dev = layer_output(layer)->dev;
 	cam->flags = flags;
 	cam->v4l2.fd = -1;
 	for (uint32_t i = 0; i < V4L2_MAX_BUFFERS; i++) {
@@ -474,7 +474,7 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 	}
 	cam->stats.n_buffers = cam->n_bufs;
 	cam->stats.zero_copy = !cam->copy;
-	layer->copy_reason = cam->copy ? cam->copy_reason : DISPMAN_REASON_NONE;
+	layer_set_copy_reason(layer, cam->copy ? cam->copy_reason : DISPMAN_REASON_NONE);
 	dispman_log(DISPMAN_LOG_INFO, "camera %s (%s): %.4s %ux%u, %u buffers, %s%s", config.path,
 		cam->v4l2.card, (const char *)&cam->v4l2.fmt.v4l2_fourcc, cam->v4l2.fmt.width,
 		cam->v4l2.fmt.height, cam->n_bufs, cam->copy ? "" : "zero-copy, ",
@@ -558,9 +558,9 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	 * every camera buffer: the next flip (at most a few frames) does it. */
 	bool ours = false;
 	for (uint32_t i = 0; i < cam->n_bufs; i++)
-		ours = ours || (cam->bufs[i].buf && cam->layer->buf == cam->bufs[i].buf);
+		ours = ours || (cam->bufs[i].buf && layer_buffer(cam->layer) == cam->bufs[i].buf);
 	for (int i = 0; i < COPY_TARGETS; i++)
-		ours = ours || (cam->targets[i] && cam->layer->buf == cam->targets[i]);
+		ours = ours || (cam->targets[i] && layer_buffer(cam->layer) == cam->targets[i]);
 	if (ours) {
 		dispman_layer_set_buffer(cam->layer, NULL);
 		dispman_device_commit(cam->dev);
@@ -571,10 +571,10 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 		bool busy = false;
 		for (uint32_t i = 0; i < cam->n_bufs; i++)
 			busy = busy || (cam->bufs[i].buf &&
-				output_holds_buffer(cam->layer->out, cam->bufs[i].buf));
+				output_holds_buffer(layer_output(cam->layer), cam->bufs[i].buf));
 		for (int i = 0; i < COPY_TARGETS; i++)
 			busy = busy || (cam->targets[i] &&
-				output_holds_buffer(cam->layer->out, cam->targets[i]));
+				output_holds_buffer(layer_output(cam->layer), cam->targets[i]));
 		if (!busy)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &t);
@@ -589,7 +589,7 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	/* Buffers the display still holds keep their own references: unhook. */
 	camera_free_buffers(cam);
 	v4l2_close(&cam->v4l2);
-	cam->layer->copy_reason = DISPMAN_REASON_NONE;
+	layer_set_copy_reason(cam->layer, DISPMAN_REASON_NONE);
 	free(cam);
 }
 

@@ -61,11 +61,11 @@ static void scene_add(struct scene *scene, struct dispman_layer *layer)
 	if (scene->n >= MAX_SCENE)
 		return;
 	struct scene_entry *e = &scene->e[scene->n++];
-	e->buf = dispman_buffer_ref(layer->buf);
+	e->buf = dispman_buffer_ref(layer_buffer(layer));
 	layer_get_src(layer, &e->src_x, &e->src_y, &e->src_w, &e->src_h);
 	layer_get_dst(layer, &e->dst_x, &e->dst_y, &e->dst_w, &e->dst_h);
-	e->alpha = layer->alpha;
-	e->blend = layer->blend;
+	e->alpha = layer_alpha(layer);
+	e->blend = layer_blend(layer);
 }
 
 /* What the commit puts on the output's planes, bottom to top: the composition buffer
@@ -77,14 +77,14 @@ static void record_scene(struct dispman_output *out)
 	scene_clear(scene);
 	scene->valid = true;
 	struct dispman_layer *comp = compose_peek_layer(out);
-	if (comp && comp->plane && comp->buf)
+	if (comp && layer_plane(comp) && layer_buffer(comp))
 		scene_add(scene, comp);
 	struct dispman_layer *on[MAX_SCENE];
 	size_t n = 0;
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, &out->layers) {
-		struct dispman_layer *layer = container_of(pos, struct dispman_layer, link);
-		if (!layer->plane || !layer->buf || n >= MAX_SCENE)
+		struct dispman_layer *layer = layer_from_link(pos);
+		if (!layer_plane(layer) || !layer_buffer(layer) || n >= MAX_SCENE)
 			continue;
 		/* insertion into stacking order: a handful of layers, usually in order */
 		size_t i = n++;
@@ -125,16 +125,17 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 			out->flip_crtc_id = out->crtc->id;
 			struct list *pos, *tmp;
 			list_for_each_safe(pos, tmp, &out->layers) {
-				struct dispman_layer *layer =
-					container_of(pos, struct dispman_layer, link);
-				if (!layer->plane && !layer->composited)
+				struct dispman_layer *layer = layer_from_link(pos);
+				if (!layer_plane(layer) && !layer_composited(layer))
 					continue;
 				if (out->n_queued < MAX_SHOWN)
-					out->queued[out->n_queued++] = dispman_buffer_ref(layer->buf);
+					out->queued[out->n_queued++] =
+						dispman_buffer_ref(layer_buffer(layer));
 			}
 			struct dispman_layer *comp = compose_peek_layer(out);
-			if (comp && comp->plane && out->n_queued < MAX_SHOWN)
-				out->queued[out->n_queued++] = dispman_buffer_ref(comp->buf);
+			if (comp && layer_plane(comp) && out->n_queued < MAX_SHOWN)
+				out->queued[out->n_queued++] =
+					dispman_buffer_ref(layer_buffer(comp));
 			record_scene(out);
 		} else if (out->active) {
 			struct crtc *old = out->cur_crtc;

@@ -40,7 +40,7 @@
 #define IDLE_COMMITS 60
 
 struct compositor {
-	struct dispman_layer layer; /* internal: not in out->layers; buf is not referenced */
+	struct dispman_layer *layer; /* layer_create_composition(): its buf is not referenced */
 	struct dispman_buffer *pool[POOL];
 	uint64_t drawn[POOL];       /* frame whose content the buffer holds, 0: none */
 	uint64_t used[POOL];        /* commit count when it was last drawn or shown */
@@ -119,8 +119,8 @@ static void free_slot(struct dispman_output *out, struct compositor *c, size_t i
 {
 	if (!c->pool[i])
 		return;
-	if (c->layer.buf == c->pool[i])
-		c->layer.buf = NULL;
+	if (layer_buffer(c->layer) == c->pool[i])
+		layer_set_composition_buffer(c->layer, NULL);
 	account(out, c->pool[i], false);
 	dispman_buffer_unref(c->pool[i]); /* the output may still hold it on screen */
 	c->pool[i] = NULL;
@@ -131,7 +131,7 @@ static void free_pool(struct dispman_output *out, struct compositor *c)
 {
 	for (size_t i = 0; i < POOL; i++)
 		free_slot(out, c, i);
-	c->layer.buf = NULL;
+	layer_set_composition_buffer(c->layer, NULL);
 }
 
 void compose_destroy(struct dispman_output *out)
@@ -144,13 +144,14 @@ void compose_destroy(struct dispman_output *out)
 	for (size_t i = 0; i < HISTORY; i++)
 		pixman_region32_fini(&c->damage[i]);
 #endif
+	layer_destroy_composition(c->layer);
 	free(c);
 	out->comp = NULL;
 }
 
 struct dispman_layer *compose_peek_layer(struct dispman_output *out)
 {
-	return out->comp ? &out->comp->layer : NULL;
+	return out->comp ? out->comp->layer : NULL;
 }
 
 /*
@@ -199,7 +200,7 @@ void compose_commit_done(struct dispman_output *out)
 	for (size_t i = 0; i < POOL; i++) {
 		if (!c->pool[i])
 			continue;
-		if (c->pool[i] == c->layer.buf && c->layer.plane)
+		if (c->pool[i] == layer_buffer(c->layer) && layer_plane(c->layer))
 			c->used[i] = c->commits; /* in this frame */
 		else if (c->commits - c->used[i] >= IDLE_COMMITS && c->pool[i]->refcount == 1)
 			free_slot(out, c, i);
@@ -211,15 +212,14 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out)
 	struct compositor *c = out->comp;
 	if (!c) {
 		c = calloc(1, sizeof(*c));
-		if (!c) {
+		struct dispman_layer *layer = c ? layer_create_composition(out) : NULL;
+		if (!layer) {
 			dispman_log(DISPMAN_LOG_ERROR, "%s: out of memory for the compositor",
 				out->name);
+			free(c);
 			return NULL;
 		}
-		c->layer.out = out;
-		c->layer.alpha = 0xffff;
-		c->layer.visible = true;
-		list_init(&c->layer.link);
+		c->layer = layer;
 #if HAVE_PIXMAN
 		for (size_t i = 0; i < HISTORY; i++)
 			pixman_region32_init(&c->damage[i]);
@@ -232,13 +232,14 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out)
 		c->width = out->mode->info.hdisplay;
 		c->height = out->mode->info.vdisplay;
 	}
-	if (!c->layer.buf) {
+	if (!layer_buffer(c->layer)) {
 		int i = get_free(out, c);
 		if (i < 0)
 			return NULL;
-		c->layer.buf = c->pool[i]; /* drawn whole before it is first shown */
+		/* drawn whole before it is first shown */
+		layer_set_composition_buffer(c->layer, c->pool[i]);
 	}
-	return &c->layer;
+	return c->layer;
 }
 
 #if HAVE_PIXMAN
@@ -285,32 +286,45 @@ static bool setup_source(pixman_image_t *img, uint32_t sx, uint32_t sy, uint32_t
 	return true;
 }
 
+/* What draw_layer() draws of a layer (its buffer not referenced). */
+static struct scene_entry scene_entry_of(const struct dispman_layer *layer)
+{
+	struct scene_entry e = {
+		.buf = layer_buffer(layer),
+		.alpha = layer_alpha(layer),
+		.blend = layer_blend(layer),
+	};
+	layer_get_src(layer, &e.src_x, &e.src_y, &e.src_w, &e.src_h);
+	layer_get_dst(layer, &e.dst_x, &e.dst_y, &e.dst_w, &e.dst_h);
+	return e;
+}
+
 /*
- * Draw one layer. ext (may be NULL: the whole layer) bounds what is wanted, within the
- * destination's clip region: the straight-alpha path premultiplies only that part.
+ * Draw one layer (a scene's entry, or a layer's: scene_entry_of()). ext (may be NULL: the
+ * whole layer) bounds what is wanted, within the destination's clip region: the
+ * straight-alpha path premultiplies only that part.
  */
-static void draw_layer(pixman_image_t *dst, struct dispman_layer *layer,
+static void draw_layer(pixman_image_t *dst, const struct scene_entry *e,
 	const pixman_box32_t *ext)
 {
-	struct dispman_buffer *buf = layer->buf;
+	struct dispman_buffer *buf = e->buf;
 	const struct pixman_format_map *pf = find_format(buf->format);
 	if (!pf)
 		return;
-	uint32_t sx, sy, sw, sh, dw, dh;
-	int32_t dx, dy;
-	layer_get_src(layer, &sx, &sy, &sw, &sh);
-	layer_get_dst(layer, &dx, &dy, &dw, &dh);
+	uint32_t sx = e->src_x, sy = e->src_y, sw = e->src_w, sh = e->src_h;
+	int32_t dx = e->dst_x, dy = e->dst_y;
+	uint32_t dw = e->dst_w, dh = e->dst_h;
 	if (!dw || !dh)
 		return;
 	bool has_alpha = pf->with_alpha != pf->opaque;
-	enum dispman_blend_mode blend = has_alpha ? layer->blend : DISPMAN_BLEND_NONE;
+	enum dispman_blend_mode blend = has_alpha ? e->blend : DISPMAN_BLEND_NONE;
 	pixman_image_t *src = source_image(buf, blend == DISPMAN_BLEND_NONE ? pf->opaque :
 		pf->with_alpha);
 	pixman_image_t *mask = NULL, *tmp = NULL;
 	if (!src)
 		return;
-	if (layer->alpha != 0xffff) {
-		pixman_color_t a = { 0, 0, 0, layer->alpha };
+	if (e->alpha != 0xffff) {
+		pixman_color_t a = { 0, 0, 0, e->alpha };
 		mask = pixman_image_create_solid_fill(&a);
 	}
 	bool transformed = setup_source(src, sx, sy, sw, sh, dw, dh);
@@ -364,9 +378,9 @@ out:
  */
 static bool layer_opaque(const struct dispman_layer *layer)
 {
-	const struct pixman_format_map *pf = find_format(layer->buf->format);
-	return pf && layer->alpha == 0xffff &&
-		(pf->with_alpha == pf->opaque || layer->blend == DISPMAN_BLEND_NONE);
+	const struct pixman_format_map *pf = find_format(layer_buffer(layer)->format);
+	return pf && layer_alpha(layer) == 0xffff &&
+		(pf->with_alpha == pf->opaque || layer_blend(layer) == DISPMAN_BLEND_NONE);
 }
 
 static uint64_t region_area(pixman_region32_t *r)
@@ -402,13 +416,13 @@ static void frame_damage(struct compositor *c, size_t cur, struct dispman_layer 
 	for (size_t i = 0; i < n; i++) {
 		pixman_box32_t b;
 		layer_rect(layers[i], w, h, &b);
-		bool moved = !same_box(layers[i]->composed_box, &b);
-		if (layers[i]->composed_serial == layers[i]->content_serial && !moved)
+		const int32_t *was = layer_composed_box(layers[i]);
+		bool moved = !same_box(was, &b);
+		if (layer_content_composed(layers[i]) && !moved)
 			continue;
 		union_box(damage, b.x1, b.y1, b.x2, b.y2);
 		if (moved) /* where it was */
-			union_box(damage, layers[i]->composed_box[0], layers[i]->composed_box[1],
-				layers[i]->composed_box[2], layers[i]->composed_box[3]);
+			union_box(damage, was[0], was[1], was[2], was[3]);
 	}
 }
 
@@ -469,15 +483,12 @@ static int paint(struct compositor *c, struct dispman_buffer *target,
 	for (size_t i = 0; i < n; i++) {
 		if (pixman_region32_not_empty(&vis[i])) {
 			pixman_image_set_clip_region32(dst, &vis[i]);
-			draw_layer(dst, layers[i], pixman_region32_extents(&vis[i]));
+			const struct scene_entry e = scene_entry_of(layers[i]);
+			draw_layer(dst, &e, pixman_region32_extents(&vis[i]));
 		}
-		layers[i]->composed_serial = layers[i]->content_serial;
 		pixman_box32_t b;
 		layer_rect(layers[i], w, h, &b);
-		layers[i]->composed_box[0] = b.x1;
-		layers[i]->composed_box[1] = b.y1;
-		layers[i]->composed_box[2] = b.x2;
-		layers[i]->composed_box[3] = b.y2;
+		layer_note_composed(layers[i], b.x1, b.y1, b.x2, b.y2);
 	}
 	pixman_image_unref(dst);
 	return 0;
@@ -505,7 +516,7 @@ static int render_damage(struct dispman_output *out, struct dispman_layer *cl,
 	if (ret == 0) {
 		c->drawn[slot] = c->frame;
 		c->used[slot] = c->commits;
-		cl->buf = c->pool[slot];
+		layer_set_composition_buffer(cl, c->pool[slot]);
 		out->dev->stats.compositions++;
 		out->dev->stats.damaged_pixels += region_area(&need);
 		out->dev->stats.composed_pixels += drawn_px;
@@ -529,7 +540,7 @@ int compose_render(struct dispman_output *out, struct dispman_layer **layers, si
 		pixman_region32_init(&vis[i]);
 	size_t cur = POOL;
 	for (size_t i = 0; i < POOL; i++)
-		if (c->pool[i] == cl->buf)
+		if (c->pool[i] == layer_buffer(cl))
 			cur = i;
 	pixman_region32_t damage;
 	pixman_region32_init(&damage);
@@ -568,19 +579,8 @@ int compose_scene(struct dispman_buffer *target, const struct scene *scene)
 	pixman_color_t black = { 0, 0, 0, 0xffff };
 	pixman_box32_t all = { 0, 0, (int32_t)target->width, (int32_t)target->height };
 	pixman_image_fill_boxes(PIXMAN_OP_SRC, dst, &black, 1, &all);
-	for (size_t i = 0; i < scene->n; i++) {
-		const struct scene_entry *e = &scene->e[i];
-		struct dispman_layer l = {
-			.buf = e->buf,
-			.src_set = true, .dst_set = true,
-			.src_x = e->src_x, .src_y = e->src_y, .src_w = e->src_w, .src_h = e->src_h,
-			.dst_x = e->dst_x, .dst_y = e->dst_y, .dst_w = e->dst_w, .dst_h = e->dst_h,
-			.alpha = e->alpha,
-			.blend = e->blend,
-			.visible = true,
-		};
-		draw_layer(dst, &l, NULL);
-	}
+	for (size_t i = 0; i < scene->n; i++)
+		draw_layer(dst, &scene->e[i], NULL);
 	pixman_image_unref(dst);
 	return 0;
 }

@@ -44,12 +44,9 @@ struct dispman_output *input_target_output(struct dispman_input *input)
 
 static void place_cursor(struct dispman_input *input)
 {
-	struct dispman_layer *layer = input->cursor;
 	int32_t x, y;
 	pointer_area_cursor_origin(&input->pointer, input->hot_x, input->hot_y, &x, &y);
-	/* Keep the size: an explicit one stays explicit, a buffer-sized one follows the buffer. */
-	dispman_layer_set_destination(layer, x, y, layer->dst_set ? layer->dst_w : 0,
-		layer->dst_set ? layer->dst_h : 0);
+	layer_move(input->cursor, x, y); /* keeps the size, explicit or the buffer's */
 }
 
 void input_cursor_follow(struct dispman_input *input)
@@ -97,7 +94,7 @@ int dispman_input_set_cursor_layer(struct dispman_input *input, struct dispman_l
 		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
 		return -EINVAL;
 	}
-	if (layer && layer->out->dev != input->dev) {
+	if (layer && layer_output(layer)->dev != input->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: cursor layer belongs to another device");
 		return -EINVAL;
 	}

@@ -31,6 +31,39 @@ void layer_finish(struct dispman_device *dev)
 	dev->layers = NULL;
 }
 
+struct dispman_layer {
+	struct dispman_output *out;
+	struct dispman_buffer *buf;
+	bool src_set, dst_set;
+	uint32_t src_x, src_y, src_w, src_h; /* 16.16 */
+	int32_t dst_x, dst_y;
+	uint32_t dst_w, dst_h;
+	int z;
+	int32_t hot_x, hot_y;  /* cursor hotspot in buffer pixels (HOTSPOT_X/Y) */
+	uint16_t alpha;
+	enum dispman_blend_mode blend;
+	bool visible;
+	unsigned serial; /* creation order */
+	/* where the last accepted commit put it (proposal.c: layer_record_placement()) */
+	struct dispman_placement placement;
+	struct plane *plane;
+	struct list link;    /* dispman_output.layers */
+	unsigned content_serial;  /* bumped by every dispman_layer_set_buffer() */
+	/* alloc.c: layer_count_update() */
+	unsigned rate_serial;     /* content_serial seen by the last commit */
+	unsigned update_rate;     /* 0..256: how often the buffer changes per commit (EMA) */
+	/* compose.c: layer_note_composed() */
+	unsigned composed_serial; /* content_serial in the composition buffer */
+	bool composited;          /* placement COMPOSITED: in the composition buffer */
+	/* camera copy path (camera.c: layer_set_copy_reason()): its buffer holds a CPU copy,
+	 * and why (FORMAT: no plane takes the camera's format; IMPORT: the display and the
+	 * camera share no memory); else NONE */
+	enum dispman_placement_reason copy_reason;
+	/* rectangles changed since the last accepted commit (alloc.c clears it) */
+	bool geom_dirty;
+	int32_t composed_box[4];  /* compose.c: x1, y1, x2, y2 where it was last drawn */
+};
+
 struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 {
 	struct dispman_layer *layer = calloc(1, sizeof(*layer));
@@ -281,4 +314,143 @@ int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer 
 		dispman_layer_set_z(out->base_layer, INT_MIN);
 	}
 	return dispman_layer_set_buffer(out->base_layer, buf);
+}
+
+struct dispman_output *layer_output(const struct dispman_layer *layer)
+{
+	return layer->out;
+}
+
+struct dispman_buffer *layer_buffer(const struct dispman_layer *layer)
+{
+	return layer->buf;
+}
+
+int layer_z(const struct dispman_layer *layer)
+{
+	return layer->z;
+}
+
+uint16_t layer_alpha(const struct dispman_layer *layer)
+{
+	return layer->alpha;
+}
+
+enum dispman_blend_mode layer_blend(const struct dispman_layer *layer)
+{
+	return layer->blend;
+}
+
+bool layer_visible(const struct dispman_layer *layer)
+{
+	return layer->visible;
+}
+
+void layer_get_hotspot(const struct dispman_layer *layer, int32_t *x, int32_t *y)
+{
+	*x = layer->hot_x;
+	*y = layer->hot_y;
+}
+
+int layer_move(struct dispman_layer *layer, int32_t x, int32_t y)
+{
+	return dispman_layer_set_destination(layer, x, y, layer->dst_set ? layer->dst_w : 0,
+		layer->dst_set ? layer->dst_h : 0);
+}
+
+struct dispman_layer *layer_from_link(struct list *link)
+{
+	return container_of(link, struct dispman_layer, link);
+}
+
+struct plane *layer_plane(const struct dispman_layer *layer)
+{
+	return layer->plane;
+}
+
+const struct dispman_placement *layer_placement(const struct dispman_layer *layer)
+{
+	return &layer->placement;
+}
+
+bool layer_composited(const struct dispman_layer *layer)
+{
+	return layer->composited;
+}
+
+void layer_record_placement(struct dispman_layer *layer, struct plane *plane,
+	const struct dispman_placement *placement)
+{
+	layer->plane = plane;
+	layer->placement = *placement;
+	layer->composited = placement->state == DISPMAN_PLACEMENT_COMPOSITED;
+}
+
+unsigned layer_update_rate(const struct dispman_layer *layer)
+{
+	return layer->update_rate;
+}
+
+void layer_count_update(struct dispman_layer *layer)
+{
+	bool changed = layer->content_serial != layer->rate_serial;
+	layer->rate_serial = layer->content_serial;
+	layer->update_rate = layer->update_rate - layer->update_rate / 8 + (changed ? 32 : 0);
+}
+
+bool layer_geom_dirty(const struct dispman_layer *layer)
+{
+	return layer->geom_dirty;
+}
+
+void layer_geometry_committed(struct dispman_layer *layer)
+{
+	layer->geom_dirty = false;
+}
+
+void layer_set_copy_reason(struct dispman_layer *layer, enum dispman_placement_reason why)
+{
+	layer->copy_reason = why;
+}
+
+bool layer_content_composed(const struct dispman_layer *layer)
+{
+	return layer->composed_serial == layer->content_serial;
+}
+
+const int32_t *layer_composed_box(const struct dispman_layer *layer)
+{
+	return layer->composed_box;
+}
+
+void layer_note_composed(struct dispman_layer *layer, int32_t x1, int32_t y1, int32_t x2,
+	int32_t y2)
+{
+	layer->composed_serial = layer->content_serial;
+	layer->composed_box[0] = x1;
+	layer->composed_box[1] = y1;
+	layer->composed_box[2] = x2;
+	layer->composed_box[3] = y2;
+}
+
+struct dispman_layer *layer_create_composition(struct dispman_output *out)
+{
+	struct dispman_layer *layer = calloc(1, sizeof(*layer));
+	if (!layer)
+		return NULL;
+	layer->out = out;
+	layer->alpha = 0xffff;
+	layer->visible = true;
+	list_init(&layer->link);
+	return layer;
+}
+
+void layer_set_composition_buffer(struct dispman_layer *layer, struct dispman_buffer *buf)
+{
+	layer->buf = buf;
+}
+
+void layer_destroy_composition(struct dispman_layer *layer)
+{
+	free(layer);
 }

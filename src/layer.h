@@ -15,41 +15,68 @@ struct dispman_device;
 struct dispman_output;
 struct plane;
 
-struct dispman_layer {
-	struct dispman_output *out;
-	struct dispman_buffer *buf;
-	bool src_set, dst_set;
-	uint32_t src_x, src_y, src_w, src_h; /* 16.16 */
-	int32_t dst_x, dst_y;
-	uint32_t dst_w, dst_h;
-	int z;
-	int32_t hot_x, hot_y;  /* cursor hotspot in buffer pixels (HOTSPOT_X/Y) */
-	uint16_t alpha;
-	enum dispman_blend_mode blend;
-	bool visible;
-	unsigned serial; /* creation order */
-	/* where the last accepted commit put it (proposal_record()) */
-	struct dispman_placement placement;
-	struct plane *plane;
-	struct list link;    /* dispman_output.layers */
-	/* alloc.c / compose.c */
-	unsigned content_serial;  /* bumped by every dispman_layer_set_buffer() */
-	unsigned rate_serial;     /* content_serial seen by the last commit */
-	unsigned update_rate;     /* 0..256: how often the buffer changes per commit (EMA) */
-	unsigned composed_serial; /* content_serial in the composition buffer */
-	bool composited;          /* placement COMPOSITED: in the composition buffer */
-	/* camera copy path: its buffer holds a CPU copy, and why (FORMAT: no plane takes the
-	 * camera's format; IMPORT: the display and the camera share no memory); else NONE */
-	enum dispman_placement_reason copy_reason;
-	bool geom_dirty;          /* rectangles changed since the last accepted commit */
-	int32_t composed_box[4];  /* compose.c: x1, y1, x2, y2 where it was last drawn */
-};
+/*
+ * The body of struct dispman_layer is layer.c's. Other modules read a layer through the
+ * getters below, and record what they own of it through the setters, each with one caller.
+ */
 
+/* What the application set (the public setters): output, buffer, stacking, blending. */
+struct dispman_output *layer_output(const struct dispman_layer *layer);
+struct dispman_buffer *layer_buffer(const struct dispman_layer *layer);
+int layer_z(const struct dispman_layer *layer);
+uint16_t layer_alpha(const struct dispman_layer *layer);
+enum dispman_blend_mode layer_blend(const struct dispman_layer *layer);
+bool layer_visible(const struct dispman_layer *layer);
+/* Cursor hotspot in buffer pixels (HOTSPOT_X/Y). */
+void layer_get_hotspot(const struct dispman_layer *layer, int32_t *x, int32_t *y);
 /* Effective rectangles (defaults applied). */
 void layer_get_src(const struct dispman_layer *layer, uint32_t *x, uint32_t *y, uint32_t *w,
 	uint32_t *h);
 void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, uint32_t *w,
 	uint32_t *h);
+/* Moves the destination to (x, y), keeping its size: an explicit one stays explicit, a
+ * buffer-sized one follows the buffer (dispman_layer_set_destination()). input-cursor.c. */
+int layer_move(struct dispman_layer *layer, int32_t x, int32_t y);
+/* The layer of an entry of dispman_output.layers. */
+struct dispman_layer *layer_from_link(struct list *link);
+
+/* Where the last accepted commit put it: its plane (NULL: none), its placement, and whether
+ * it is in the composition buffer (placement COMPOSITED). */
+struct plane *layer_plane(const struct dispman_layer *layer);
+const struct dispman_placement *layer_placement(const struct dispman_layer *layer);
+bool layer_composited(const struct dispman_layer *layer);
+/* Records them after an accepted commit: proposal.c (proposal_record()) only. */
+void layer_record_placement(struct dispman_layer *layer, struct plane *plane,
+	const struct dispman_placement *placement);
+
+/* How often the buffer changes per commit, 0..256 (an average of the prepared commits). */
+unsigned layer_update_rate(const struct dispman_layer *layer);
+/* One prepared commit of the layer's output: counts whether its buffer changed since the
+ * last. alloc.c (alloc_prepare()) only. */
+void layer_count_update(struct dispman_layer *layer);
+/* Its rectangles changed since the last accepted commit of its output. */
+bool layer_geom_dirty(const struct dispman_layer *layer);
+/* An accepted commit of its output took them: alloc.c (alloc_done()) only. */
+void layer_geometry_committed(struct dispman_layer *layer);
+
+/* The camera's copy path: its buffer holds a CPU copy, and why (FORMAT, IMPORT), which
+ * dispman_layer_get_placement() reports; DISPMAN_REASON_NONE: not a copy. camera.c only. */
+void layer_set_copy_reason(struct dispman_layer *layer, enum dispman_placement_reason why);
+
+/* Composition (compose.c only): what of the layer the composition buffer holds. */
+/* Its buffer's content is the one last drawn. */
+bool layer_content_composed(const struct dispman_layer *layer);
+/* Where it was last drawn: x1, y1, x2, y2. */
+const int32_t *layer_composed_box(const struct dispman_layer *layer);
+/* Notes that its current content was drawn at (x1, y1)-(x2, y2). */
+void layer_note_composed(struct dispman_layer *layer, int32_t x1, int32_t y1, int32_t x2,
+	int32_t y2);
+/* An output's composition layer: not in out->layers, alpha 0xffff, visible; its buffer,
+ * set by layer_set_composition_buffer(), is not referenced. NULL when out of memory. */
+struct dispman_layer *layer_create_composition(struct dispman_output *out);
+void layer_set_composition_buffer(struct dispman_layer *layer, struct dispman_buffer *buf);
+void layer_destroy_composition(struct dispman_layer *layer);
+
 /* What layer.c keeps per device (dev->layers, its body layer.c's): allocated at device
  * creation, freed at its destruction once its layers are gone (nothing when not allocated). */
 int layer_init(struct dispman_device *dev);

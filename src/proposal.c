@@ -112,7 +112,7 @@ struct plane *proposal_layer_plane(const struct proposal *prop,
 	const struct dispman_layer *layer)
 {
 	if (prop->kept)
-		return layer ? layer->plane : NULL;
+		return layer ? layer_plane(layer) : NULL;
 	const struct proposed_layer *e = proposal_find_layer(prop, layer);
 	return e ? e->plane : NULL;
 }
@@ -120,7 +120,7 @@ struct plane *proposal_layer_plane(const struct proposal *prop,
 bool proposal_layer_composited(const struct proposal *prop, const struct dispman_layer *layer)
 {
 	if (prop->kept)
-		return layer->composited;
+		return layer_composited(layer);
 	const struct proposed_layer *e = proposal_find_layer(prop, layer);
 	return e && e->placement.state == DISPMAN_PLACEMENT_COMPOSITED;
 }
@@ -132,7 +132,7 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 		return true;
 	const struct dispman_layer *layer = proposal_plane_layer(prop, &dev->planes[i], i);
 	if (layer)
-		return layer->out->committing;
+		return layer_output(layer)->committing;
 	if (!dev->planes[i].cur_crtc_id)
 		return false; /* on no CRTC, and none of this request's */
 	for (size_t o = 0; o < dev->n_outputs; o++) {
@@ -158,8 +158,8 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 		if (proposal_covers_plane(prop, dev, i)) {
 			p->cur_layer = layer;
 			p->cur_zpos = proposal_plane_zpos(prop, p, i);
-			p->cur_fb_id = layer ? layer->buf->fb_id : 0;
-			p->cur_crtc_id = layer ? layer->out->crtc->id : 0;
+			p->cur_fb_id = layer ? layer_buffer(layer)->fb_id : 0;
+			p->cur_crtc_id = layer ? layer_output(layer)->crtc->id : 0;
 		}
 		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
 		if (p->cur_layer || p->cur_fb_id || p->cur_crtc_id)
@@ -173,8 +173,6 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 		return; /* the layers keep their places */
 	for (size_t i = 0; i < prop->n_layers; i++) {
 		const struct proposed_layer *e = &prop->layers[i];
-		e->layer->plane = e->plane;
-		e->layer->placement = e->placement;
-		e->layer->composited = e->placement.state == DISPMAN_PLACEMENT_COMPOSITED;
+		layer_record_placement(e->layer, e->plane, &e->placement);
 	}
 }

@@ -201,10 +201,11 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 			}
 			continue;
 		}
-		const struct dispman_output *out = layer->out;
-		if (kind->reused && !(kind->geometry && layer->geom_dirty)) {
-			if (p->cur_fb_id != layer->buf->fb_id) {
-				req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
+		const struct dispman_output *out = layer_output(layer);
+		uint32_t fb_id = layer_buffer(layer)->fb_id;
+		if (kind->reused && !(kind->geometry && layer_geom_dirty(layer))) {
+			if (p->cur_fb_id != fb_id) {
+				req_add(r, p->id, p->props.fb_id, fb_id);
 				note_crtc(r, p->cur_crtc_id);
 			}
 			continue;
@@ -218,7 +219,7 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		if (out->mode)
 			clip_to_screen(out->mode->info.hdisplay, out->mode->info.vdisplay,
 				&sx, &sy, &sw, &sh, &dx, &dy, &dw, &dh);
-		req_add(r, p->id, p->props.fb_id, layer->buf->fb_id);
+		req_add(r, p->id, p->props.fb_id, fb_id);
 		req_add(r, p->id, p->props.crtc_id, out->crtc->id);
 		req_add(r, p->id, p->props.src_x, sx);
 		req_add(r, p->id, p->props.src_y, sy);
@@ -229,14 +230,17 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		req_add(r, p->id, p->props.crtc_w, dw);
 		req_add(r, p->id, p->props.crtc_h, dh);
 		if (p->props.alpha)
-			req_add(r, p->id, p->props.alpha, layer->alpha);
-		if (p->props.pixel_blend_mode && p->has_blend[layer->blend])
-			req_add(r, p->id, p->props.pixel_blend_mode, p->blend_values[layer->blend]);
+			req_add(r, p->id, p->props.alpha, layer_alpha(layer));
+		enum dispman_blend_mode blend = layer_blend(layer);
+		if (p->props.pixel_blend_mode && p->has_blend[blend])
+			req_add(r, p->id, p->props.pixel_blend_mode, p->blend_values[blend]);
 		if (p->zpos_mutable)
 			req_add(r, p->id, p->props.zpos, proposal_plane_zpos(prop, p, i));
 		if (p->props.hotspot_x && p->props.hotspot_y) {
-			req_add(r, p->id, p->props.hotspot_x, (uint64_t)(int64_t)layer->hot_x);
-			req_add(r, p->id, p->props.hotspot_y, (uint64_t)(int64_t)layer->hot_y);
+			int32_t hot_x, hot_y;
+			layer_get_hotspot(layer, &hot_x, &hot_y);
+			req_add(r, p->id, p->props.hotspot_x, (uint64_t)(int64_t)hot_x);
+			req_add(r, p->id, p->props.hotspot_y, (uint64_t)(int64_t)hot_y);
 		}
 	}
 }

@@ -61,16 +61,18 @@ static void test_version(void **state)
 
 static void assert_layer_unchanged(const struct dispman_layer *l)
 {
-	assert_true(l->src_set);
-	assert_int_equal(l->src_x, GOOD_SRC_X);
-	assert_int_equal(l->src_w, 32u << 16);
-	assert_true(l->dst_set);
-	assert_int_equal(l->dst_x, GOOD_DST_X);
-	assert_int_equal(l->dst_w, 32);
-	assert_int_equal(l->z, 3);
-	assert_int_equal(l->alpha, GOOD_ALPHA);
-	assert_int_equal(l->blend, DISPMAN_BLEND_COVERAGE);
-	assert_true(l->visible);
+	uint32_t sx, sy, sw, sh, dw, dh;
+	int32_t dx, dy;
+	layer_get_src(l, &sx, &sy, &sw, &sh);
+	layer_get_dst(l, &dx, &dy, &dw, &dh);
+	assert_int_equal(sx, GOOD_SRC_X);
+	assert_int_equal(sw, 32u << 16);
+	assert_int_equal(dx, GOOD_DST_X);
+	assert_int_equal(dw, 32);
+	assert_int_equal(layer_z(l), 3);
+	assert_int_equal(layer_alpha(l), GOOD_ALPHA);
+	assert_int_equal(layer_blend(l), DISPMAN_BLEND_COVERAGE);
+	assert_true(layer_visible(l));
 }
 
 /* Every layer setter: bad values are refused and not stored; the limits are accepted; the
@@ -147,10 +149,10 @@ static void test_layer_setters(void **state)
 	assert_int_equal(dispman_layer_set_z(l, INT_MAX), 0);
 	for (int m = DISPMAN_BLEND_PREMULTIPLIED; m <= DISPMAN_BLEND_NONE; m++) {
 		assert_int_equal(dispman_layer_set_blend_mode(l, (enum dispman_blend_mode)m), 0);
-		assert_int_equal(l->blend, m);
+		assert_int_equal(layer_blend(l), m);
 	}
 	assert_int_equal(dispman_layer_set_visible(l, false), 0);
-	assert_false(l->visible);
+	assert_false(layer_visible(l));
 	dispman_buffer_unref(buf);
 	dispman_buffer_unref(base);
 }
@@ -437,7 +439,7 @@ static void test_enum_ranges(void **state)
 				"unknown level");
 	}
 	/* nothing bad was stored: the next commit and describe use only valid values */
-	assert_int_equal(l->blend, DISPMAN_BLEND_PREMULTIPLIED);
+	assert_int_equal(layer_blend(l), DISPMAN_BLEND_PREMULTIPLIED);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	assert_int_equal(dispman_device_describe(f->dev, DISPMAN_DESCRIBE_JSON, null), 0);
 	fclose(null);

@@ -848,8 +848,8 @@ static struct dispman_layer *overlay_layer(struct unit_fixture *f, struct dispma
 	assert_int_equal(dispman_layer_set_z(layer, 1), 0);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	assert_int_equal(unit_drain(f->dev), 1);
-	assert_non_null(layer->plane);
-	assert_int_equal(layer->plane->type, DRM_PLANE_TYPE_OVERLAY);
+	assert_non_null(layer_plane(layer));
+	assert_int_equal(layer_plane(layer)->type, DRM_PLANE_TYPE_OVERLAY);
 	return layer;
 }
 
@@ -867,9 +867,9 @@ static void record(const struct dispman_device *dev, const struct dispman_layer 
 	assert_true(dev->n_planes <= UNIT_ARRAY_LEN(r->planes));
 	memset(r, 0, sizeof(*r));
 	memcpy(r->planes, dev->planes, dev->n_planes * sizeof(*dev->planes));
-	r->plane = layer->plane;
-	r->placement = layer->placement;
-	r->composited = layer->composited;
+	r->plane = layer_plane(layer);
+	r->placement = *layer_placement(layer);
+	r->composited = layer_composited(layer);
 }
 
 static void assert_recorded_equal(const struct recorded *a, const struct recorded *b)
@@ -906,8 +906,8 @@ static void test_refused_search_records_nothing(void **state)
 	assert_recorded_equal(&before, &after);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	assert_int_equal(unit_drain(f->dev), 1);
-	assert_null(layer->plane);
-	assert_int_equal(layer->placement.reason, DISPMAN_REASON_INVISIBLE);
+	assert_null(layer_plane(layer));
+	assert_int_equal(layer_placement(layer)->reason, DISPMAN_REASON_INVISIBLE);
 	dispman_buffer_unref(bg);
 	dispman_buffer_unref(sq);
 }
@@ -926,7 +926,7 @@ static void test_request_from_proposal(void **state)
 	struct dispman_buffer *sq = unit_pattern_buffer(dev, 64, 64, DRM_FORMAT_ARGB8888, 1);
 	struct dispman_buffer *sq2 = unit_pattern_buffer(dev, 64, 64, DRM_FORMAT_ARGB8888, 2);
 	struct dispman_layer *layer = overlay_layer(f, sq);
-	size_t from = (size_t)(layer->plane - dev->planes), to = 0;
+	size_t from = (size_t)(layer_plane(layer) - dev->planes), to = 0;
 	while (to < dev->n_planes && (dev->planes[to].type != DRM_PLANE_TYPE_OVERLAY ||
 	       dev->planes[to].cur_layer || dev->planes[to].cur_fb_id))
 		to++;
@@ -941,18 +941,18 @@ static void test_request_from_proposal(void **state)
 			.zpos = dev->planes[i].cur_zpos };
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, &f->out->layers) {
-		struct dispman_layer *l = container_of(pos, struct dispman_layer, link);
+		struct dispman_layer *l = layer_from_link(pos);
 		struct proposed_layer *e = proposal_add_layer(&next, l);
 		assert_non_null(e);
-		e->plane = l->plane;
-		e->placement = l->placement;
+		e->plane = layer_plane(l);
+		e->placement = *layer_placement(l);
 	}
 	struct dispman_layer *comp = compose_peek_layer(f->out);
 	if (comp) {
 		struct proposed_layer *e = proposal_add_layer(&next, comp);
 		assert_non_null(e);
-		e->plane = comp->plane;
-		e->placement = comp->placement;
+		e->plane = layer_plane(comp);
+		e->placement = *layer_placement(comp);
 	}
 	next.planes[to] = next.planes[from];
 	next.planes[from].layer = NULL;
@@ -982,7 +982,7 @@ static void test_request_from_proposal(void **state)
 	assert_int_equal(dev->planes[to].cur_fb_id, sq->fb_id);
 	assert_null(dev->planes[from].cur_layer);
 	assert_int_equal(dev->planes[from].cur_fb_id, 0);
-	assert_ptr_equal(layer->plane, &dev->planes[to]);
+	assert_ptr_equal(layer_plane(layer), &dev->planes[to]);
 	struct dispman_placement p;
 	assert_int_equal(dispman_layer_get_placement(layer, &p), 0);
 	assert_int_equal(p.plane_id, dev->planes[to].id);
