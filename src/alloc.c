@@ -55,6 +55,34 @@ struct ctx {
 	struct plan_result r;
 };
 
+/* What the allocator keeps per device (dispman_device.alloc: alloc_init() to
+ * alloc_finish()). */
+struct alloc_state {
+	/* search budget (0: default) */
+	unsigned max_tests;
+	unsigned max_usec;
+	/* what the kernel taught us */
+	size_t plane_cap;    /* most planes per CRTC accepted after ENOSPC, 0: unknown */
+	bool no_scaling;     /* a TEST_ONLY commit refused scaled planes */
+	bool stale;          /* a layer off the planes moved: search once it stops */
+};
+
+int alloc_init(struct dispman_device *dev)
+{
+	dev->alloc = calloc(1, sizeof(*dev->alloc));
+	if (!dev->alloc) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the allocator's state");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void alloc_finish(struct dispman_device *dev)
+{
+	free(dev->alloc);
+	dev->alloc = NULL;
+}
+
 int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tests,
 	unsigned max_usec)
 {
@@ -62,8 +90,8 @@ int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tes
 		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
 		return -EINVAL;
 	}
-	dev->alloc_max_tests = max_tests;
-	dev->alloc_max_usec = max_usec;
+	dev->alloc->max_tests = max_tests;
+	dev->alloc->max_usec = max_usec;
 	return 0;
 }
 
@@ -242,8 +270,8 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 static struct plan_limits device_limits(const struct dispman_device *dev)
 {
 	return (struct plan_limits){
-		.plane_cap = dev->alloc_plane_cap,
-		.no_scaling = dev->alloc_no_scaling,
+		.plane_cap = dev->alloc->plane_cap,
+		.no_scaling = dev->alloc->no_scaling,
 		.cursor_width = dev->limits.cursor_width,
 		.cursor_height = dev->limits.cursor_height,
 	};
@@ -421,18 +449,18 @@ static void learn_refusal(struct ctx *c, int ret)
 	bool scaled = false;
 	for (size_t i = 0; i < c->n; i++)
 		scaled = scaled || (c->res[i].plane >= 0 && plan_layer_scaled(&c->pl[i]));
-	if (scaled && !dev->alloc_no_scaling) {
+	if (scaled && !dev->alloc->no_scaling) {
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: TEST_ONLY refused scaled planes: not "
 			"scaling on planes of this device any more", c->out->name);
-		dev->alloc_no_scaling = true;
+		dev->alloc->no_scaling = true;
 		c->in.limits.no_scaling = true;
 		return;
 	}
 	if (ret == -ENOSPC && c->r.used > 1) {
-		dev->alloc_plane_cap = c->r.used - 1;
-		c->in.limits.plane_cap = dev->alloc_plane_cap;
+		dev->alloc->plane_cap = c->r.used - 1;
+		c->in.limits.plane_cap = dev->alloc->plane_cap;
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: ENOSPC with %zu planes, using at most %zu",
-			c->out->name, c->r.used, dev->alloc_plane_cap);
+			c->out->name, c->r.used, dev->alloc->plane_cap);
 		return;
 	}
 	/* ban the placed layer of lowest priority */
@@ -544,7 +572,7 @@ static int compose_output(const struct proposal *prop, struct dispman_output *ou
  * setters of source and destination): the same layers are shown, each layer on a plane
  * can still use it (size, scaling, cursor limits, the primary covering the CRTC) and no
  * composited layer above a layer on a plane overlaps it. The kernel may still refuse the
- * new rectangles (bandwidth, driver limits): see alloc_done(). Notes in dev->alloc_stale
+ * new rectangles (bandwidth, driver limits): see alloc_done(). Notes (alloc_state.stale)
  * that a layer off the planes moved, so that the assignment is searched again once the
  * rectangles stop changing (it may fit a plane now).
  */
@@ -589,7 +617,7 @@ static bool geometry_holds(struct dispman_device *dev)
 				break;
 			}
 			if (!plane) {
-				dev->alloc_stale = true;
+				dev->alloc->stale = true;
 				continue;
 			}
 			const struct plan_layer pl = layer_to_plan(l, &vis[i]);
@@ -621,7 +649,7 @@ void alloc_check_geometry(struct dispman_device *dev)
 	if (!dev->geometry_dirty) {
 		/* a layer off the planes moved and the rectangles stopped changing: it may
 		 * fit a plane now */
-		if (dev->alloc_stale)
+		if (dev->alloc->stale)
 			dev->shape_dirty = true;
 		return;
 	}
@@ -641,7 +669,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	bool search = dev->shape_dirty;
 	*kind = (struct frame_kind){ 0 };
 	if (search) {
-		dev->alloc_stale = false;
+		dev->alloc->stale = false;
 		dev->stats.searches++;
 		if (proposal_start_search(prop, dev) < 0)
 			return -ENOMEM;
@@ -650,8 +678,9 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 			if (dev->outputs[i]->enabled && dev->outputs[i]->mode &&
 			    !compose_get_layer(dev->outputs[i]))
 				return -ENOMEM;
-		unsigned max_tests = dev->alloc_max_tests ? dev->alloc_max_tests : DEFAULT_MAX_TESTS;
-		unsigned max_usec = dev->alloc_max_usec ? dev->alloc_max_usec : DEFAULT_MAX_USEC;
+		const struct alloc_state *a = dev->alloc;
+		unsigned max_tests = a->max_tests ? a->max_tests : DEFAULT_MAX_TESTS;
+		unsigned max_usec = a->max_usec ? a->max_usec : DEFAULT_MAX_USEC;
 		uint64_t deadline = clock_usec() + max_usec;
 		unsigned tests = 0;
 		for (size_t i = 0; i < dev->n_outputs; i++) {

@@ -10,6 +10,11 @@ struct dispman_device;
 struct frame_kind;
 struct proposal;
 
+/* What the allocator keeps per device (dev->alloc, its body alloc.c's: the search budget,
+ * what the kernel taught): allocated at device creation, freed at its destruction (nothing
+ * when not allocated). */
+int alloc_init(struct dispman_device *dev);
+void alloc_finish(struct dispman_device *dev);
 /*
  * Plan the frame into prop (proposal_init()): when the scene's shape changed, search an
  * assignment of layers to planes with TEST_ONLY commits (flags: ALLOW_MODESET or 0) within

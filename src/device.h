@@ -15,6 +15,7 @@
 #include "list.h"
 #include "props.h"
 
+struct alloc_state;
 struct dispman_layer;
 struct dispman_output;
 struct event_loop;
@@ -62,14 +63,9 @@ struct dispman_device {
 	struct layer_state *layers; /* layer.c's: the creation order of the device's layers */
 	struct dispman_limits limits;
 	struct dispman_stats stats;
-	/* alloc.c: search budget (0: default) and what the kernel taught us */
-	unsigned alloc_max_tests;
-	unsigned alloc_max_usec;
-	size_t alloc_plane_cap;    /* most planes per CRTC accepted after ENOSPC, 0: unknown */
-	bool alloc_no_scaling;     /* a TEST_ONLY commit refused scaled planes */
+	struct alloc_state *alloc; /* alloc.c's: search budget, what the kernel taught us */
 	/* layer setters: only source/destination rectangles changed since the last commit */
 	bool geometry_dirty;
-	bool alloc_stale;          /* a layer off the planes moved: search once it stops */
 
 	struct crtc *crtcs;
 	size_t n_crtcs;

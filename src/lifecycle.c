@@ -24,6 +24,7 @@
 
 #include <dispman/dispman.h>
 
+#include "alloc.h"
 #include "buffer.h"
 #include "commit.h"
 #include "compose.h"
@@ -241,6 +242,9 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	ret = layer_init(dev);
 	if (ret < 0)
 		goto err;
+	ret = alloc_init(dev);
+	if (ret < 0)
+		goto err;
 	ret = req_cache_init(dev);
 	if (ret < 0)
 		goto err;
@@ -346,6 +350,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 	}
 	free(dev->outputs);
 	layer_finish(dev);
+	alloc_finish(dev);
 	buffer_orphan_all(dev);
 	for (size_t i = 0; i < dev->n_crtcs; i++)
 		if (dev->crtcs[i].cur_mode_blob)
