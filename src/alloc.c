@@ -142,7 +142,7 @@ static uint64_t plane_key(const struct plane *p, size_t index)
 static size_t collect_planes(struct ctx *c)
 {
 	struct dispman_device *dev = c->dev;
-	struct crtc *crtc = c->out->crtc;
+	struct crtc *crtc = output_crtc(c->out);
 	uint32_t bit = 1u << crtc->index;
 	struct plane *primary = NULL;
 	uint64_t keys[PLAN_MAX_PLANES];
@@ -206,17 +206,17 @@ static enum dispman_placement_reason check_geometry(const struct dispman_output 
 	uint64_t bw = (uint64_t)buf->width << 16, bh = (uint64_t)buf->height << 16;
 	if (sw < 0x10000 || sh < 0x10000 || (uint64_t)sx + sw > bw || (uint64_t)sy + sh > bh) {
 		dispman_log(DISPMAN_LOG_WARNING, "%s: layer z=%d not shown: source %.2fx%.2f at "
-			"(%.2f, %.2f) is not inside its %ux%u buffer (or under one pixel)", out->name,
-			layer_z(l), sw / 65536.0, sh / 65536.0, sx / 65536.0, sy / 65536.0,
-			buf->width, buf->height);
+			"(%.2f, %.2f) is not inside its %ux%u buffer (or under one pixel)",
+			output_name(out), layer_z(l), sw / 65536.0, sh / 65536.0, sx / 65536.0,
+			sy / 65536.0, buf->width, buf->height);
 		return DISPMAN_REASON_SOURCE;
 	}
 	int64_t x1 = (int64_t)dx + dw, y1 = (int64_t)dy + dh;
 	if (dw > DISPMAN_MAX_COORD || dh > DISPMAN_MAX_COORD || dx < -DISPMAN_MAX_COORD ||
 	    dy < -DISPMAN_MAX_COORD || x1 > DISPMAN_MAX_COORD || y1 > DISPMAN_MAX_COORD) {
 		dispman_log(DISPMAN_LOG_WARNING, "%s: layer z=%d not shown: destination %ux%u at "
-			"(%d, %d) reaches beyond %d pixels", out->name, layer_z(l), dw, dh, dx, dy,
-			DISPMAN_MAX_COORD);
+			"(%d, %d) reaches beyond %d pixels", output_name(out), layer_z(l), dw, dh,
+			dx, dy, DISPMAN_MAX_COORD);
 		return DISPMAN_REASON_DESTINATION;
 	}
 	return DISPMAN_REASON_NONE;
@@ -337,13 +337,13 @@ static size_t sorted_layers(struct dispman_output *out, struct dispman_layer ***
 {
 	size_t n = 0;
 	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &out->layers)
+	list_for_each_safe(pos, tmp, output_layers(out))
 		n++;
 	*res = calloc(n ? n : 1, sizeof(**res));
 	if (!*res)
 		return SIZE_MAX;
 	n = 0;
-	list_for_each_safe(pos, tmp, &out->layers)
+	list_for_each_safe(pos, tmp, output_layers(out))
 		(*res)[n++] = layer_from_link(pos);
 	qsort(*res, n, sizeof(**res), cmp_layers);
 	return n;
@@ -364,7 +364,7 @@ static struct proposed_layer *place_output(struct ctx *c, size_t *n_all)
 	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++)
 		ok = proposal_add_layer(c->prop, all[i]) != NULL;
-	if (ok && c->out->comp) {
+	if (ok && output_compositor(c->out)) {
 		c->comp = proposal_add_layer(c->prop, compose_peek_layer(c->out));
 		ok = c->comp != NULL;
 	}
@@ -394,7 +394,7 @@ static int test_request(struct dispman_device *dev, const struct proposal *prop,
 static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
 {
 	struct dispman_output *out = c->out;
-	int32_t w = out->mode->info.hdisplay, h = out->mode->info.vdisplay;
+	int32_t w = output_mode(out)->hdisplay, h = output_mode(out)->vdisplay;
 	c->ent = calloc(n_all ? n_all : 1, sizeof(*c->ent));
 	c->pl = calloc(n_all ? n_all : 1, sizeof(*c->pl));
 	c->res = calloc(n_all ? n_all : 1, sizeof(*c->res));
@@ -420,8 +420,8 @@ static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
 	}
 	c->n_planes = collect_planes(c);
 	if (c->n_planes == 0) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: no primary plane for CRTC %u", out->name,
-			out->crtc->id);
+		dispman_log(DISPMAN_LOG_ERROR, "%s: no primary plane for CRTC %u", output_name(out),
+			output_crtc(out)->id);
 		return -ENODEV;
 	}
 	for (size_t j = 0; j < c->n_planes; j++)
@@ -451,7 +451,7 @@ static void learn_refusal(struct ctx *c, int ret)
 		scaled = scaled || (c->res[i].plane >= 0 && plan_layer_scaled(&c->pl[i]));
 	if (scaled && !dev->alloc->no_scaling) {
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: TEST_ONLY refused scaled planes: not "
-			"scaling on planes of this device any more", c->out->name);
+			"scaling on planes of this device any more", output_name(c->out));
 		dev->alloc->no_scaling = true;
 		c->in.limits.no_scaling = true;
 		return;
@@ -460,7 +460,7 @@ static void learn_refusal(struct ctx *c, int ret)
 		dev->alloc->plane_cap = c->r.used - 1;
 		c->in.limits.plane_cap = dev->alloc->plane_cap;
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: ENOSPC with %zu planes, using at most %zu",
-			c->out->name, c->r.used, dev->alloc->plane_cap);
+			output_name(c->out), c->r.used, dev->alloc->plane_cap);
 		return;
 	}
 	/* ban the placed layer of lowest priority */
@@ -488,7 +488,7 @@ static int search_output(struct dispman_device *dev, struct proposal *prop,
 	struct proposed_layer *ents = place_output(&c, &n_all);
 	if (!ents)
 		return -ENOMEM;
-	if (!out->enabled || !out->crtc || !out->mode)
+	if (!output_enabled(out) || !output_crtc(out) || !output_mode(out))
 		return 0;
 	if (!c.comp)
 		return -ENOMEM; /* alloc_prepare() makes it */
@@ -506,7 +506,7 @@ static int search_output(struct dispman_device *dev, struct proposal *prop,
 			if (placed == 0 && c.r.comp)
 				break; /* the fallback: commit it untested */
 			dispman_log(DISPMAN_LOG_DEBUG, "%s: search budget spent after %u tests, "
-				"composing the rest", out->name, *tests);
+				"composing the rest", output_name(out), *tests);
 			for (size_t i = 0; i < c.n; i++) {
 				if (!c.pl[i].banned && c.res[i].placeable) {
 					c.pl[i].banned = true;
@@ -528,8 +528,8 @@ static int search_output(struct dispman_device *dev, struct proposal *prop,
 	ret = 0;
 	for (size_t i = 0; i < c.n; i++)
 		if (c.res[i].plane < 0)
-			dispman_log(DISPMAN_LOG_DEBUG, "%s: layer z=%d %s (reason %d)", out->name,
-				layer_z(c.ent[i]->layer),
+			dispman_log(DISPMAN_LOG_DEBUG, "%s: layer z=%d %s (reason %d)",
+				output_name(out), layer_z(c.ent[i]->layer),
 				c.pl[i].readable ? "composited" : "not shown",
 				(int)c.ent[i]->placement.reason);
 out:
@@ -542,7 +542,7 @@ out:
 static void update_rates(struct dispman_output *out)
 {
 	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &out->layers) {
+	list_for_each_safe(pos, tmp, output_layers(out)) {
 		layer_count_update(layer_from_link(pos));
 	}
 }
@@ -551,7 +551,7 @@ static void update_rates(struct dispman_output *out)
 static int compose_output(const struct proposal *prop, struct dispman_output *out, bool full)
 {
 	/* peek: never makes a buffer */
-	if (!out->committing || !out->enabled ||
+	if (!output_committing(out) || !output_enabled(out) ||
 	    !proposal_layer_plane(prop, compose_peek_layer(out)))
 		return 0;
 	struct dispman_layer **drawn;
@@ -580,15 +580,15 @@ static bool geometry_holds(struct dispman_device *dev)
 {
 	for (size_t o = 0; o < dev->n_outputs; o++) {
 		struct dispman_output *out = dev->outputs[o];
-		if (!out->enabled || !out->crtc || !out->mode)
+		if (!output_enabled(out) || !output_crtc(out) || !output_mode(out))
 			continue;
 		struct dispman_layer **all;
 		size_t n = sorted_layers(out, &all);
 		if (n == SIZE_MAX)
 			return false;
 		const struct plan_input in = {
-			.width = out->mode->info.hdisplay,
-			.height = out->mode->info.vdisplay,
+			.width = output_mode(out)->hdisplay,
+			.height = output_mode(out)->vdisplay,
 			.limits = device_limits(dev),
 		};
 		struct rect *vis = calloc(n ? n : 1, sizeof(*vis));
@@ -664,7 +664,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	struct frame_kind *kind)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (dev->outputs[i]->committing)
+		if (output_committing(dev->outputs[i]))
 			update_rates(dev->outputs[i]);
 	bool search = dev->shape_dirty;
 	*kind = (struct frame_kind){ 0 };
@@ -675,7 +675,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 			return -ENOMEM;
 		/* composition buffers are made before the clock starts */
 		for (size_t i = 0; i < dev->n_outputs; i++)
-			if (dev->outputs[i]->enabled && dev->outputs[i]->mode &&
+			if (output_enabled(dev->outputs[i]) && output_mode(dev->outputs[i]) &&
 			    !compose_get_layer(dev->outputs[i]))
 				return -ENOMEM;
 		const struct alloc_state *a = dev->alloc;
@@ -723,14 +723,14 @@ bool alloc_done(struct dispman_device *dev, const struct frame_kind *kind, bool 
 	bool pending = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (out->committing || dev->commit_full)
+		if (output_committing(out) || dev->commit_full)
 			compose_commit_done(out);
 		if (!dev->geometry_dirty)
 			continue; /* no layer's rectangles changed (layer.c sets both) */
 		struct list *pos, *tmp;
-		list_for_each_safe(pos, tmp, &out->layers) {
+		list_for_each_safe(pos, tmp, output_layers(out)) {
 			struct dispman_layer *l = layer_from_link(pos);
-			if (out->committing || dev->commit_full)
+			if (output_committing(out) || dev->commit_full)
 				layer_geometry_committed(l);
 			pending = pending || layer_geom_dirty(l);
 		}

@@ -110,7 +110,7 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 	/* The frame's start: the driver's capture time when it is plausible (before the
 	 * commit that queued the frame: vivid's are nominal, start + sequence * period), else
 	 * that commit's time. No commit of this output came since: one waits for its flip. */
-	uint64_t commit = ns_of(&layer_output(b->cam->layer)->commit_time);
+	uint64_t commit = ns_of(output_commit_time(layer_output(b->cam->layer)));
 	uint64_t t0 = b->ts_ns && b->ts_ns <= commit ? b->ts_ns : commit;
 	if (flip < t0) {
 		/* Some drivers (vkms) stamp the flip with the vblank before the one
@@ -398,7 +398,7 @@ static struct dispman_camera *camera_alloc(struct dispman_layer *layer, uint32_t
 	if (!cam)
 		return NULL;
 	cam->layer = layer;
-	cam->dev = layer_output(layer)->dev;
+	cam->dev = output_device(layer_output(layer));
 	cam->flags = flags;
 	cam->v4l2.fd = -1;
 	for (uint32_t i = 0; i < V4L2_MAX_BUFFERS; i++) {

@@ -2,7 +2,7 @@
 /*
  * Capture: through a writeback connector where the output's CRTC has one, else by composing
  * on the CPU what the library itself put on the output's planes in the frame on screen
- * (out->shown_scene), with the fallback compositor's rules (compose.c).
+ * (output_shown_scene()), with the fallback compositor's rules (compose.c).
  *
  * Writeback capture. Some drivers (vkms in Linux 6.1) refuse to drive the output's
  * connector and a writeback connector from one CRTC (failed clone check): then the CRTC is
@@ -62,14 +62,14 @@ static int wait_fence(int fd)
 static int capture_commit(struct dispman_device *dev, struct dispman_output *out,
 	struct writeback *wb, struct dispman_buffer *buf, bool alone, bool test)
 {
-	struct crtc *crtc = out->cur_crtc;
+	struct crtc *crtc = output_cur_crtc(out);
 	struct atomic_req r;
 	int32_t fence = -1;
 	int ret = req_init(dev, &r);
 	if (ret < 0)
 		return ret;
 	if (alone)
-		req_add(&r, out->connector_id, out->props.crtc_id, 0);
+		req_add(&r, output_connector_id(out), output_props(out)->crtc_id, 0);
 	req_add(&r, wb->connector_id, wb->props.crtc_id, crtc->id);
 	req_add(&r, wb->connector_id, wb->props.writeback_fb_id, buf->fb_id);
 	if (!test)
@@ -101,28 +101,30 @@ static int capture_restore(struct dispman_device *dev, struct dispman_output *ou
 		return ret;
 	req_add(&r, wb->connector_id, wb->props.crtc_id, 0);
 	if (alone)
-		req_add(&r, out->connector_id, out->props.crtc_id, out->cur_crtc->id);
+		req_add(&r, output_connector_id(out), output_props(out)->crtc_id,
+			output_cur_crtc(out)->id);
 	ret = req_commit(dev, &r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
 	req_finish(dev, &r);
 	if (ret < 0)
 		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot restore the output after a capture",
-			out->name);
+			output_name(out));
 	return ret;
 }
 
 static int capture_writeback(struct dispman_output *out, struct writeback *wb,
 	struct dispman_buffer **frame)
 {
-	struct dispman_device *dev = out->dev;
-	struct dispman_buffer *buf = dispman_buffer_create_dumb(dev, out->cur_mode.hdisplay,
-		out->cur_mode.vdisplay, DRM_FORMAT_XRGB8888);
+	struct dispman_device *dev = output_device(out);
+	const drmModeModeInfo *mode = output_cur_mode(out);
+	struct dispman_buffer *buf = dispman_buffer_create_dumb(dev, mode->hdisplay,
+		mode->vdisplay, DRM_FORMAT_XRGB8888);
 	if (!buf)
 		return -errno;
 	bool alone = false;
 	int ret = capture_commit(dev, out, wb, buf, false, true);
 	if (ret < 0 && req_error_is_answer(-ret)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: CRTC cannot drive the output and writeback at "
-			"once, capturing with the writeback connector alone", out->name);
+			"once, capturing with the writeback connector alone", output_name(out));
 		alone = true;
 	} else if (ret < 0) {
 		goto err;
@@ -143,16 +145,17 @@ err:
 /* Compose what the library put on the output's planes in the frame on screen. */
 static int capture_cpu(struct dispman_output *out, struct dispman_buffer **frame)
 {
-	if (!out->shown_scene.valid) {
+	if (!output_shown_scene(out)->valid) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture on the CPU: no frame committed "
-			"by this library is on screen", out->name);
+			"by this library is on screen", output_name(out));
 		return -EINVAL;
 	}
-	struct dispman_buffer *buf = dispman_buffer_create_dumb(out->dev, out->cur_mode.hdisplay,
-		out->cur_mode.vdisplay, DRM_FORMAT_XRGB8888);
+	const drmModeModeInfo *mode = output_cur_mode(out);
+	struct dispman_buffer *buf = dispman_buffer_create_dumb(output_device(out), mode->hdisplay,
+		mode->vdisplay, DRM_FORMAT_XRGB8888);
 	if (!buf)
 		return -errno;
-	int ret = compose_scene(buf, &out->shown_scene);
+	int ret = compose_scene(buf, output_shown_scene(out));
 	if (ret < 0) {
 		dispman_buffer_unref(buf);
 		return ret;
@@ -177,25 +180,26 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 		return -EINVAL;
 	}
 	*frame = NULL;
+	const char *name = output_name(out);
 	if (path != DISPMAN_CAPTURE_AUTO && path != DISPMAN_CAPTURE_WRITEBACK &&
 	    path != DISPMAN_CAPTURE_CPU) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: unknown capture path %d", out->name, (int)path);
+		dispman_log(DISPMAN_LOG_ERROR, "%s: unknown capture path %d", name, (int)path);
 		return -EINVAL;
 	}
-	struct dispman_device *dev = out->dev;
+	struct dispman_device *dev = output_device(out);
 	if (master_paused(dev)) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture, DRM master lost", out->name);
+		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture, DRM master lost", name);
 		return -EACCES;
 	}
-	if (!out->enabled || !out->active || !out->cur_crtc) {
+	if (!output_enabled(out) || !output_active(out) || !output_cur_crtc(out)) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture an output that is not enabled "
-			"and committed", out->name);
+			"and committed", name);
 		return -EINVAL;
 	}
-	struct writeback *wb = find_writeback(dev, out->cur_crtc);
+	struct writeback *wb = find_writeback(dev, output_cur_crtc(out));
 	if (path == DISPMAN_CAPTURE_WRITEBACK && !wb) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture through writeback, the device "
-			"has no writeback connector for CRTC %u", out->name, out->cur_crtc->id);
+			"has no writeback connector for CRTC %u", name, output_cur_crtc(out)->id);
 		return -ENOTSUP;
 	}
 	if (path == DISPMAN_CAPTURE_AUTO)
@@ -204,9 +208,9 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	/* A commit the caller made before this call but that waits for a pending flip is
 	 * part of what it asked to capture: let it go (it runs after that flip) first. */
 	int ret = 0;
-	if (out->commit_queued || dev->commit_queued)
+	if (output_commit_queued(out) || dev->commit_queued)
 		for (size_t i = 0; i < dev->n_outputs && ret == 0; i++)
-			if (dev->outputs[i]->flip_pending)
+			if (output_flip_pending(dev->outputs[i]))
 				ret = output_wait_flip(dev->outputs[i], FENCE_TIMEOUT_MS);
 	/* Capture the frame in flight once it is on screen. Meanwhile (and during the
 	 * capture) frame callbacks run as usual; the commits they make are held and made
@@ -214,9 +218,9 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	commit_hold(dev, true);
 	if (ret == 0)
 		ret = output_wait_flip(out, FENCE_TIMEOUT_MS);
-	if (ret == 0 && (!out->active || !out->cur_crtc || master_paused(dev))) {
+	if (ret == 0 && (!output_active(out) || !output_cur_crtc(out) || master_paused(dev))) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: the output was %s while waiting for its frame",
-			out->name, master_paused(dev) ? "paused (DRM master lost)" : "disabled");
+			name, master_paused(dev) ? "paused (DRM master lost)" : "disabled");
 		ret = master_paused(dev) ? -EACCES : -EINVAL;
 	}
 	if (ret == 0)
@@ -225,12 +229,12 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	commit_hold(dev, false);
 	device_run_queued(dev);
 	if (ret < 0) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: capture through %s failed: %s", out->name,
+		dispman_log(DISPMAN_LOG_ERROR, "%s: capture through %s failed: %s", name,
 			path_name(path), strerror(-ret));
 		*frame = NULL;
 		return ret;
 	}
-	dispman_log(DISPMAN_LOG_DEBUG, "%s: captured through %s", out->name, path_name(path));
+	dispman_log(DISPMAN_LOG_DEBUG, "%s: captured through %s", name, path_name(path));
 	if (used)
 		*used = path;
 	return 0;

@@ -21,9 +21,9 @@ static void rollback_blobs(struct dispman_device *dev)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (out->new_mode_blob)
-			drmModeDestroyPropertyBlob(dev->fd, out->new_mode_blob);
-		out->new_mode_blob = 0;
+		if (output_new_mode_blob(out))
+			drmModeDestroyPropertyBlob(dev->fd, output_new_mode_blob(out));
+		output_set_new_mode_blob(out, 0);
 	}
 }
 
@@ -32,40 +32,39 @@ static int prepare_blobs(struct dispman_device *dev, bool modeset)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		out->new_mode_blob = 0;
-		if (!modeset || !out->committing || !out->enabled || !output_needs_modeset(out))
+		output_set_new_mode_blob(out, 0);
+		if (!modeset || !output_committing(out) || !output_enabled(out) ||
+		    !output_needs_modeset(out))
 			continue;
-		if (drmModeCreatePropertyBlob(dev->fd, &out->mode->info, sizeof(out->mode->info),
-				&out->new_mode_blob) != 0) {
+		uint32_t blob = 0;
+		if (drmModeCreatePropertyBlob(dev->fd, output_mode(out), sizeof(*output_mode(out)),
+				&blob) != 0) {
 			int err = errno ? errno : EINVAL;
 			dispman_log_errno(DISPMAN_LOG_ERROR, err, "%s: cannot create MODE_ID blob",
-				out->name);
-			out->new_mode_blob = 0;
+				output_name(out));
 			rollback_blobs(dev);
 			return -err;
 		}
+		output_set_new_mode_blob(out, blob);
 	}
 	return 0;
 }
 
-/* out->commit_queued, counted in dev->outputs_queued (device_run_queued() looks at that) */
+/* output_commit_queued(), counted in dev->outputs_queued (device_run_queued() looks at that) */
 static void set_queued(struct dispman_device *dev, struct dispman_output *out, bool queued)
 {
-	if (out->commit_queued != queued)
+	if (output_commit_queued(out) != queued)
 		dev->outputs_queued += queued ? 1 : (size_t)-1;
-	out->commit_queued = queued;
+	output_set_commit_queued(out, queued);
 }
 
-static void scene_add(struct scene *scene, struct dispman_layer *layer)
+static void scene_add(struct dispman_output *out, struct dispman_layer *layer)
 {
-	if (scene->n >= MAX_SCENE)
-		return;
-	struct scene_entry *e = &scene->e[scene->n++];
-	e->buf = dispman_buffer_ref(layer_buffer(layer));
-	layer_get_src(layer, &e->src_x, &e->src_y, &e->src_w, &e->src_h);
-	layer_get_dst(layer, &e->dst_x, &e->dst_y, &e->dst_w, &e->dst_h);
-	e->alpha = layer_alpha(layer);
-	e->blend = layer_blend(layer);
+	struct scene_entry e = { .buf = layer_buffer(layer), .alpha = layer_alpha(layer),
+		.blend = layer_blend(layer) };
+	layer_get_src(layer, &e.src_x, &e.src_y, &e.src_w, &e.src_h);
+	layer_get_dst(layer, &e.dst_x, &e.dst_y, &e.dst_w, &e.dst_h);
+	output_scene_add(out, &e);
 }
 
 /* What the commit puts on the output's planes, bottom to top: the composition buffer
@@ -73,16 +72,14 @@ static void scene_add(struct scene *scene, struct dispman_layer *layer)
  * stacking order, which the plane assignment keeps. */
 static void record_scene(struct dispman_output *out)
 {
-	struct scene *scene = &out->queued_scene;
-	scene_clear(scene);
-	scene->valid = true;
+	output_scene_start(out);
 	struct dispman_layer *comp = compose_peek_layer(out);
 	if (comp && layer_plane(comp) && layer_buffer(comp))
-		scene_add(scene, comp);
+		scene_add(out, comp);
 	struct dispman_layer *on[MAX_SCENE];
 	size_t n = 0;
 	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &out->layers) {
+	list_for_each_safe(pos, tmp, output_layers(out)) {
 		struct dispman_layer *layer = layer_from_link(pos);
 		if (!layer_plane(layer) || !layer_buffer(layer) || n >= MAX_SCENE)
 			continue;
@@ -93,7 +90,7 @@ static void record_scene(struct dispman_output *out)
 		on[i] = layer;
 	}
 	for (size_t i = 0; i < n; i++)
-		scene_add(scene, on[i]);
+		scene_add(out, on[i]);
 }
 
 /* The kernel accepted the commit of prop: record it, then what it queued on each output. */
@@ -102,48 +99,37 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 	proposal_record(prop, dev);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (!out->committing)
+		if (!output_committing(out))
 			continue;
-		if (out->enabled) {
-			if (out->new_mode_blob) {
-				if (out->crtc->cur_mode_blob)
-					drmModeDestroyPropertyBlob(dev->fd, out->crtc->cur_mode_blob);
-				out->crtc->cur_mode_blob = out->new_mode_blob;
-				out->new_mode_blob = 0;
-				out->cur_mode = out->mode->info;
+		if (output_enabled(out)) {
+			struct crtc *crtc = output_crtc(out), *cur = output_cur_crtc(out);
+			uint32_t blob = output_new_mode_blob(out);
+			if (blob) {
+				if (crtc->cur_mode_blob)
+					drmModeDestroyPropertyBlob(dev->fd, crtc->cur_mode_blob);
+				crtc->cur_mode_blob = blob;
+				output_set_new_mode_blob(out, 0);
 			}
-			if (out->cur_crtc && out->cur_crtc != out->crtc && !out->cur_crtc->user &&
-			    out->cur_crtc->cur_mode_blob) {
-				drmModeDestroyPropertyBlob(dev->fd, out->cur_crtc->cur_mode_blob);
-				out->cur_crtc->cur_mode_blob = 0;
-				out->cur_crtc->cur_active = false;
+			if (cur && cur != crtc && !cur->user && cur->cur_mode_blob) {
+				drmModeDestroyPropertyBlob(dev->fd, cur->cur_mode_blob);
+				cur->cur_mode_blob = 0;
+				cur->cur_active = false;
 			}
-			out->crtc->cur_active = true;
-			out->active = true;
-			out->cur_crtc = out->crtc;
-			out->flip_pending = true;
-			out->flip_crtc_id = out->crtc->id;
+			crtc->cur_active = true;
+			output_record_enabled(out, blob != 0);
 			struct list *pos, *tmp;
-			list_for_each_safe(pos, tmp, &out->layers) {
+			list_for_each_safe(pos, tmp, output_layers(out)) {
 				struct dispman_layer *layer = layer_from_link(pos);
 				if (!layer_plane(layer) && !layer_composited(layer))
 					continue;
-				if (out->n_queued < MAX_SHOWN)
-					out->queued[out->n_queued++] =
-						dispman_buffer_ref(layer_buffer(layer));
+				output_queue_buffer(out, layer_buffer(layer));
 			}
 			struct dispman_layer *comp = compose_peek_layer(out);
-			if (comp && layer_plane(comp) && out->n_queued < MAX_SHOWN)
-				out->queued[out->n_queued++] =
-					dispman_buffer_ref(layer_buffer(comp));
+			if (comp && layer_plane(comp))
+				output_queue_buffer(out, layer_buffer(comp));
 			record_scene(out);
-		} else if (out->active) {
-			struct crtc *old = out->cur_crtc;
-			out->active = false;
-			out->cur_crtc = NULL;
-			out->flip_pending = old != NULL;
-			out->flip_crtc_id = old ? old->id : 0;
-			scene_clear(&out->queued_scene);
+		} else if (output_active(out)) {
+			struct crtc *old = output_record_disabled(out);
 			if (old && !old->user) {
 				if (old->cur_mode_blob)
 					drmModeDestroyPropertyBlob(dev->fd, old->cur_mode_blob);
@@ -175,12 +161,12 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 	*modeset = dev->force_modeset;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		out->committing = false;
-		if (!out->enabled && !out->active)
-			out->want_commit = false;
-		any = any || out->want_commit;
-		pending = pending || out->flip_pending;
-		if ((out->enabled || out->active) && output_needs_modeset(out))
+		output_set_committing(out, false);
+		if (!output_enabled(out) && !output_active(out))
+			output_set_want_commit(out, false);
+		any = any || output_want_commit(out);
+		pending = pending || output_flip_pending(out);
+		if ((output_enabled(out) || output_active(out)) && output_needs_modeset(out))
 			*modeset = full = true;
 	}
 	if (!any)
@@ -190,8 +176,8 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 			dev->commit_queued = true;
 		for (size_t i = 0; i < dev->n_outputs; i++) {
 			struct dispman_output *out = dev->outputs[i];
-			set_queued(dev, out, out->commit_queued || out->want_commit);
-			out->want_commit = false;
+			set_queued(dev, out, output_commit_queued(out) || output_want_commit(out));
+			output_set_want_commit(out, false);
 		}
 		return false;
 	}
@@ -199,15 +185,16 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 	bool now = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		bool live = out->enabled || out->active;
-		if (full ? live : out->want_commit && !out->flip_pending) {
-			out->committing = true;
+		bool live = output_enabled(out) || output_active(out);
+		bool want = output_want_commit(out);
+		if (full ? live : want && !output_flip_pending(out)) {
+			output_set_committing(out, true);
 			set_queued(dev, out, false);
 			now = true;
-		} else if (out->want_commit) {
+		} else if (want) {
 			set_queued(dev, out, true);
 		}
-		out->want_commit = false;
+		output_set_want_commit(out, false);
 	}
 	if (full)
 		dev->commit_queued = false;
@@ -249,7 +236,7 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 		apply_success(dev, &prop);
 		alloc_done(dev, &kind, true);
 		for (size_t i = 0; i < dev->n_outputs; i++)
-			if (dev->outputs[i]->committing && dev->outputs[i]->enabled)
+			if (output_committing(dev->outputs[i]) && output_enabled(dev->outputs[i]))
 				output_frame_committed(dev->outputs[i], modeset);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
@@ -277,11 +264,11 @@ static int commit_wanted(struct dispman_device *dev)
 		 * nothing: search (the whole device) and commit this frame again now, or as
 		 * soon as the other outputs' flips are done. */
 		for (size_t i = 0; i < dev->n_outputs; i++)
-			dev->outputs[i]->want_commit = dev->outputs[i]->committing;
+			output_set_want_commit(dev->outputs[i], output_committing(dev->outputs[i]));
 		ret = select_outputs(dev, &modeset) ? commit_selected(dev, modeset) : 0;
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		dev->outputs[i]->committing = false;
+		output_set_committing(dev->outputs[i], false);
 	dev->commit_full = false;
 	return ret;
 }
@@ -311,7 +298,7 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 		return 0;
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		dev->outputs[i]->want_commit = !only || dev->outputs[i] == only;
+		output_set_want_commit(dev->outputs[i], !only || dev->outputs[i] == only);
 	return commit_wanted(dev);
 }
 
@@ -324,9 +311,11 @@ void device_run_queued(struct dispman_device *dev)
 	size_t queued = 0;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		pending = pending || out->flip_pending;
-		ready = ready || (out->commit_queued && !out->flip_pending);
-		queued += out->commit_queued;
+		bool flip_pending = output_flip_pending(out);
+		bool commit_queued = output_commit_queued(out);
+		pending = pending || flip_pending;
+		ready = ready || (commit_queued && !flip_pending);
+		queued += commit_queued;
 	}
 	dev->outputs_queued = queued; /* the count again (a destroyed output may have left it) */
 	if (!(dev->commit_queued && !pending) && !ready)
@@ -336,8 +325,9 @@ void device_run_queued(struct dispman_device *dev)
 		dev->commit_queued = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		out->want_commit = all || (out->commit_queued && !out->flip_pending);
-		if (out->want_commit)
+		bool want = all || (output_commit_queued(out) && !output_flip_pending(out));
+		output_set_want_commit(out, want);
+		if (want)
 			set_queued(dev, out, false);
 	}
 	int ret = commit_wanted(dev);
@@ -360,5 +350,5 @@ int dispman_output_commit(struct dispman_output *out)
 		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
 		return -EINVAL;
 	}
-	return device_commit_internal(out->dev, out);
+	return device_commit_internal(output_device(out), out);
 }

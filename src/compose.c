@@ -104,7 +104,7 @@ bool compose_can_read(struct dispman_buffer *buf)
 
 static void account(struct dispman_output *out, struct dispman_buffer *buf, bool add)
 {
-	struct dispman_stats *st = &out->dev->stats;
+	struct dispman_stats *st = &output_device(out)->stats;
 	uint64_t size = (uint64_t)buf->pitches[0] * buf->height;
 	if (add) {
 		st->composition_bytes += size;
@@ -136,7 +136,7 @@ static void free_pool(struct dispman_output *out, struct compositor *c)
 
 void compose_destroy(struct dispman_output *out)
 {
-	struct compositor *c = out->comp;
+	struct compositor *c = output_compositor(out);
 	if (!c)
 		return;
 	free_pool(out, c);
@@ -146,12 +146,13 @@ void compose_destroy(struct dispman_output *out)
 #endif
 	layer_destroy_composition(c->layer);
 	free(c);
-	out->comp = NULL;
+	output_set_compositor(out, NULL);
 }
 
 struct dispman_layer *compose_peek_layer(struct dispman_output *out)
 {
-	return out->comp ? out->comp->layer : NULL;
+	struct compositor *c = output_compositor(out);
+	return c ? c->layer : NULL;
 }
 
 /*
@@ -171,7 +172,7 @@ static int get_free(struct dispman_output *out, struct compositor *c)
 	for (size_t i = 0; i < POOL; i++) {
 		if (c->pool[i])
 			continue;
-		c->pool[i] = dispman_buffer_create_dumb(out->dev, c->width, c->height,
+		c->pool[i] = dispman_buffer_create_dumb(output_device(out), c->width, c->height,
 			DRM_FORMAT_XRGB8888);
 		if (c->pool[i] && !c->pool[i]->fb_id) {
 			dispman_buffer_unref(c->pool[i]);
@@ -180,7 +181,7 @@ static int get_free(struct dispman_output *out, struct compositor *c)
 		}
 		if (!c->pool[i]) {
 			dispman_log_errno(DISPMAN_LOG_ERROR, errno, "%s: cannot create a %ux%u "
-				"composition buffer", out->name, c->width, c->height);
+				"composition buffer", output_name(out), c->width, c->height);
 			return -1;
 		}
 		account(out, c->pool[i], true);
@@ -193,7 +194,7 @@ static int get_free(struct dispman_output *out, struct compositor *c)
 
 void compose_commit_done(struct dispman_output *out)
 {
-	struct compositor *c = out->comp;
+	struct compositor *c = output_compositor(out);
 	if (!c)
 		return;
 	c->commits++;
@@ -209,13 +210,13 @@ void compose_commit_done(struct dispman_output *out)
 
 struct dispman_layer *compose_get_layer(struct dispman_output *out)
 {
-	struct compositor *c = out->comp;
+	struct compositor *c = output_compositor(out);
 	if (!c) {
 		c = calloc(1, sizeof(*c));
 		struct dispman_layer *layer = c ? layer_create_composition(out) : NULL;
 		if (!layer) {
 			dispman_log(DISPMAN_LOG_ERROR, "%s: out of memory for the compositor",
-				out->name);
+				output_name(out));
 			free(c);
 			return NULL;
 		}
@@ -224,13 +225,13 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out)
 		for (size_t i = 0; i < HISTORY; i++)
 			pixman_region32_init(&c->damage[i]);
 #endif
-		out->comp = c;
+		output_set_compositor(out, c);
 	}
-	if (out->mode && (c->width != out->mode->info.hdisplay ||
-	    c->height != out->mode->info.vdisplay)) {
+	const drmModeModeInfo *mode = output_mode(out);
+	if (mode && (c->width != mode->hdisplay || c->height != mode->vdisplay)) {
 		free_pool(out, c);
-		c->width = out->mode->info.hdisplay;
-		c->height = out->mode->info.vdisplay;
+		c->width = mode->hdisplay;
+		c->height = mode->vdisplay;
 	}
 	if (!layer_buffer(c->layer)) {
 		int i = get_free(out, c);
@@ -499,7 +500,7 @@ static int render_damage(struct dispman_output *out, struct dispman_layer *cl,
 	struct dispman_layer **layers, size_t n, pixman_region32_t *damage,
 	pixman_region32_t *vis)
 {
-	struct compositor *c = out->comp;
+	struct compositor *c = output_compositor(out);
 	int slot = get_free(out, c);
 	if (slot < 0)
 		return -ENOMEM;
@@ -517,9 +518,10 @@ static int render_damage(struct dispman_output *out, struct dispman_layer *cl,
 		c->drawn[slot] = c->frame;
 		c->used[slot] = c->commits;
 		layer_set_composition_buffer(cl, c->pool[slot]);
-		out->dev->stats.compositions++;
-		out->dev->stats.damaged_pixels += region_area(&need);
-		out->dev->stats.composed_pixels += drawn_px;
+		struct dispman_stats *st = &output_device(out)->stats;
+		st->compositions++;
+		st->damaged_pixels += region_area(&need);
+		st->composed_pixels += drawn_px;
 	}
 	pixman_region32_fini(&need);
 	pixman_region32_fini(&left);
@@ -532,7 +534,7 @@ int compose_render(struct dispman_output *out, struct dispman_layer **layers, si
 	struct dispman_layer *cl = compose_get_layer(out);
 	if (!cl)
 		return -ENOMEM;
-	struct compositor *c = out->comp;
+	struct compositor *c = output_compositor(out);
 	pixman_region32_t *vis = calloc(n ? n : 1, sizeof(*vis));
 	if (!vis)
 		return -ENOMEM;

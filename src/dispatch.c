@@ -47,11 +47,11 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
 static void handle_flips(struct dispman_device *dev)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (dev->outputs[i]->flip_done)
+		if (output_flip_is_done(dev->outputs[i]))
 			output_flip_complete(dev->outputs[i]);
 	commit_defer(dev, true);
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (dev->outputs[i]->flip_notify)
+		if (output_flip_notify_due(dev->outputs[i]))
 			output_flip_notify(dev->outputs[i]);
 	device_run_queued(dev);
 	for (size_t i = 0; i < dev->n_outputs; i++)
@@ -125,14 +125,14 @@ int drm_dispatch(struct dispman_device *dev, int timeout_ms)
 
 int output_wait_flip(struct dispman_output *out, int timeout_ms)
 {
-	struct dispman_device *dev = out->dev;
+	struct dispman_device *dev = output_device(out);
 	int64_t end = monotonic_ms() + timeout_ms;
-	while (out->flip_pending) {
+	while (output_flip_pending(out)) {
 		int64_t left = end - monotonic_ms();
 		if (left <= 0) {
 			dispman_log(DISPMAN_LOG_ERROR, "%s: no page-flip event for CRTC %u within "
-				"%d ms: the frame in flight did not reach the screen", out->name,
-				out->flip_crtc_id, timeout_ms);
+				"%d ms: the frame in flight did not reach the screen",
+				output_name(out), output_flip_crtc_id(out), timeout_ms);
 			return -ETIMEDOUT;
 		}
 		int ret = drm_dispatch(dev, (int)left);

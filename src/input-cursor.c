@@ -94,7 +94,7 @@ int dispman_input_set_cursor_layer(struct dispman_input *input, struct dispman_l
 		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
 		return -EINVAL;
 	}
-	if (layer && layer_output(layer)->dev != input->dev) {
+	if (layer && output_device(layer_output(layer)) != input->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: cursor layer belongs to another device");
 		return -EINVAL;
 	}

@@ -302,9 +302,9 @@ int dispman_input_set_output(struct dispman_input *input, struct dispman_output 
 		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
 		return -EINVAL;
 	}
-	if (out && out->dev != input->dev) {
+	if (out && output_device(out) != input->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: output %s belongs to another device",
-			out->name);
+			output_name(out));
 		return -EINVAL;
 	}
 	input->output = out;

@@ -68,7 +68,8 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 {
 	struct dispman_layer *layer = calloc(1, sizeof(*layer));
 	if (!layer) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: out of memory creating a layer", out->name);
+		dispman_log(DISPMAN_LOG_ERROR, "%s: out of memory creating a layer",
+			output_name(out));
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -76,19 +77,19 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 	layer->alpha = 0xffff;
 	layer->blend = DISPMAN_BLEND_PREMULTIPLIED;
 	layer->visible = true;
-	layer->serial = out->dev->layers->next_serial++;
+	layer->serial = output_device(out)->layers->next_serial++;
 	layer->placement.reason = DISPMAN_REASON_INVISIBLE;
-	list_insert_tail(&out->layers, &layer->link);
-	device_shape_changed(out->dev);
+	list_insert_tail(output_layers(out), &layer->link);
+	device_shape_changed(output_device(out));
 	return layer;
 }
 
 void layer_destroy_internal(struct dispman_layer *layer)
 {
-	device_notify_layer_destroyed(layer->out->dev, layer);
+	device_notify_layer_destroyed(output_device(layer->out), layer);
 	list_remove(&layer->link);
-	if (layer->out->base_layer == layer)
-		layer->out->base_layer = NULL;
+	if (output_base_layer(layer->out) == layer)
+		output_set_base_layer(layer->out, NULL);
 	dispman_buffer_unref(layer->buf);
 	free(layer);
 }
@@ -96,7 +97,7 @@ void layer_destroy_internal(struct dispman_layer *layer)
 void layer_destroy_all(struct dispman_output *out)
 {
 	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &out->layers)
+	list_for_each_safe(pos, tmp, output_layers(out))
 		layer_destroy_internal(container_of(pos, struct dispman_layer, link));
 }
 
@@ -104,7 +105,7 @@ void dispman_layer_destroy(struct dispman_layer *layer)
 {
 	if (!layer)
 		return;
-	device_shape_changed(layer->out->dev);
+	device_shape_changed(output_device(layer->out));
 	layer_destroy_internal(layer);
 }
 
@@ -120,16 +121,16 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 {
 	if (!have_layer(layer, __func__))
 		return -EINVAL;
-	if (buf && buf->dev != layer->out->dev) {
+	if (buf && buf->dev != output_device(layer->out)) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: buffer belongs to another device",
-			layer->out->name);
+			output_name(layer->out));
 		return -EINVAL;
 	}
 	struct dispman_buffer *old = layer->buf;
 	if (!old || !buf || old->width != buf->width || old->height != buf->height ||
 	    old->format != buf->format || old->modifier != buf->modifier ||
 	    !old->fb_id != !buf->fb_id)
-		device_shape_changed(layer->out->dev);
+		device_shape_changed(output_device(layer->out));
 	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
 	layer->content_serial++; /* new content, even with the same buffer: redraw it */
 	dispman_buffer_unref(old);
@@ -143,8 +144,8 @@ int dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y
 		return -EINVAL;
 	if ((uint64_t)x + w > UINT32_MAX || (uint64_t)y + h > UINT32_MAX) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: source %.2fx%.2f at (%.2f, %.2f) "
-			"ends beyond 65536 pixels (16.16 coordinates)", layer->out->name, layer->z,
-			w / 65536.0, h / 65536.0, x / 65536.0, y / 65536.0);
+			"ends beyond 65536 pixels (16.16 coordinates)", output_name(layer->out),
+			layer->z, w / 65536.0, h / 65536.0, x / 65536.0, y / 65536.0);
 		return -ERANGE;
 	}
 	layer->src_set = w && h;
@@ -154,7 +155,7 @@ int dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y
 	layer->src_h = h;
 	/* rectangles only: the frame may keep its planes (alloc.c) */
 	layer->geom_dirty = true;
-	layer->out->dev->geometry_dirty = true;
+	output_device(layer->out)->geometry_dirty = true;
 	return 0;
 }
 
@@ -165,7 +166,7 @@ int dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_
 		return -EINVAL;
 	if ((int64_t)x + w > INT32_MAX || (int64_t)y + h > INT32_MAX) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: destination %ux%u at (%d, %d) "
-			"ends beyond %d", layer->out->name, layer->z, w, h, x, y, INT32_MAX);
+			"ends beyond %d", output_name(layer->out), layer->z, w, h, x, y, INT32_MAX);
 		return -ERANGE;
 	}
 	layer->dst_set = w && h;
@@ -175,7 +176,7 @@ int dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_
 	layer->dst_h = h;
 	/* rectangles only: the frame may keep its planes (alloc.c) */
 	layer->geom_dirty = true;
-	layer->out->dev->geometry_dirty = true;
+	output_device(layer->out)->geometry_dirty = true;
 	return 0;
 }
 
@@ -184,7 +185,7 @@ int dispman_layer_set_z(struct dispman_layer *layer, int z)
 	if (!have_layer(layer, __func__))
 		return -EINVAL;
 	layer->z = z;
-	device_shape_changed(layer->out->dev);
+	device_shape_changed(output_device(layer->out));
 	return 0;
 }
 
@@ -194,11 +195,11 @@ int dispman_layer_set_alpha(struct dispman_layer *layer, uint32_t alpha)
 		return -EINVAL;
 	if (alpha > 0xffff) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: alpha 0x%x is beyond 0xffff",
-			layer->out->name, layer->z, alpha);
+			output_name(layer->out), layer->z, alpha);
 		return -ERANGE;
 	}
 	layer->alpha = (uint16_t)alpha;
-	device_shape_changed(layer->out->dev);
+	device_shape_changed(output_device(layer->out));
 	return 0;
 }
 
@@ -213,11 +214,11 @@ int dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend
 		break;
 	default:
 		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: unknown blend mode %d",
-			layer->out->name, layer->z, (int)mode);
+			output_name(layer->out), layer->z, (int)mode);
 		return -EINVAL;
 	}
 	layer->blend = mode;
-	device_shape_changed(layer->out->dev);
+	device_shape_changed(output_device(layer->out));
 	return 0;
 }
 
@@ -226,7 +227,7 @@ int dispman_layer_set_cursor_hotspot(struct dispman_layer *layer, int32_t x, int
 	if (!have_layer(layer, __func__))
 		return -EINVAL;
 	if (layer->hot_x != x || layer->hot_y != y)
-		device_shape_changed(layer->out->dev);
+		device_shape_changed(output_device(layer->out));
 	layer->hot_x = x;
 	layer->hot_y = y;
 	return 0;
@@ -237,7 +238,7 @@ int dispman_layer_set_visible(struct dispman_layer *layer, bool visible)
 	if (!have_layer(layer, __func__))
 		return -EINVAL;
 	layer->visible = visible;
-	device_shape_changed(layer->out->dev);
+	device_shape_changed(output_device(layer->out));
 	return 0;
 }
 
@@ -305,15 +306,17 @@ int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer 
 		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
 		return -EINVAL;
 	}
-	if (!out->base_layer) {
+	struct dispman_layer *base = output_base_layer(out);
+	if (!base) {
 		if (!buf)
 			return 0;
-		out->base_layer = dispman_layer_create(out);
-		if (!out->base_layer)
+		base = dispman_layer_create(out);
+		if (!base)
 			return -errno;
-		dispman_layer_set_z(out->base_layer, INT_MIN);
+		output_set_base_layer(out, base);
+		dispman_layer_set_z(base, INT_MIN);
 	}
-	return dispman_layer_set_buffer(out->base_layer, buf);
+	return dispman_layer_set_buffer(base, buf);
 }
 
 struct dispman_output *layer_output(const struct dispman_layer *layer)

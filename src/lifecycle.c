@@ -375,7 +375,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 static struct dispman_output *find_output(struct dispman_device *dev, uint32_t connector_id)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (dev->outputs[i]->connector_id == connector_id)
+		if (output_connector_id(dev->outputs[i]) == connector_id)
 			return dev->outputs[i];
 	return NULL;
 }
@@ -409,10 +409,10 @@ static void probe_new_connector(struct dispman_device *dev, drmModeConnector *co
 		return;
 	}
 	st[dev->n_outputs].seen = true;
-	if (out->status == DISPMAN_CONNECTED)
+	if (output_status(out) == DISPMAN_CONNECTED)
 		st[dev->n_outputs].event = DISPMAN_OUTPUT_CONNECTED;
 	dev->outputs[dev->n_outputs++] = out;
-	dispman_log(DISPMAN_LOG_INFO, "hotplug: new connector %s", out->name);
+	dispman_log(DISPMAN_LOG_INFO, "hotplug: new connector %s", output_name(out));
 }
 
 /* Re-read every connector of res into the outputs; st[i] says what changed. */
@@ -446,15 +446,14 @@ static void probe_connectors(struct dispman_device *dev, drmModeRes *res,
 		drmModeFreeConnector(conn);
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++) {
-		if (st[i].seen || dev->outputs[i]->status == DISPMAN_DISCONNECTED)
+		if (st[i].seen || output_status(dev->outputs[i]) == DISPMAN_DISCONNECTED)
 			continue;
 		/* The connector vanished (an MST branch): same as unplugged. */
 		drmModeConnector gone = {
-			.connector_id = dev->outputs[i]->connector_id,
+			.connector_id = output_connector_id(dev->outputs[i]),
 			.connection = DRM_MODE_DISCONNECTED,
-			.mmWidth = dev->outputs[i]->mm_width,
-			.mmHeight = dev->outputs[i]->mm_height,
 		};
+		dispman_output_get_physical_size(dev->outputs[i], &gone.mmWidth, &gone.mmHeight);
 		int ev = output_update(dev->outputs[i], &gone);
 		if (ev > 0)
 			st[i].event = ev;
@@ -475,11 +474,12 @@ static int report_changes(struct dispman_device *dev, const struct probe_state *
 		if (!ev)
 			continue;
 		changed++;
-		dispman_log(DISPMAN_LOG_INFO, "hotplug: %s %s%s", out->name, names[ev],
-			st[i].was_enabled != out->enabled ? (out->enabled ? ", enabled again" :
-			", disabled") : "");
-		*need_commit = *need_commit || st[i].was_enabled != out->enabled ||
-			(out->enabled && ev == DISPMAN_OUTPUT_CHANGED);
+		bool enabled = output_enabled(out);
+		dispman_log(DISPMAN_LOG_INFO, "hotplug: %s %s%s", output_name(out), names[ev],
+			st[i].was_enabled == enabled ? "" :
+			enabled ? ", enabled again" : ", disabled");
+		*need_commit = *need_commit || st[i].was_enabled != enabled ||
+			(enabled && ev == DISPMAN_OUTPUT_CHANGED);
 		if (dev->output_cb)
 			dev->output_cb(dev, out, (enum dispman_output_event)ev, dev->output_data);
 	}
@@ -508,7 +508,7 @@ int dispman_device_probe(struct dispman_device *dev)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		st[i].was_enabled = dev->outputs[i]->enabled;
+		st[i].was_enabled = output_enabled(dev->outputs[i]);
 	probe_connectors(dev, res, st);
 	drmModeFreeResources(res);
 	bool need_commit;

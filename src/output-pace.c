@@ -12,7 +12,7 @@
  * time, from a timer, with the latest flip's sequence and time. Buffer releases and shown
  * callbacks are never delayed. Drivers with a vblank counter are left alone.
  */
-#include "output.h"
+#include "output-private.h"
 
 #include <errno.h>
 #include <sys/epoll.h>

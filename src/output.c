@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "output.h"
+#include "output-private.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -646,4 +646,196 @@ int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_
 	out->frame_cb = cb;
 	out->frame_data = data;
 	return 0;
+}
+
+struct dispman_device *output_device(const struct dispman_output *out)
+{
+	return out->dev;
+}
+
+const char *output_name(const struct dispman_output *out)
+{
+	return out->name;
+}
+
+uint32_t output_connector_id(const struct dispman_output *out)
+{
+	return out->connector_id;
+}
+
+const struct connector_props *output_props(const struct dispman_output *out)
+{
+	return &out->props;
+}
+
+enum dispman_connection output_status(const struct dispman_output *out)
+{
+	return out->status;
+}
+
+bool output_enabled(const struct dispman_output *out)
+{
+	return out->enabled;
+}
+
+struct crtc *output_crtc(const struct dispman_output *out)
+{
+	return out->crtc;
+}
+
+const drmModeModeInfo *output_mode(const struct dispman_output *out)
+{
+	return out->mode ? &out->mode->info : NULL;
+}
+
+bool output_active(const struct dispman_output *out)
+{
+	return out->active;
+}
+
+struct crtc *output_cur_crtc(const struct dispman_output *out)
+{
+	return out->cur_crtc;
+}
+
+const drmModeModeInfo *output_cur_mode(const struct dispman_output *out)
+{
+	return &out->cur_mode;
+}
+
+struct list *output_layers(struct dispman_output *out)
+{
+	return &out->layers;
+}
+
+bool output_flip_pending(const struct dispman_output *out)
+{
+	return out->flip_pending;
+}
+
+uint32_t output_flip_crtc_id(const struct dispman_output *out)
+{
+	return out->flip_crtc_id;
+}
+
+bool output_flip_is_done(const struct dispman_output *out)
+{
+	return out->flip_done;
+}
+
+bool output_flip_notify_due(const struct dispman_output *out)
+{
+	return out->flip_notify;
+}
+
+const struct scene *output_shown_scene(const struct dispman_output *out)
+{
+	return &out->shown_scene;
+}
+
+const struct timespec *output_commit_time(const struct dispman_output *out)
+{
+	return &out->commit_time;
+}
+
+struct compositor *output_compositor(const struct dispman_output *out)
+{
+	return out->comp;
+}
+
+void output_set_compositor(struct dispman_output *out, struct compositor *comp)
+{
+	out->comp = comp;
+}
+
+struct dispman_layer *output_base_layer(const struct dispman_output *out)
+{
+	return out->base_layer;
+}
+
+void output_set_base_layer(struct dispman_output *out, struct dispman_layer *layer)
+{
+	out->base_layer = layer;
+}
+
+bool output_want_commit(const struct dispman_output *out)
+{
+	return out->want_commit;
+}
+
+void output_set_want_commit(struct dispman_output *out, bool want)
+{
+	out->want_commit = want;
+}
+
+bool output_committing(const struct dispman_output *out)
+{
+	return out->committing;
+}
+
+void output_set_committing(struct dispman_output *out, bool committing)
+{
+	out->committing = committing;
+}
+
+bool output_commit_queued(const struct dispman_output *out)
+{
+	return out->commit_queued;
+}
+
+void output_set_commit_queued(struct dispman_output *out, bool queued)
+{
+	out->commit_queued = queued;
+}
+
+uint32_t output_new_mode_blob(const struct dispman_output *out)
+{
+	return out->new_mode_blob;
+}
+
+void output_set_new_mode_blob(struct dispman_output *out, uint32_t blob)
+{
+	out->new_mode_blob = blob;
+}
+
+void output_record_enabled(struct dispman_output *out, bool new_mode)
+{
+	if (new_mode)
+		out->cur_mode = out->mode->info;
+	out->active = true;
+	out->cur_crtc = out->crtc;
+	out->flip_pending = true;
+	out->flip_crtc_id = out->crtc->id;
+}
+
+struct crtc *output_record_disabled(struct dispman_output *out)
+{
+	struct crtc *old = out->cur_crtc;
+	out->active = false;
+	out->cur_crtc = NULL;
+	out->flip_pending = old != NULL;
+	out->flip_crtc_id = old ? old->id : 0;
+	scene_clear(&out->queued_scene);
+	return old;
+}
+
+void output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf)
+{
+	if (out->n_queued < MAX_SHOWN)
+		out->queued[out->n_queued++] = dispman_buffer_ref(buf);
+}
+
+void output_scene_start(struct dispman_output *out)
+{
+	scene_clear(&out->queued_scene);
+	out->queued_scene.valid = true;
+}
+
+void output_scene_add(struct dispman_output *out, const struct scene_entry *e)
+{
+	struct scene *scene = &out->queued_scene;
+	if (scene->n >= MAX_SCENE)
+		return;
+	scene->e[scene->n] = *e;
+	scene->e[scene->n++].buf = dispman_buffer_ref(e->buf);
 }

@@ -21,7 +21,6 @@ struct dispman_buffer;
 struct dispman_device;
 struct dispman_layer;
 
-#define MAX_SHOWN 32
 #define MAX_SCENE 32
 
 /* What the library put on one plane in a committed frame: the layer's buffer (referenced)
@@ -42,77 +41,6 @@ struct scene {
 	bool valid; /* a frame committed by the library (n may be 0: nothing on a plane) */
 };
 
-struct mode_entry {
-	struct dispman_mode pub;
-	drmModeModeInfo info;
-};
-
-struct dispman_output {
-	struct dispman_device *dev;
-	uint32_t connector_id;
-	uint32_t connector_type;
-	char name[64];
-	enum dispman_connection status;
-	uint32_t mm_width, mm_height;
-	struct mode_entry *modes;
-	size_t n_modes;
-	uint32_t possible_crtcs;
-	struct connector_props props;
-	uint32_t initial_crtc_id; /* CRTC driving the connector when we opened it */
-
-	/* pending state */
-	bool enabled;
-	struct mode_entry *mode;
-	struct crtc *crtc;
-	struct list layers;              /* dispman_layer.link, creation order */
-	struct dispman_layer *base_layer;/* for dispman_output_set_buffer() */
-	struct compositor *comp;         /* compose.c: CPU composition, NULL until needed */
-
-	/* committed state */
-	bool active;
-	struct crtc *cur_crtc;
-	drmModeModeInfo cur_mode;
-	uint32_t new_mode_blob;          /* prepared for the request being built */
-
-	/* frames */
-	bool flip_pending;
-	uint32_t flip_crtc_id;            /* CRTC whose flip event completes the frame */
-	bool flip_done;                   /* its event was read, not handled yet */
-	bool flip_notify;                 /* on screen, its callbacks not run yet */
-	uint64_t flip_seq;                /* of that event */
-	struct timespec flip_ts;
-	bool commit_queued;               /* a commit waits for this output's flip */
-	bool want_commit;                 /* scratch: asked for in the commit being made */
-	bool committing;                  /* in the request being built */
-	struct scene queued_scene;        /* the planes of the committed frame not yet flipped */
-	struct scene shown_scene;         /* the planes of the frame on screen */
-	struct dispman_buffer *old_shown[MAX_SHOWN]; /* left the screen with the flip handled */
-	size_t n_old_shown;
-	struct dispman_buffer *queued[MAX_SHOWN]; /* in the committed frame not yet flipped */
-	size_t n_queued;
-	struct dispman_buffer *shown[MAX_SHOWN];  /* on screen now */
-	size_t n_shown;
-	dispman_frame_callback frame_cb;
-	void *frame_data;
-
-	/* hotplug: the output was enabled when its connector went away */
-	bool restore_enabled;
-	drmModeModeInfo restore_mode;
-	/* pacing */
-	struct dispman_output_stats pacing;
-	struct timespec commit_time;     /* when the frame in flight was committed */
-	bool pacing_run;                 /* pacing.last_* describe the previous flip */
-	int64_t pacing_t0_ns;            /* TIMESTAMP clock: first flip of the run */
-	int64_t pacing_slot;             /* TIMESTAMP clock: vblank slot of the last counted flip */
-	/* output-pace.c: frame callbacks at most once per vblank slot (TIMESTAMP clock) */
-	int64_t flip_slot;               /* vblank slot of the flip being notified */
-	int64_t cb_slot;                 /* slot of the last frame callback run */
-	int64_t cb_pending_slot;         /* slot the deferred callback is for */
-	bool cb_deferred;                /* a frame callback waits for the pace timer */
-	int pace_fd;                     /* timerfd, -1 until first needed */
-	struct event_source *pace_source;
-};
-
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn);
 /* Free the output; its layers (layer_destroy_all()) and compositor (compose_destroy())
  * are destroyed first, by the device (lifecycle.c). */
@@ -129,7 +57,7 @@ uint64_t output_period_ns(const struct dispman_output *out);
  */
 bool output_flip_event(struct dispman_output *out, uint32_t crtc_id, uint64_t seq,
 	const struct timespec *ts);
-/* Page flip completed (out->flip_done): the queued frame goes on screen; pacing counted. */
+/* Page flip completed (output_flip_is_done()): the queued frame goes on screen; pacing counted. */
 void output_flip_complete(struct dispman_output *out);
 /* After output_flip_complete(): the shown and frame callbacks. */
 void output_flip_notify(struct dispman_output *out);
@@ -138,8 +66,6 @@ void output_flip_notify(struct dispman_output *out);
  * that left the screen with the flip, unless a frame committed since holds them again.
  */
 void output_flip_release(struct dispman_output *out);
-/* Drop the references of a scene. */
-void scene_clear(struct scene *scene);
 /* Drop every buffer reference the output keeps for the screen. */
 void output_release_all(struct dispman_output *out);
 /*
@@ -149,12 +75,94 @@ void output_release_all(struct dispman_output *out);
 int output_update(struct dispman_output *out, drmModeConnector *conn);
 /*
  * Pacing counters of a flip (seq and ts of its event) against the previous one and the
- * frame's commit time (out->commit_time); called by output_flip_complete().
+ * frame's commit time (output_commit_time()); called by output_flip_complete().
  */
 void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts);
 /* A frame was committed (apply_success): note its time for pacing. */
 void output_frame_committed(struct dispman_output *out, bool modeset);
 const char *connector_type_name(uint32_t type);
+
+/*
+ * Reading an output (its body is output-private.h's, for output.c and output-pace.c).
+ * Small functions: with LTO they inline into the frame path.
+ */
+struct dispman_device *output_device(const struct dispman_output *out);
+const char *output_name(const struct dispman_output *out);
+uint32_t output_connector_id(const struct dispman_output *out);
+const struct connector_props *output_props(const struct dispman_output *out);
+enum dispman_connection output_status(const struct dispman_output *out);
+/* Pending state: enabled (dispman_output_enable()), its CRTC and mode (NULL for none). */
+bool output_enabled(const struct dispman_output *out);
+struct crtc *output_crtc(const struct dispman_output *out);
+const drmModeModeInfo *output_mode(const struct dispman_output *out);
+/* Committed state: active on cur_crtc (NULL for none) with cur_mode. */
+bool output_active(const struct dispman_output *out);
+struct crtc *output_cur_crtc(const struct dispman_output *out);
+const drmModeModeInfo *output_cur_mode(const struct dispman_output *out);
+/* The layers of the output in creation order (dispman_layer.link); layer.c alone adds
+ * and removes them (dispman_layer_create(), layer_destroy_internal()). */
+struct list *output_layers(struct dispman_output *out);
+/* A flip is pending (committed, not yet on screen), completed by crtc_id's flip event. */
+bool output_flip_pending(const struct dispman_output *out);
+uint32_t output_flip_crtc_id(const struct dispman_output *out);
+/* The flip event was read, output_flip_complete() not run yet (handle_flips()). */
+bool output_flip_is_done(const struct dispman_output *out);
+/* The flip is on screen, output_flip_notify() not run yet (handle_flips()). */
+bool output_flip_notify_due(const struct dispman_output *out);
+/* The planes of the frame on screen (capture.c). */
+const struct scene *output_shown_scene(const struct dispman_output *out);
+/* When the frame in flight was committed (CLOCK_MONOTONIC). */
+const struct timespec *output_commit_time(const struct dispman_output *out);
+
+/*
+ * State other modules keep in the output, each with one writer.
+ *
+ * The output's composition (compose.c, struct compositor): set by compose.c alone, when it
+ * creates the compositor (compose_get_layer()) and destroys it (compose_destroy()).
+ */
+struct compositor *output_compositor(const struct dispman_output *out);
+void output_set_compositor(struct dispman_output *out, struct compositor *comp);
+/* The layer of dispman_output_set_buffer(): set by layer.c alone, when that function
+ * creates it and when the layer is destroyed (layer_destroy_internal()). */
+struct dispman_layer *output_base_layer(const struct dispman_output *out);
+void output_set_base_layer(struct dispman_output *out, struct dispman_layer *layer);
+/*
+ * Commit scratch, set by commit.c alone: want_commit, the output is asked for in the commit
+ * being made (device_commit_internal(), device_run_queued(), select_outputs());
+ * committing, it is in the request being built (select_outputs() to the end of
+ * commit_wanted(); alloc.c, proposal.c and request.c read it).
+ */
+bool output_want_commit(const struct dispman_output *out);
+void output_set_want_commit(struct dispman_output *out, bool want);
+bool output_committing(const struct dispman_output *out);
+void output_set_committing(struct dispman_output *out, bool committing);
+/* A commit waits for this output's flip: set by commit.c alone (set_queued(), which also
+ * counts it in dev->outputs_queued). */
+bool output_commit_queued(const struct dispman_output *out);
+void output_set_commit_queued(struct dispman_output *out, bool queued);
+/* The MODE_ID blob prepared for the request being built, 0 for none: set by commit.c alone
+ * (prepare_blobs() creates it, apply_success() hands it to the CRTC, rollback_blobs()
+ * destroys it); request.c reads it. */
+uint32_t output_new_mode_blob(const struct dispman_output *out);
+void output_set_new_mode_blob(struct dispman_output *out, uint32_t blob);
+
+/*
+ * Recording an accepted commit, by commit.c alone (apply_success()), for an output in it.
+ * Enabled: the output is active on its CRTC, with a flip pending there; new_mode: with
+ * its pending mode (the MODE_ID blob of the commit). Then output_queue_buffer() for each
+ * buffer the frame shows, and the frame's scene: output_scene_start(), then
+ * output_scene_add() bottom to top.
+ */
+void output_record_enabled(struct dispman_output *out, bool new_mode);
+/* Disabled (it was active): no CRTC any more, a flip pending on the one it left (returned;
+ * NULL when it had none), no queued scene. */
+struct crtc *output_record_disabled(struct dispman_output *out);
+/* buf (referenced here) is in the committed frame; ignored beyond MAX_SHOWN buffers. */
+void output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf);
+/* The queued scene starts again, empty and valid (a frame committed by the library). */
+void output_scene_start(struct dispman_output *out);
+/* e goes on top of the queued scene (e->buf referenced here); ignored beyond MAX_SCENE. */
+void output_scene_add(struct dispman_output *out, const struct scene_entry *e);
 
 /*
  * output-pace.c. On a driver whose flips do not wait for a vblank (no vblank counter, the

@@ -56,7 +56,7 @@ int proposal_start_search(struct proposal *prop, const struct dispman_device *de
 	size_t n = 0;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct list *pos, *tmp;
-		list_for_each_safe(pos, tmp, &dev->outputs[i]->layers)
+		list_for_each_safe(pos, tmp, output_layers(dev->outputs[i]))
 			n++;
 		n++; /* its composition layer */
 	}
@@ -132,13 +132,13 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 		return true;
 	const struct dispman_layer *layer = proposal_plane_layer(prop, &dev->planes[i], i);
 	if (layer)
-		return layer_output(layer)->committing;
+		return output_committing(layer_output(layer));
 	if (!dev->planes[i].cur_crtc_id)
 		return false; /* on no CRTC, and none of this request's */
 	for (size_t o = 0; o < dev->n_outputs; o++) {
 		const struct dispman_output *out = dev->outputs[o];
-		if (out->committing && out->cur_crtc && out->cur_crtc->id ==
-		    dev->planes[i].cur_crtc_id)
+		const struct crtc *cur = output_cur_crtc(out);
+		if (output_committing(out) && cur && cur->id == dev->planes[i].cur_crtc_id)
 			return true;
 	}
 	return false;
@@ -159,7 +159,7 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 			p->cur_layer = layer;
 			p->cur_zpos = proposal_plane_zpos(prop, p, i);
 			p->cur_fb_id = layer ? layer_buffer(layer)->fb_id : 0;
-			p->cur_crtc_id = layer ? layer_output(layer)->crtc->id : 0;
+			p->cur_crtc_id = layer ? output_crtc(layer_output(layer))->id : 0;
 		}
 		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
 		if (p->cur_layer || p->cur_fb_id || p->cur_crtc_id)

@@ -211,16 +211,18 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 			continue;
 		}
 		note_crtc(r, p->cur_crtc_id);
-		note_crtc(r, out->crtc->id);
+		uint32_t crtc_id = output_crtc(out)->id;
+		note_crtc(r, crtc_id);
 		uint32_t sx, sy, sw, sh, dw, dh;
 		int32_t dx, dy;
 		layer_get_src(layer, &sx, &sy, &sw, &sh);
 		layer_get_dst(layer, &dx, &dy, &dw, &dh);
-		if (out->mode)
-			clip_to_screen(out->mode->info.hdisplay, out->mode->info.vdisplay,
-				&sx, &sy, &sw, &sh, &dx, &dy, &dw, &dh);
+		const drmModeModeInfo *mode = output_mode(out);
+		if (mode)
+			clip_to_screen(mode->hdisplay, mode->vdisplay, &sx, &sy, &sw, &sh, &dx, &dy,
+				&dw, &dh);
 		req_add(r, p->id, p->props.fb_id, fb_id);
-		req_add(r, p->id, p->props.crtc_id, out->crtc->id);
+		req_add(r, p->id, p->props.crtc_id, crtc_id);
 		req_add(r, p->id, p->props.src_x, sx);
 		req_add(r, p->id, p->props.src_y, sy);
 		req_add(r, p->id, p->props.src_w, sw);
@@ -251,24 +253,28 @@ void req_build(const struct dispman_device *dev, const struct proposal *prop,
 	add_planes(dev, prop, r, kind);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (!out->committing)
+		if (!output_committing(out))
 			continue;
-		if (out->enabled) {
-			if (out->new_mode_blob) {
-				req_add(r, out->connector_id, out->props.crtc_id, out->crtc->id);
-				req_add(r, out->crtc->id, out->crtc->props.mode_id, out->new_mode_blob);
+		uint32_t connector_id = output_connector_id(out);
+		uint32_t crtc_id_prop = output_props(out)->crtc_id;
+		if (output_enabled(out)) {
+			const struct crtc *crtc = output_crtc(out);
+			uint32_t blob = output_new_mode_blob(out);
+			if (blob) {
+				req_add(r, connector_id, crtc_id_prop, crtc->id);
+				req_add(r, crtc->id, crtc->props.mode_id, blob);
 			}
 			/* puts the CRTC in the state so that it sends a flip event, unless a
 			 * plane of it already does (the kernel adds a plane's CRTC to the
 			 * state); a CRTC that is off or gets a new mode always has it */
-			if (out->new_mode_blob || !out->crtc->cur_active ||
-			    !crtc_noted(r, out->crtc->id))
-				req_add(r, out->crtc->id, out->crtc->props.active, 1);
-		} else if (out->active) {
-			req_add(r, out->connector_id, out->props.crtc_id, 0);
-			if (out->cur_crtc && !out->cur_crtc->user) {
-				req_add(r, out->cur_crtc->id, out->cur_crtc->props.active, 0);
-				req_add(r, out->cur_crtc->id, out->cur_crtc->props.mode_id, 0);
+			if (blob || !crtc->cur_active || !crtc_noted(r, crtc->id))
+				req_add(r, crtc->id, crtc->props.active, 1);
+		} else if (output_active(out)) {
+			const struct crtc *cur = output_cur_crtc(out);
+			req_add(r, connector_id, crtc_id_prop, 0);
+			if (cur && !cur->user) {
+				req_add(r, cur->id, cur->props.active, 0);
+				req_add(r, cur->id, cur->props.mode_id, 0);
 			}
 		}
 	}

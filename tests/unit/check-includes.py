@@ -157,9 +157,11 @@ def self_test():
         'umbrella header': {'all.h': '#include "a.h"\n#include "b.h"\n#include "c.h"\n',
                             'a.h': '', 'b.h': '', 'c.h': '', 'd.c': '#include "all.h"\n'},
     }
-    good = {'a.c': '#include "a.h"\n#include "b.h"\n#include "log.h"\n', 'a.h': '#include "list.h"\n',
+    # a module of two files sharing its private header (output.c, output-pace.c)
+    good = {'a.c': '#include "a-private.h"\n#include "b.h"\n#include "log.h"\n',
+            'a.h': '#include "list.h"\n',
             'b.h': '', 'log.h': '', 'list.h': '#include "util.h"\n', 'util.h': '',
-            'a-x.c': '#include "a-private.h"\n', 'a-private.h': '',
+            'a-x.c': '#include "a-private.h"\n', 'a-private.h': '#include "a.h"\n',
             'plan.c': '#include "plan.h"\n', 'plan.h': '#include "rect.h"\n', 'rect.h': ''}
     fails = 0
     for what, tree in list(cases.items()) + [('a good tree', good)]:

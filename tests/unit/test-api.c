@@ -21,7 +21,7 @@
 #include "device.h"
 #include "layer.h"
 #include "log.h"
-#include "output.h"
+#include "output-private.h" /* the frame callback's data, stored */
 
 /* The runtime query, the macros and meson's project version agree. */
 static void test_version(void **state)

@@ -940,7 +940,7 @@ static void test_request_from_proposal(void **state)
 		next.planes[i] = (struct proposed_plane){ .layer = dev->planes[i].cur_layer,
 			.zpos = dev->planes[i].cur_zpos };
 	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &f->out->layers) {
+	list_for_each_safe(pos, tmp, output_layers(f->out)) {
 		struct dispman_layer *l = layer_from_link(pos);
 		struct proposed_layer *e = proposal_add_layer(&next, l);
 		assert_non_null(e);
@@ -964,7 +964,8 @@ static void test_request_from_proposal(void **state)
 	}
 	struct recorded before, after;
 	record(dev, layer, &before);
-	f->out->committing = dev->commit_full = true; /* as select_outputs() does */
+	output_set_committing(f->out, true); /* as select_outputs() does */
+	dev->commit_full = true;
 	struct atomic_req r;
 	assert_int_equal(req_init(dev, &r), 0);
 	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
@@ -976,7 +977,8 @@ static void test_request_from_proposal(void **state)
 	record(dev, layer, &after);
 	assert_recorded_equal(&before, &after); /* built and committed, not recorded */
 	proposal_record(&next, dev);
-	f->out->committing = dev->commit_full = false;
+	output_set_committing(f->out, false);
+	dev->commit_full = false;
 	proposal_finish(&next);
 	assert_ptr_equal(dev->planes[to].cur_layer, layer);
 	assert_int_equal(dev->planes[to].cur_fb_id, sq->fb_id);

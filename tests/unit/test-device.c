@@ -439,8 +439,9 @@ static void test_properties(void **state)
 	assert_int_not_equal(crtc->props.active, 0);
 
 	const struct dispman_output *out = f->out;
-	assert_int_equal(out->props.crtc_id, mock_drm_prop_id(MOCK_VKMS_VIRTUAL, "CRTC_ID"));
-	assert_int_equal(out->props.writeback_fb_id, 0);
+	assert_int_equal(output_props(out)->crtc_id,
+		mock_drm_prop_id(MOCK_VKMS_VIRTUAL, "CRTC_ID"));
+	assert_int_equal(output_props(out)->writeback_fb_id, 0);
 
 	const struct writeback *wb = &dev->writebacks[0];
 	assert_int_equal(wb->props.crtc_id, mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "CRTC_ID"));
@@ -489,7 +490,7 @@ static void test_properties(void **state)
 	assert_true(mock_drm_get_prop(MOCK_VKMS_CRTC, "ACTIVE", &v));
 	assert_int_equal(v, 0);
 	assert_false(crtc->cur_active);
-	assert_false(out->active);
+	assert_false(output_active(out));
 }
 
 /* Destructors take NULL. */

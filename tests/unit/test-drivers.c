@@ -15,7 +15,7 @@
 
 #include "device.h"
 #include "layer.h"
-#include "output.h"
+#include "output-private.h" /* pacing: a scripted run of flips, the pace timer */
 #include "plane.h"
 
 static struct dispman_placement placement(struct dispman_layer *layer)

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The body of an output, for the output module alone (output.c, output-pace.c); the other
+ * modules use the functions of output.h.
+ */
+#ifndef DISPMAN_OUTPUT_PRIVATE_H
+#define DISPMAN_OUTPUT_PRIVATE_H
+
+#include "output.h"
+
+#define MAX_SHOWN 32
+
+struct mode_entry {
+	struct dispman_mode pub;
+	drmModeModeInfo info;
+};
+
+struct dispman_output {
+	struct dispman_device *dev;
+	uint32_t connector_id;
+	uint32_t connector_type;
+	char name[64];
+	enum dispman_connection status;
+	uint32_t mm_width, mm_height;
+	struct mode_entry *modes;
+	size_t n_modes;
+	uint32_t possible_crtcs;
+	struct connector_props props;
+	uint32_t initial_crtc_id; /* CRTC driving the connector when we opened it */
+
+	/* pending state */
+	bool enabled;
+	struct mode_entry *mode;
+	struct crtc *crtc;
+	struct list layers;              /* dispman_layer.link, creation order */
+	struct dispman_layer *base_layer;/* for dispman_output_set_buffer() */
+	struct compositor *comp;         /* compose.c: CPU composition, NULL until needed */
+
+	/* committed state */
+	bool active;
+	struct crtc *cur_crtc;
+	drmModeModeInfo cur_mode;
+	uint32_t new_mode_blob;          /* prepared for the request being built */
+
+	/* frames */
+	bool flip_pending;
+	uint32_t flip_crtc_id;            /* CRTC whose flip event completes the frame */
+	bool flip_done;                   /* its event was read, not handled yet */
+	bool flip_notify;                 /* on screen, its callbacks not run yet */
+	uint64_t flip_seq;                /* of that event */
+	struct timespec flip_ts;
+	bool commit_queued;               /* a commit waits for this output's flip */
+	bool want_commit;                 /* scratch: asked for in the commit being made */
+	bool committing;                  /* in the request being built */
+	struct scene queued_scene;        /* the planes of the committed frame not yet flipped */
+	struct scene shown_scene;         /* the planes of the frame on screen */
+	struct dispman_buffer *old_shown[MAX_SHOWN]; /* left the screen with the flip handled */
+	size_t n_old_shown;
+	struct dispman_buffer *queued[MAX_SHOWN]; /* in the committed frame not yet flipped */
+	size_t n_queued;
+	struct dispman_buffer *shown[MAX_SHOWN];  /* on screen now */
+	size_t n_shown;
+	dispman_frame_callback frame_cb;
+	void *frame_data;
+
+	/* hotplug: the output was enabled when its connector went away */
+	bool restore_enabled;
+	drmModeModeInfo restore_mode;
+	/* pacing */
+	struct dispman_output_stats pacing;
+	struct timespec commit_time;     /* when the frame in flight was committed */
+	bool pacing_run;                 /* pacing.last_* describe the previous flip */
+	int64_t pacing_t0_ns;            /* TIMESTAMP clock: first flip of the run */
+	int64_t pacing_slot;             /* TIMESTAMP clock: vblank slot of the last counted flip */
+	/* output-pace.c: frame callbacks at most once per vblank slot (TIMESTAMP clock) */
+	int64_t flip_slot;               /* vblank slot of the flip being notified */
+	int64_t cb_slot;                 /* slot of the last frame callback run */
+	int64_t cb_pending_slot;         /* slot the deferred callback is for */
+	bool cb_deferred;                /* a frame callback waits for the pace timer */
+	int pace_fd;                     /* timerfd, -1 until first needed */
+	struct event_source *pace_source;
+};
+
+/* Drop the references of a scene. */
+void scene_clear(struct scene *scene);
+
+#endif
