@@ -21,18 +21,6 @@ int dispman_device_get_drm_fd(struct dispman_device *dev)
 	return dev->fd;
 }
 
-int dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
-	void *data)
-{
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
-		return -EINVAL;
-	}
-	dev->output_cb = cb;
-	dev->output_data = data;
-	return 0;
-}
-
 void device_add_listener(struct dispman_device *dev, struct device_listener *l)
 {
 	list_insert_tail(&dev->listeners, &l->link);

@@ -24,6 +24,7 @@ struct gbm_device;
 struct hotplug;
 struct layer_state;
 struct master_state;
+struct output_listener;
 struct plane;
 struct req_cache;
 struct seat;
@@ -87,8 +88,7 @@ struct dispman_device {
 	struct list listeners;     /* device_listener.link */
 	/* hotplug (udev.c, lifecycle.c) */
 	struct hotplug *hotplug;   /* NULL without a udev monitor */
-	dispman_output_callback output_cb;
-	void *output_data;
+	struct output_listener *output_listener; /* lifecycle.c's: the output callback */
 	struct master_state *master; /* master.c's: paused, the retry timer (master_paused()) */
 	struct list buffers;       /* dispman_buffer.link */
 	int events_handled;        /* dispatch.c: flip events counted during drmHandleEvent() */

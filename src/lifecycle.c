@@ -46,6 +46,25 @@
 /* Linux 6.8 uapi, missing from older libdrm headers */
 #define CLIENT_CAP_CURSOR_PLANE_HOTSPOT 6
 
+/* The application's output callback, which a probe calls for each output that changed
+ * (dispman_device.output_listener: allocated with the device, freed with it). */
+struct output_listener {
+	dispman_output_callback cb;
+	void *data;
+};
+
+int dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
+	void *data)
+{
+	if (!dev) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+		return -EINVAL;
+	}
+	dev->output_listener->cb = cb;
+	dev->output_listener->data = data;
+	return 0;
+}
+
 /* CRTC i of res, with its properties and whether it is lit now. */
 static int read_crtc(struct dispman_device *dev, drmModeRes *res, int i)
 {
@@ -217,6 +236,13 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	}
 	list_init(&dev->buffers);
 	list_init(&dev->listeners);
+	dev->output_listener = calloc(1, sizeof(*dev->output_listener));
+	if (!dev->output_listener) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating a device");
+		free(dev);
+		errno = ENOMEM;
+		return NULL;
+	}
 	device_shape_changed(dev);
 	dev->fd = fcntl(drm_fd, F_DUPFD_CLOEXEC, 0);
 	if (dev->fd < 0) {
@@ -369,6 +395,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 #endif
 	if (dev->fd >= 0)
 		close(dev->fd);
+	free(dev->output_listener);
 	free(dev);
 }
 
@@ -480,8 +507,9 @@ static int report_changes(struct dispman_device *dev, const struct probe_state *
 			enabled ? ", enabled again" : ", disabled");
 		*need_commit = *need_commit || st[i].was_enabled != enabled ||
 			(enabled && ev == DISPMAN_OUTPUT_CHANGED);
-		if (dev->output_cb)
-			dev->output_cb(dev, out, (enum dispman_output_event)ev, dev->output_data);
+		const struct output_listener *ol = dev->output_listener;
+		if (ol->cb)
+			ol->cb(dev, out, (enum dispman_output_event)ev, ol->data);
 	}
 	return changed;
 }
