@@ -109,26 +109,6 @@ static bool layer_shown(const struct dispman_layer *l)
 	return layer_visible(l) && buf && buf->dev && layer_alpha(l) != 0;
 }
 
-static void read_zpos(struct dispman_device *dev, struct plane *p)
-{
-	if (p->zpos_read)
-		return;
-	p->zpos_read = true;
-	p->zpos_min = p->zpos_max = 0;
-	if (!p->props.zpos)
-		return;
-	drmModePropertyRes *prop = drmModeGetProperty(dev->fd, p->props.zpos);
-	if (prop && (prop->flags & DRM_MODE_PROP_RANGE) && prop->count_values >= 2) {
-		p->zpos_min = prop->values[0];
-		p->zpos_max = prop->values[1];
-	}
-	drmModeFreeProperty(prop);
-	uint64_t cur;
-	if (!p->zpos_mutable && props_get_value(dev->fd, p->id, DRM_MODE_OBJECT_PLANE, "zpos",
-			&cur) == 0)
-		p->zpos_min = p->zpos_max = cur;
-}
-
 /* Stacking key of a plane: its zpos when it has one, else primary < overlays < cursor. */
 static uint64_t plane_key(const struct plane *p, size_t index)
 {
@@ -151,7 +131,7 @@ static size_t collect_planes(struct ctx *c)
 		struct plane *p = &dev->planes[i];
 		if (!(p->possible_crtcs & bit) || c->prop->planes[i].layer)
 			continue; /* another CRTC's, or an earlier output's in this proposal */
-		read_zpos(dev, p);
+		plane_read_zpos(dev, p);
 		if (p->type == DRM_PLANE_TYPE_PRIMARY) {
 			if (!primary || p->cur_crtc_id == crtc->id)
 				primary = p;

@@ -135,6 +135,35 @@ void plane_set_kernel_state(struct plane *plane, uint32_t fb_id, uint32_t crtc_i
 	plane->cur_crtc_id = crtc_id;
 }
 
+void plane_read_zpos(struct dispman_device *dev, struct plane *p)
+{
+	if (p->zpos_read)
+		return;
+	p->zpos_read = true;
+	p->zpos_min = p->zpos_max = 0;
+	if (!p->props.zpos)
+		return;
+	drmModePropertyRes *prop = drmModeGetProperty(dev->fd, p->props.zpos);
+	if (prop && (prop->flags & DRM_MODE_PROP_RANGE) && prop->count_values >= 2) {
+		p->zpos_min = prop->values[0];
+		p->zpos_max = prop->values[1];
+	}
+	drmModeFreeProperty(prop);
+	uint64_t cur;
+	if (!p->zpos_mutable && props_get_value(dev->fd, p->id, DRM_MODE_OBJECT_PLANE, "zpos",
+			&cur) == 0)
+		p->zpos_min = p->zpos_max = cur;
+}
+
+void plane_record_commit(struct plane *plane, struct dispman_layer *layer, unsigned zpos,
+	uint32_t fb_id, uint32_t crtc_id)
+{
+	plane->cur_layer = layer;
+	plane->cur_zpos = zpos;
+	plane->cur_fb_id = fb_id;
+	plane->cur_crtc_id = crtc_id;
+}
+
 bool plane_has_format(const struct plane *plane, uint32_t format)
 {
 	for (size_t i = 0; i < plane->n_formats; i++)

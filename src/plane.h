@@ -24,13 +24,13 @@ struct plane {
 	uint64_t blend_values[3]; /* indexed by enum dispman_blend_mode */
 	bool has_blend[3];
 
-	/* committed state: what the last accepted commit set (proposal_record()); crtc and fb
-	 * also after another master (refresh_plane_state()) */
+	/* committed state: what the last accepted commit set (plane_record_commit()); crtc and
+	 * fb also what the kernel says (plane_set_kernel_state()) */
 	uint32_t cur_crtc_id;
 	uint32_t cur_fb_id;
 	struct dispman_layer *cur_layer; /* NULL: off or not ours; its output is cur_layer->out */
 	unsigned cur_zpos;
-	/* alloc.c: zpos range, read on first use */
+	/* zpos range, read on first use (plane_read_zpos()) */
 	bool zpos_read;
 	uint64_t zpos_min, zpos_max;
 };
@@ -42,6 +42,13 @@ bool plane_has_format(const struct plane *plane, uint32_t format);
  * committed framebuffer and CRTC, UINT32_MAX for unknown (the next commit sets them). The
  * frame path's own commits are recorded by proposal_record(). */
 void plane_set_kernel_state(struct plane *plane, uint32_t fb_id, uint32_t crtc_id);
+/* Records what an accepted commit set on the plane: the layer it shows (NULL: off or not
+ * ours), its zpos, framebuffer and CRTC. proposal.c (proposal_record()) only. */
+void plane_record_commit(struct plane *plane, struct dispman_layer *layer, unsigned zpos,
+	uint32_t fb_id, uint32_t crtc_id);
+/* Reads the plane's zpos range (zpos_min, zpos_max) once, on first use: alloc.c (before
+ * planning), the only caller. */
+void plane_read_zpos(struct dispman_device *dev, struct plane *plane);
 /* modifier DRM_FORMAT_MOD_INVALID matches any modifier of the format. */
 bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint64_t modifier);
 /* One of the n planes takes (format, modifier); cursor planes count only when cursor. */

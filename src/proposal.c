@@ -156,10 +156,9 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 		if (!layer && !p->cur_layer && !p->cur_fb_id && !p->cur_crtc_id)
 			continue; /* off, and staying off: nothing to record */
 		if (proposal_covers_plane(prop, dev, i)) {
-			p->cur_layer = layer;
-			p->cur_zpos = proposal_plane_zpos(prop, p, i);
-			p->cur_fb_id = layer ? layer_buffer(layer)->fb_id : 0;
-			p->cur_crtc_id = layer ? output_crtc(layer_output(layer))->id : 0;
+			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
+				layer ? layer_buffer(layer)->fb_id : 0,
+				layer ? output_crtc(layer_output(layer))->id : 0);
 		}
 		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
 		if (p->cur_layer || p->cur_fb_id || p->cur_crtc_id)
