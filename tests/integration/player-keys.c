@@ -43,14 +43,29 @@ static void press(int fd, uint16_t key)
 
 static pid_t player_pid;
 
+static struct timespec t_start;
+
+static double elapsed(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t_start.tv_sec) + (double)(t.tv_nsec - t_start.tv_nsec) / 1e9;
+}
+
+/* A hung player: SIGABRT first, so that a sanitizer build prints where it is
+ * (handle_abort=1 in its ASAN_OPTIONS), then SIGKILL. */
 static void on_alarm(int sig)
 {
 	(void)sig;
-	if (player_pid > 0)
-		kill(player_pid, SIGKILL);
-	static const char msg[] = "FAIL: timeout waiting for the player\n";
+	static const char msg[] = "FAIL: timeout waiting for the player; aborting it\n";
 	if (write(2, msg, sizeof(msg) - 1) < 0)
 		_exit(1);
+	if (player_pid > 0) {
+		kill(player_pid, SIGABRT);
+		struct timespec wait = { .tv_sec = 10 };
+		nanosleep(&wait, NULL);
+		kill(player_pid, SIGKILL);
+	}
 	_exit(1);
 }
 
@@ -58,7 +73,7 @@ static void on_alarm(int sig)
 static char *wait_line(FILE *f, const char *want, char *buf, size_t size)
 {
 	while (fgets(buf, (int)size, f)) {
-		fputs(buf, stdout);
+		printf("[%6.1f s] %s", elapsed(), buf);
 		if (strstr(buf, "no keyboard")) {
 			kill(player_pid, SIGKILL);
 			FAIL("the player did not take the keyboard");
@@ -116,12 +131,18 @@ int main(int argc, char **argv)
 
 	int pipefd[2];
 	CHECK(pipe(pipefd) == 0, "pipe");
+	clock_gettime(CLOCK_MONOTONIC, &t_start);
 	signal(SIGALRM, on_alarm);
 	alarm(200);
 	pid_t pid = fork();
 	CHECK(pid >= 0, "fork");
 	player_pid = pid;
 	if (pid == 0) {
+		/* a sanitizer build prints its stack on the alarm's SIGABRT */
+		char asan[512];
+		const char *old = getenv("ASAN_OPTIONS");
+		snprintf(asan, sizeof(asan), "%s%shandle_abort=1", old ? old : "", old ? ":" : "");
+		setenv("ASAN_OPTIONS", asan, 1);
 		dup2(pipefd[1], 1);
 		close(pipefd[0]);
 		close(pipefd[1]);
