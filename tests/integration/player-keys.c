@@ -42,6 +42,7 @@ static void press(int fd, uint16_t key)
 }
 
 static pid_t player_pid;
+static char proc_paths[2][64]; /* the player's /proc/PID/wchan and syscall, for the alarm */
 
 static struct timespec t_start;
 
@@ -53,7 +54,7 @@ static double elapsed(void)
 }
 
 /* A hung player: SIGABRT first, so that a sanitizer build prints where it is
- * (handle_abort=1 in its ASAN_OPTIONS), then SIGKILL. */
+ * (handle_abort=1 in its ASAN_OPTIONS; symbolize=0: addresses, quickly), then SIGKILL. */
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -61,8 +62,20 @@ static void on_alarm(int sig)
 	if (write(2, msg, sizeof(msg) - 1) < 0)
 		_exit(1);
 	if (player_pid > 0) {
+		/* where in the kernel it waits: /proc/PID/wchan and syscall */
+		for (int i = 0; i < 2; i++) {
+			const char *path = proc_paths[i];
+			char buf[256];
+			int fd = open(path, O_RDONLY);
+			ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+			if (fd >= 0)
+				close(fd);
+			if (n > 0 && (write(2, path, strlen(path)) < 0 || write(2, ": ", 2) < 0 ||
+					write(2, buf, (size_t)n) < 0 || write(2, "\n", 1) < 0))
+				break;
+		}
 		kill(player_pid, SIGABRT);
-		struct timespec wait = { .tv_sec = 10 };
+		struct timespec wait = { .tv_sec = 30 };
 		nanosleep(&wait, NULL);
 		kill(player_pid, SIGKILL);
 	}
@@ -137,11 +150,13 @@ int main(int argc, char **argv)
 	pid_t pid = fork();
 	CHECK(pid >= 0, "fork");
 	player_pid = pid;
+	snprintf(proc_paths[0], sizeof(proc_paths[0]), "/proc/%d/wchan", (int)pid);
+	snprintf(proc_paths[1], sizeof(proc_paths[1]), "/proc/%d/syscall", (int)pid);
 	if (pid == 0) {
 		/* a sanitizer build prints its stack on the alarm's SIGABRT */
 		char asan[512];
 		const char *old = getenv("ASAN_OPTIONS");
-		snprintf(asan, sizeof(asan), "%s%shandle_abort=1", old ? old : "", old ? ":" : "");
+		snprintf(asan, sizeof(asan), "%s%shandle_abort=1:symbolize=0", old ? old : "", old ? ":" : "");
 		setenv("ASAN_OPTIONS", asan, 1);
 		dup2(pipefd[1], 1);
 		close(pipefd[0]);
