@@ -67,21 +67,32 @@ static void scene_add(struct dispman_output *out, struct dispman_layer *layer)
 	output_scene_add(out, &e);
 }
 
-/* What the commit puts on the output's planes, bottom to top: the composition buffer
- * (always on the primary, below every other plane), then the layers on planes in their
- * stacking order, which the plane assignment keeps. */
-static void record_scene(struct dispman_output *out)
+/*
+ * What the commit queued on the output, in one walk of its layers: the buffers it holds
+ * until they leave the screen (the layers on planes and the composited ones, and the
+ * composition buffer on its plane), and its scene, what it puts on the planes bottom to
+ * top: the composition buffer (always on the primary, below every other plane), then the
+ * layers on planes in their stacking order, which the plane assignment keeps.
+ */
+static void record_frame(struct dispman_output *out)
 {
 	output_scene_start(out);
 	struct dispman_layer *comp = compose_peek_layer(out);
-	if (comp && layer_plane(comp) && layer_buffer(comp))
-		scene_add(out, comp);
+	if (comp && layer_plane(comp)) {
+		output_queue_buffer(out, layer_buffer(comp));
+		if (layer_buffer(comp))
+			scene_add(out, comp);
+	}
 	struct dispman_layer *on[MAX_SCENE];
 	size_t n = 0;
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, output_layers(out)) {
 		struct dispman_layer *layer = layer_from_link(pos);
-		if (!layer_plane(layer) || !layer_buffer(layer) || n >= MAX_SCENE)
+		bool on_plane = layer_plane(layer) != NULL;
+		if (!on_plane && !layer_composited(layer))
+			continue;
+		output_queue_buffer(out, layer_buffer(layer));
+		if (!on_plane || !layer_buffer(layer) || n >= MAX_SCENE)
 			continue;
 		/* insertion into stacking order: a handful of layers, usually in order */
 		size_t i = n++;
@@ -117,17 +128,7 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 			}
 			crtc->cur_active = true;
 			output_record_enabled(out, blob != 0);
-			struct list *pos, *tmp;
-			list_for_each_safe(pos, tmp, output_layers(out)) {
-				struct dispman_layer *layer = layer_from_link(pos);
-				if (!layer_plane(layer) && !layer_composited(layer))
-					continue;
-				output_queue_buffer(out, layer_buffer(layer));
-			}
-			struct dispman_layer *comp = compose_peek_layer(out);
-			if (comp && layer_plane(comp))
-				output_queue_buffer(out, layer_buffer(comp));
-			record_scene(out);
+			record_frame(out);
 		} else if (output_active(out)) {
 			struct crtc *old = output_record_disabled(out);
 			if (old && !old->user) {

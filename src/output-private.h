@@ -40,6 +40,9 @@ struct dispman_output {
 	bool active;
 	struct crtc *cur_crtc;
 	drmModeModeInfo cur_mode;
+	/* a mode of the list found equal to cur_mode (output_needs_modeset()), NULL when
+	 * cur_mode or the list changed since */
+	const struct mode_entry *mode_is_cur;
 	uint32_t new_mode_blob;          /* prepared for the request being built */
 
 	/* frames */

@@ -145,6 +145,7 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 			out->active = true;
 			out->cur_crtc = crtc;
 			out->cur_mode = c->mode;
+			out->mode_is_cur = NULL;
 			drmModeFreeCrtc(c);
 		}
 	}
@@ -388,7 +389,12 @@ bool output_needs_modeset(struct dispman_output *out)
 		return out->active;
 	if (!out->active || out->dev->force_modeset || out->crtc != out->cur_crtc)
 		return true;
-	return memcmp(&out->mode->info, &out->cur_mode, sizeof(out->cur_mode)) != 0;
+	if (out->mode == out->mode_is_cur)
+		return false; /* compared since cur_mode and the mode list last changed */
+	if (memcmp(&out->mode->info, &out->cur_mode, sizeof(out->cur_mode)) != 0)
+		return true;
+	out->mode_is_cur = out->mode;
+	return false;
 }
 
 struct dispman_output *dispman_device_get_first_connected_output(struct dispman_device *dev)
@@ -600,6 +606,7 @@ int output_update(struct dispman_output *out, drmModeConnector *conn)
 			cur = out->mode->info;
 		free(out->modes);
 		out->modes = modes;
+		out->mode_is_cur = NULL; /* its entry is gone */
 		out->n_modes = n;
 		out->mode = had_mode ? match_mode(out, &cur) : NULL;
 		if (had_mode && !out->enabled)
@@ -800,8 +807,10 @@ void output_set_new_mode_blob(struct dispman_output *out, uint32_t blob)
 
 void output_record_enabled(struct dispman_output *out, bool new_mode)
 {
-	if (new_mode)
+	if (new_mode) {
 		out->cur_mode = out->mode->info;
+		out->mode_is_cur = NULL;
+	}
 	out->active = true;
 	out->cur_crtc = out->crtc;
 	out->flip_pending = true;
