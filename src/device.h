@@ -92,6 +92,7 @@ struct dispman_device {
 	struct master_state *master; /* master.c's: paused, the retry timer (master_paused()) */
 	struct list buffers;       /* dispman_buffer.link */
 	int events_handled;        /* dispatch.c: flip events counted during drmHandleEvent() */
+	unsigned drm_read_batch;   /* dispatch.c: event_batch() when the DRM fd was last read */
 
 #if HAVE_GBM
 	struct gbm_device *gbm;

@@ -60,9 +60,9 @@ static void handle_flips(struct dispman_device *dev)
 	device_run_queued(dev);
 }
 
-static int handle_drm(int fd, uint32_t events, void *data)
+/* Read and handle the DRM events (the fd is readable). */
+static int read_drm(struct dispman_device *dev, uint32_t events)
 {
-	struct dispman_device *dev = data;
 	if (events & (EPOLLERR | EPOLLHUP)) {
 		dispman_log(DISPMAN_LOG_ERROR, "DRM fd hung up or failed");
 		return -EIO;
@@ -72,7 +72,8 @@ static int handle_drm(int fd, uint32_t events, void *data)
 		.page_flip_handler2 = page_flip_handler,
 	};
 	int before = dev->events_handled;
-	if (drmHandleEvent(fd, &ctx) != 0) {
+	dev->drm_read_batch = event_batch(dev);
+	if (drmHandleEvent(dev->fd, &ctx) != 0) {
 		int err = errno ? errno : EIO;
 		handle_flips(dev); /* those read before the failure */
 		if (err == EAGAIN || err == EINTR)
@@ -82,6 +83,27 @@ static int handle_drm(int fd, uint32_t events, void *data)
 	}
 	handle_flips(dev);
 	return dev->events_handled - before;
+}
+
+/*
+ * The event loop's handler: the DRM fd was readable when epoll_wait() returned. A handler
+ * earlier in the same batch may have read those events since (a wait for flips inside it:
+ * dispman_camera_destroy() from an input callback, output_wait_flip()); drmHandleEvent()
+ * would then block in read() on the fd (blocking unless its owner made it not) until the
+ * next event, which may never come. So after such a read, look again without waiting.
+ */
+static int handle_drm(int fd, uint32_t events, void *data)
+{
+	struct dispman_device *dev = data;
+	if (dev->drm_read_batch == event_batch(dev)) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		if (poll(&pfd, 1, 0) <= 0)
+			return 0;
+		events = 0;
+		if (pfd.revents & (POLLERR | POLLHUP))
+			events |= EPOLLERR;
+	}
+	return read_drm(dev, events);
 }
 
 int dispatch_init(struct dispman_device *dev)
@@ -120,7 +142,7 @@ int drm_dispatch(struct dispman_device *dev, int timeout_ms)
 		events |= EPOLLIN;
 	if (pfd.revents & (POLLERR | POLLHUP))
 		events |= EPOLLERR;
-	return handle_drm(dev->fd, events, dev);
+	return read_drm(dev, events);
 }
 
 int output_wait_flip(struct dispman_output *out, int timeout_ms)

@@ -22,6 +22,7 @@ struct event_loop {
 	struct list sources;      /* event_source.link */
 	struct list dead_sources; /* event_source.link: removed during dispatch, freed after */
 	int dispatch_depth;
+	unsigned batch;           /* epoll_wait() calls that returned events (event_batch()) */
 };
 
 struct event_source {
@@ -139,6 +140,8 @@ int event_dispatch(struct dispman_device *dev, int timeout_ms)
 		return -err;
 	}
 	int handled = 0, ret = 0;
+	if (n > 0)
+		loop->batch++;
 	loop->dispatch_depth++;
 	for (int i = 0; i < n && ret >= 0; i++) {
 		struct event_source *source = evs[i].data.ptr;
@@ -151,6 +154,11 @@ int event_dispatch(struct dispman_device *dev, int timeout_ms)
 	if (--loop->dispatch_depth == 0)
 		free_dead_sources(loop);
 	return ret < 0 ? ret : handled;
+}
+
+unsigned event_batch(const struct dispman_device *dev)
+{
+	return dev->event->batch;
 }
 
 bool event_dispatching(const struct dispman_device *dev)

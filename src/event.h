@@ -31,6 +31,12 @@ void event_finish(struct dispman_device *dev);
  * timeout or EINTR, or a negative errno.
  */
 int event_dispatch(struct dispman_device *dev, int timeout_ms);
+/*
+ * Which batch of ready events the handlers run for: it changes with every epoll_wait()
+ * that returned events. A handler whose fd may have been read since that epoll_wait()
+ * (by another handler of the batch) compares it with the batch of its own last read.
+ */
+unsigned event_batch(const struct dispman_device *dev);
 /* Inside event_dispatch(): its sources' handlers are running. */
 bool event_dispatching(const struct dispman_device *dev);
 
