@@ -106,7 +106,7 @@ static int cmp_layers(const void *a, const void *b)
 static bool layer_shown(const struct dispman_layer *l)
 {
 	const struct dispman_buffer *buf = layer_buffer(l);
-	return layer_visible(l) && buf && buf->dev && layer_alpha(l) != 0;
+	return layer_visible(l) && buf && buffer_device(buf) && layer_alpha(l) != 0;
 }
 
 /* Stacking key of a plane: its zpos when it has one, else primary < overlays < cursor. */
@@ -183,12 +183,12 @@ static enum dispman_placement_reason check_geometry(const struct dispman_output 
 	layer_get_src(l, &sx, &sy, &sw, &sh);
 	layer_get_dst(l, &dx, &dy, &dw, &dh);
 	const struct dispman_buffer *buf = layer_buffer(l);
-	uint64_t bw = (uint64_t)buf->width << 16, bh = (uint64_t)buf->height << 16;
+	uint64_t bw = (uint64_t)buffer_width(buf) << 16, bh = (uint64_t)buffer_height(buf) << 16;
 	if (sw < 0x10000 || sh < 0x10000 || (uint64_t)sx + sw > bw || (uint64_t)sy + sh > bh) {
 		dispman_log(DISPMAN_LOG_WARNING, "%s: layer z=%d not shown: source %.2fx%.2f at "
 			"(%.2f, %.2f) is not inside its %ux%u buffer (or under one pixel)",
 			output_name(out), layer_z(l), sw / 65536.0, sh / 65536.0, sx / 65536.0,
-			sy / 65536.0, buf->width, buf->height);
+			sy / 65536.0, buffer_width(buf), buffer_height(buf));
 		return DISPMAN_REASON_SOURCE;
 	}
 	int64_t x1 = (int64_t)dx + dw, y1 = (int64_t)dy + dh;
@@ -228,7 +228,7 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 	layer_get_src(l, &sx, &sy, &sw, &sh);
 	layer_get_dst(l, &dx, &dy, &dw, &dh);
 	const struct dispman_buffer *buf = layer_buffer(l);
-	const struct format_info *fi = format_info_find(buf->format);
+	const struct format_info *fi = format_info_find(buffer_format(buf));
 	return (struct plan_layer){
 		.vis = *vis,
 		.src_w = sw,
@@ -237,9 +237,9 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 		.dst_y = dy,
 		.dst_w = dw,
 		.dst_h = dh,
-		.format = buf->format,
-		.modifier = buf->modifier,
-		.has_fb = buf->fb_id != 0,
+		.format = buffer_format(buf),
+		.modifier = buffer_modifier(buf),
+		.has_fb = buffer_fb_id(buf) != 0,
 		.has_alpha = fi && fi->has_alpha,
 		.alpha = layer_alpha(l),
 		.blend = layer_blend(l),

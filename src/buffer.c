@@ -19,6 +19,34 @@
 #include <gbm.h>
 #endif
 
+/* The body of struct dispman_buffer is this file's (buffer.h: its getters). */
+struct dispman_buffer {
+	struct dispman_device *dev; /* NULL once the device is destroyed */
+	int refcount;
+	enum buffer_kind kind;
+	uint32_t width, height, format;
+	uint64_t modifier;
+	uint32_t n_planes;
+	uint32_t handles[4];
+	uint32_t pitches[4];
+	uint32_t offsets[4];
+	int fds[4];          /* owned dup'ed fds of an import, -1 otherwise */
+	bool owns_handles;   /* close GEM handles on free (not for GBM) */
+	uint32_t fb_id;
+	void *map;
+	size_t map_size;
+	uint64_t dumb_size;
+#if HAVE_GBM
+	struct gbm_bo *bo;
+#endif
+	dispman_buffer_release_callback release_cb;
+	void *release_data;
+	/* internal: a page flip put the buffer on screen (camera latency) */
+	buffer_shown_func shown_cb;
+	void *shown_data;
+	struct list link; /* dispman_device.buffers */
+};
+
 static const struct format_info formats[] = {
 	/* fourcc, planes, cpp, hsub, vsub, alpha */
 	{ DRM_FORMAT_XRGB8888, 1, { 4 }, 1, 1, false },
@@ -659,4 +687,66 @@ void buffer_set_shown_callback(struct dispman_buffer *buf, buffer_shown_func cb,
 {
 	buf->shown_cb = cb;
 	buf->shown_data = data;
+}
+
+void buffer_notify_shown(struct dispman_buffer *buf, const struct timespec *ts)
+{
+	if (buf->shown_cb)
+		buf->shown_cb(buf, ts, buf->shown_data);
+}
+
+uint32_t buffer_width(const struct dispman_buffer *buf)
+{
+	return buf->width;
+}
+
+uint32_t buffer_height(const struct dispman_buffer *buf)
+{
+	return buf->height;
+}
+
+uint32_t buffer_format(const struct dispman_buffer *buf)
+{
+	return buf->format;
+}
+
+uint64_t buffer_modifier(const struct dispman_buffer *buf)
+{
+	return buf->modifier;
+}
+
+uint32_t buffer_fb_id(const struct dispman_buffer *buf)
+{
+	return buf->fb_id;
+}
+
+uint32_t buffer_pitch(const struct dispman_buffer *buf, unsigned p)
+{
+	return buf->pitches[p];
+}
+
+bool buffer_same_shape(const struct dispman_buffer *a, const struct dispman_buffer *b)
+{
+	return a->width == b->width && a->height == b->height && a->format == b->format &&
+		a->modifier == b->modifier && !a->fb_id == !b->fb_id;
+}
+
+struct dispman_device *buffer_device(const struct dispman_buffer *buf)
+{
+	return buf->dev;
+}
+
+bool buffer_unshared(const struct dispman_buffer *buf)
+{
+	return buf->refcount == 1;
+}
+
+uint32_t buffer_handle(const struct dispman_buffer *buf, unsigned p)
+{
+	return buf->handles[p];
+}
+
+int buffer_fd(const struct dispman_buffer *buf, unsigned p)
+{
+	return buf->fds[p];
 }

@@ -36,32 +36,31 @@ const struct format_info *format_info_find(uint32_t fourcc);
 typedef void (*buffer_shown_func)(struct dispman_buffer *buf, const struct timespec *ts,
 	void *data);
 
-struct dispman_buffer {
-	struct dispman_device *dev; /* NULL once the device is destroyed */
-	int refcount;
-	enum buffer_kind kind;
-	uint32_t width, height, format;
-	uint64_t modifier;
-	uint32_t n_planes;
-	uint32_t handles[4];
-	uint32_t pitches[4];
-	uint32_t offsets[4];
-	int fds[4];          /* owned dup'ed fds of an import, -1 otherwise */
-	bool owns_handles;   /* close GEM handles on free (not for GBM) */
-	uint32_t fb_id;
-	void *map;
-	size_t map_size;
-	uint64_t dumb_size;
-#if HAVE_GBM
-	struct gbm_bo *bo;
-#endif
-	dispman_buffer_release_callback release_cb;
-	void *release_data;
-	/* internal: a page flip put the buffer on screen (camera latency) */
-	buffer_shown_func shown_cb;
-	void *shown_data;
-	struct list link; /* dispman_device.buffers */
-};
+
+/*
+ * The body of struct dispman_buffer is buffer.c's: only buffer.c writes its fields. The
+ * other modules read a buffer through the getters below (const pointer in, value out). The
+ * one thing another module sets is the shown callback: the camera (buffer_set_shown_callback());
+ * output.c calls it (buffer_notify_shown()).
+ */
+uint32_t buffer_width(const struct dispman_buffer *buf);
+uint32_t buffer_height(const struct dispman_buffer *buf);
+uint32_t buffer_format(const struct dispman_buffer *buf);
+uint64_t buffer_modifier(const struct dispman_buffer *buf);
+/* Its framebuffer; 0: the kernel made none (see dispman_buffer_create_dumb()). */
+uint32_t buffer_fb_id(const struct dispman_buffer *buf);
+/* Bytes per row of plane p (p < 4). */
+uint32_t buffer_pitch(const struct dispman_buffer *buf, unsigned p);
+/* Same size, format, modifier, and a framebuffer or not: what the planner sees of both. */
+bool buffer_same_shape(const struct dispman_buffer *a, const struct dispman_buffer *b);
+/* Its device; NULL once the device is destroyed. */
+struct dispman_device *buffer_device(const struct dispman_buffer *buf);
+/* Only one reference is held (its creator's: no layer, flip or application holds it). */
+bool buffer_unshared(const struct dispman_buffer *buf);
+/* The GEM handle of plane p (p < 4), and the fd an import dup'ed for it (-1 otherwise):
+ * for the unit tests (handle sharing, fd ownership). */
+uint32_t buffer_handle(const struct dispman_buffer *buf, unsigned p);
+int buffer_fd(const struct dispman_buffer *buf, unsigned p);
 
 /*
  * dispman_buffer_import_dmabuf() for a caller with a fallback: the kernel refusing the
@@ -72,7 +71,10 @@ struct dispman_buffer *buffer_import_dmabuf(struct dispman_device *dev,
 /* Free kernel resources of all buffers still alive (device teardown). */
 void buffer_orphan_all(struct dispman_device *dev);
 void buffer_release(struct dispman_buffer *buf);
-/* Internal hook called from the page-flip handler when a flip put buf on screen. */
+/* Internal hook called from the page-flip handler when a flip put buf on screen: camera.c
+ * (the latency of its frames; camera-buffers.c clears it) only. */
 void buffer_set_shown_callback(struct dispman_buffer *buf, buffer_shown_func cb, void *data);
+/* A flip put buf on screen at ts: calls its shown callback, if any. output.c only. */
+void buffer_notify_shown(struct dispman_buffer *buf, const struct timespec *ts);
 
 #endif

@@ -123,7 +123,7 @@ static int setup_import(struct dispman_camera *cam, uint32_t count)
 		b->buf = dispman_buffer_create_dumb(cam->dev, f->width, f->height, f->drm_fourcc);
 		if (!b->buf)
 			return -errno;
-		if (!b->buf->fb_id) {
+		if (!buffer_fb_id(b->buf)) {
 			dispman_log(DISPMAN_LOG_ERROR, "camera %s: the display makes no "
 				"framebuffer of its own buffers in %.4s", cam->v4l2.path,
 				(const char *)&f->drm_fourcc);

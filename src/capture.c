@@ -71,7 +71,7 @@ static int capture_commit(struct dispman_device *dev, struct dispman_output *out
 	if (alone)
 		req_add(&r, output_connector_id(out), output_props(out)->crtc_id, 0);
 	req_add(&r, wb->connector_id, wb->props.crtc_id, crtc->id);
-	req_add(&r, wb->connector_id, wb->props.writeback_fb_id, buf->fb_id);
+	req_add(&r, wb->connector_id, wb->props.writeback_fb_id, buffer_fb_id(buf));
 	if (!test)
 		req_add(&r, wb->connector_id, wb->props.writeback_out_fence_ptr,
 			(uint64_t)(uintptr_t)&fence);

@@ -91,9 +91,10 @@ static const struct pixman_format_map *find_format(uint32_t drm)
 bool compose_can_read(struct dispman_buffer *buf)
 {
 #if HAVE_PIXMAN
-	if (!find_format(buf->format))
+	if (!find_format(buffer_format(buf)))
 		return false;
-	if (buf->modifier != DRM_FORMAT_MOD_LINEAR && buf->modifier != DRM_FORMAT_MOD_INVALID)
+	uint64_t modifier = buffer_modifier(buf);
+	if (modifier != DRM_FORMAT_MOD_LINEAR && modifier != DRM_FORMAT_MOD_INVALID)
 		return false;
 	return dispman_buffer_map(buf, NULL, NULL) == 0;
 #else
@@ -105,7 +106,7 @@ bool compose_can_read(struct dispman_buffer *buf)
 static void account(struct dispman_output *out, struct dispman_buffer *buf, bool add)
 {
 	struct dispman_stats *st = &output_device(out)->stats;
-	uint64_t size = (uint64_t)buf->pitches[0] * buf->height;
+	uint64_t size = (uint64_t)buffer_pitch(buf, 0) * buffer_height(buf);
 	if (add) {
 		st->composition_bytes += size;
 		if (st->composition_bytes > st->composition_bytes_peak)
@@ -164,7 +165,7 @@ static int get_free(struct dispman_output *out, struct compositor *c)
 {
 	int best = -1;
 	for (size_t i = 0; i < POOL; i++)
-		if (c->pool[i] && c->pool[i]->refcount == 1 &&
+		if (c->pool[i] && buffer_unshared(c->pool[i]) &&
 		    (best < 0 || c->drawn[i] > c->drawn[best]))
 			best = (int)i;
 	if (best >= 0)
@@ -174,7 +175,7 @@ static int get_free(struct dispman_output *out, struct compositor *c)
 			continue;
 		c->pool[i] = dispman_buffer_create_dumb(output_device(out), c->width, c->height,
 			DRM_FORMAT_XRGB8888);
-		if (c->pool[i] && !c->pool[i]->fb_id) {
+		if (c->pool[i] && !buffer_fb_id(c->pool[i])) {
 			dispman_buffer_unref(c->pool[i]);
 			c->pool[i] = NULL;
 			errno = EINVAL;
@@ -203,7 +204,7 @@ void compose_commit_done(struct dispman_output *out)
 			continue;
 		if (c->pool[i] == layer_buffer(c->layer) && layer_plane(c->layer))
 			c->used[i] = c->commits; /* in this frame */
-		else if (c->commits - c->used[i] >= IDLE_COMMITS && c->pool[i]->refcount == 1)
+		else if (c->commits - c->used[i] >= IDLE_COMMITS && buffer_unshared(c->pool[i]))
 			free_slot(out, c, i);
 	}
 }
@@ -263,8 +264,8 @@ static pixman_image_t *source_image(struct dispman_buffer *buf, pixman_format_co
 	uint32_t stride;
 	if (dispman_buffer_map(buf, &data, &stride) < 0)
 		return NULL;
-	return pixman_image_create_bits_no_clear(fmt, (int)buf->width, (int)buf->height, data,
-		(int)stride);
+	return pixman_image_create_bits_no_clear(fmt, (int)buffer_width(buf),
+		(int)buffer_height(buf), data, (int)stride);
 }
 
 /* Source sampling: a transform only when scaling or at a fractional offset. */
@@ -309,7 +310,7 @@ static void draw_layer(pixman_image_t *dst, const struct scene_entry *e,
 	const pixman_box32_t *ext)
 {
 	struct dispman_buffer *buf = e->buf;
-	const struct pixman_format_map *pf = find_format(buf->format);
+	const struct pixman_format_map *pf = find_format(buffer_format(buf));
 	if (!pf)
 		return;
 	uint32_t sx = e->src_x, sy = e->src_y, sw = e->src_w, sh = e->src_h;
@@ -379,7 +380,7 @@ out:
  */
 static bool layer_opaque(const struct dispman_layer *layer)
 {
-	const struct pixman_format_map *pf = find_format(layer_buffer(layer)->format);
+	const struct pixman_format_map *pf = find_format(buffer_format(layer_buffer(layer)));
 	return pf && layer_alpha(layer) == 0xffff &&
 		(pf->with_alpha == pf->opaque || layer_blend(layer) == DISPMAN_BLEND_NONE);
 }
@@ -564,8 +565,8 @@ int compose_scene(struct dispman_buffer *target, const struct scene *scene)
 		const struct dispman_buffer *b = scene->e[i].buf;
 		if (!compose_can_read(scene->e[i].buf)) {
 			dispman_log(DISPMAN_LOG_ERROR, "cannot compose a %ux%u buffer of format "
-				"0x%08x modifier 0x%" PRIx64 " on the CPU", b->width, b->height,
-				b->format, b->modifier);
+				"0x%08x modifier 0x%" PRIx64 " on the CPU", buffer_width(b),
+				buffer_height(b), buffer_format(b), buffer_modifier(b));
 			return -ENOTSUP;
 		}
 	}
@@ -575,11 +576,12 @@ int compose_scene(struct dispman_buffer *target, const struct scene *scene)
 	if (ret < 0)
 		return ret;
 	pixman_image_t *dst = pixman_image_create_bits_no_clear(PIXMAN_x8r8g8b8,
-		(int)target->width, (int)target->height, data, (int)stride);
+		(int)buffer_width(target), (int)buffer_height(target), data, (int)stride);
 	if (!dst)
 		return -ENOMEM;
 	pixman_color_t black = { 0, 0, 0, 0xffff };
-	pixman_box32_t all = { 0, 0, (int32_t)target->width, (int32_t)target->height };
+	pixman_box32_t all = { 0, 0, (int32_t)buffer_width(target),
+		(int32_t)buffer_height(target) };
 	pixman_image_fill_boxes(PIXMAN_OP_SRC, dst, &black, 1, &all);
 	for (size_t i = 0; i < scene->n; i++)
 		draw_layer(dst, &scene->e[i], NULL);

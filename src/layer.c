@@ -121,15 +121,13 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 {
 	if (!have_layer(layer, __func__))
 		return -EINVAL;
-	if (buf && buf->dev != output_device(layer->out)) {
+	if (buf && buffer_device(buf) != output_device(layer->out)) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: buffer belongs to another device",
 			output_name(layer->out));
 		return -EINVAL;
 	}
 	struct dispman_buffer *old = layer->buf;
-	if (!old || !buf || old->width != buf->width || old->height != buf->height ||
-	    old->format != buf->format || old->modifier != buf->modifier ||
-	    !old->fb_id != !buf->fb_id)
+	if (!old || !buf || !buffer_same_shape(old, buf))
 		device_shape_changed(output_device(layer->out));
 	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
 	layer->content_serial++; /* new content, even with the same buffer: redraw it */
@@ -264,8 +262,8 @@ void layer_get_src(const struct dispman_layer *layer, uint32_t *x, uint32_t *y, 
 		*h = layer->src_h;
 	} else {
 		*x = *y = 0;
-		*w = layer->buf ? layer->buf->width << 16 : 0;
-		*h = layer->buf ? layer->buf->height << 16 : 0;
+		*w = layer->buf ? buffer_width(layer->buf) << 16 : 0;
+		*h = layer->buf ? buffer_height(layer->buf) << 16 : 0;
 	}
 }
 
@@ -280,8 +278,8 @@ void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, ui
 	} else {
 		*x = layer->dst_x;
 		*y = layer->dst_y;
-		*w = layer->buf ? layer->buf->width : 0;
-		*h = layer->buf ? layer->buf->height : 0;
+		*w = layer->buf ? buffer_width(layer->buf) : 0;
+		*h = layer->buf ? buffer_height(layer->buf) : 0;
 	}
 }
 

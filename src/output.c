@@ -356,8 +356,8 @@ void output_flip_notify(struct dispman_output *out)
 		bool was_shown = false;
 		for (size_t i = 0; i < n_old; i++)
 			was_shown = was_shown || old[i] == b;
-		if (!was_shown && b->shown_cb)
-			b->shown_cb(b, &ts, b->shown_data);
+		if (!was_shown)
+			buffer_notify_shown(b, &ts);
 	}
 	if (out->frame_cb && output_pace_frame(out))
 		out->frame_cb(out, out->flip_seq, &ts, out->frame_data);

@@ -157,7 +157,7 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 			continue; /* off, and staying off: nothing to record */
 		if (proposal_covers_plane(prop, dev, i)) {
 			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
-				layer ? layer_buffer(layer)->fb_id : 0,
+				layer ? buffer_fb_id(layer_buffer(layer)) : 0,
 				layer ? output_crtc(layer_output(layer))->id : 0);
 		}
 		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;

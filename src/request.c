@@ -202,7 +202,7 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 			continue;
 		}
 		const struct dispman_output *out = layer_output(layer);
-		uint32_t fb_id = layer_buffer(layer)->fb_id;
+		uint32_t fb_id = buffer_fb_id(layer_buffer(layer));
 		if (kind->reused && !(kind->geometry && layer_geom_dirty(layer))) {
 			if (p->cur_fb_id != fb_id) {
 				req_add(r, p->id, p->props.fb_id, fb_id);

@@ -219,8 +219,8 @@ static void test_import(void **state)
 		if (desc.modifier != DRM_FORMAT_MOD_INVALID)
 			assert_int_equal(fb.modifier, desc.modifier);
 		/* The buffer holds its own duplicate of the caller's fd. */
-		assert_true(buf->fds[0] >= 0);
-		assert_int_not_equal(buf->fds[0], desc.fds[0]);
+		assert_true(buffer_fd(buf, 0) >= 0);
+		assert_int_not_equal(buffer_fd(buf, 0), desc.fds[0]);
 		assert_true(unit_count_fds() > fds_before);
 		dispman_buffer_unref(buf);
 	}
@@ -255,12 +255,12 @@ static void test_import_fd_not_taken(void **state)
 	assert_non_null(a);
 	assert_int_equal(fstat(mem, &after), 0);
 	assert_int_equal(before.st_ino, after.st_ino);
-	assert_int_not_equal(a->fds[0], mem);
+	assert_int_not_equal(buffer_fd(a, 0), mem);
 
 	/* The same dma-buf imported twice shares one GEM handle, closed once. */
 	struct dispman_buffer *b = dispman_buffer_import_dmabuf(f->dev, &desc);
 	assert_non_null(b);
-	assert_int_equal(a->handles[0], b->handles[0]);
+	assert_int_equal(buffer_handle(a, 0), buffer_handle(b, 0));
 	dispman_buffer_unref(b);
 	/* The handle stays open for A. */
 	struct mock_drm_counters c;
@@ -303,7 +303,7 @@ static void test_import_nv12_one_fd(void **state)
 	};
 	struct dispman_buffer *buf = dispman_buffer_import_dmabuf(f->dev, &desc);
 	assert_non_null(buf);
-	assert_int_equal(buf->handles[0], buf->handles[1]);
+	assert_int_equal(buffer_handle(buf, 0), buffer_handle(buf, 1));
 	struct mock_drm_counters c;
 	mock_drm_get_counters(&c);
 	assert_int_equal(c.live_gem_handles, 1);
@@ -433,16 +433,16 @@ static void test_export(void **state)
 
 	/* An imported buffer exports a duplicate of its own fd. */
 	assert_int_equal(dispman_buffer_export_dmabuf(copy, &fd), 0);
-	assert_int_not_equal(fd, copy->fds[0]);
+	assert_int_not_equal(fd, buffer_fd(copy, 0));
 	struct stat a, b;
 	assert_int_equal(fstat(fd, &a), 0);
-	assert_int_equal(fstat(copy->fds[0], &b), 0);
+	assert_int_equal(fstat(buffer_fd(copy, 0), &b), 0);
 	assert_int_equal(a.st_ino, b.st_ino);
 	close(fd);
 
 	/* The copy got the dumb buffer's own handle back (one handle per object): freeing the
 	 * copy must not close it under the dumb buffer. */
-	assert_int_equal(copy->handles[0], dumb->handles[0]);
+	assert_int_equal(buffer_handle(copy, 0), buffer_handle(dumb, 0));
 	struct dispman_buffer *copy2 = dispman_buffer_import_dmabuf(f->dev, &desc);
 	assert_null(copy2); /* desc.fds[0] was closed above */
 	assert_int_equal(errno, EBADF);

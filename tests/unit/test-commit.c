@@ -1034,7 +1034,7 @@ static void test_request_from_proposal(void **state)
 	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
 	assert_int_equal(req_commit(dev, &r, 0, NULL), 0);
 	req_finish(dev, &r);
-	assert_int_equal(prop(dev->planes[to].id, "FB_ID"), sq->fb_id);
+	assert_int_equal(prop(dev->planes[to].id, "FB_ID"), buffer_fb_id(sq));
 	assert_int_equal(prop(dev->planes[to].id, "CRTC_X"), 100);
 	assert_int_equal(prop(dev->planes[from].id, "FB_ID"), 0);
 	record(dev, layer, &after);
@@ -1044,7 +1044,7 @@ static void test_request_from_proposal(void **state)
 	dev->commit_full = false;
 	proposal_finish(&next);
 	assert_ptr_equal(dev->planes[to].cur_layer, layer);
-	assert_int_equal(dev->planes[to].cur_fb_id, sq->fb_id);
+	assert_int_equal(dev->planes[to].cur_fb_id, buffer_fb_id(sq));
 	assert_null(dev->planes[from].cur_layer);
 	assert_int_equal(dev->planes[from].cur_fb_id, 0);
 	assert_ptr_equal(layer_plane(layer), &dev->planes[to]);
@@ -1057,7 +1057,7 @@ static void test_request_from_proposal(void **state)
 	assert_int_equal(dispman_device_commit(dev), 0);
 	assert_int_equal(unit_drain(dev), 1);
 	assert_int_equal(stats(dev).test_commits, tests);
-	assert_int_equal(prop(dev->planes[to].id, "FB_ID"), sq2->fb_id);
+	assert_int_equal(prop(dev->planes[to].id, "FB_ID"), buffer_fb_id(sq2));
 	assert_int_equal(prop(dev->planes[from].id, "FB_ID"), 0);
 	dispman_buffer_unref(bg);
 	dispman_buffer_unref(sq);
@@ -1104,7 +1104,7 @@ static void test_many_layers(void **state)
 		assert_int_equal(unit_drain(f->dev), 1);
 	}
 	assert_int_equal(stats(f->dev).test_commits, tests);
-	assert_int_equal(prop(MOCK_VKMS_CURSOR, "FB_ID"), sq[0]->fb_id); /* the top layer */
+	assert_int_equal(prop(MOCK_VKMS_CURSOR, "FB_ID"), buffer_fb_id(sq[0])); /* the top layer */
 	dispman_buffer_unref(bg);
 	dispman_buffer_unref(sq[0]);
 	dispman_buffer_unref(sq[1]);
