@@ -544,6 +544,14 @@ int dispman_camera_stop(struct dispman_camera *cam)
 	return r;
 }
 
+static bool flip_pending(struct dispman_device *dev)
+{
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		if (output_flip_pending(dev->outputs[i]))
+			return true;
+	return false;
+}
+
 void dispman_camera_destroy(struct dispman_camera *cam)
 {
 	if (!cam)
@@ -555,7 +563,9 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	}
 	dispman_camera_stop(cam);
 	/* Take the frame off the layer, then wait until the display let go of
-	 * every camera buffer: the next flip (at most a few frames) does it. */
+	 * every camera buffer: the next flip (at most a few frames) does it. Only while
+	 * a flip is pending: without one nothing would change (a commit asked for from a
+	 * callback is queued, and made after the callbacks, by dispatch). */
 	bool ours = false;
 	for (uint32_t i = 0; i < cam->n_bufs; i++)
 		ours = ours || (cam->bufs[i].buf && layer_buffer(cam->layer) == cam->bufs[i].buf);
@@ -577,6 +587,11 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 				output_holds_buffer(layer_output(cam->layer), cam->targets[i]));
 		if (!busy)
 			break;
+		if (!flip_pending(cam->dev)) {
+			dispman_log(DISPMAN_LOG_DEBUG, "camera %s: the display still holds a frame "
+				"and no flip is pending; it keeps its own reference", cam->v4l2.path);
+			break;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 1000) {
 			dispman_log(DISPMAN_LOG_WARNING, "camera %s: the display still holds a "
