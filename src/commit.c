@@ -17,6 +17,30 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* What commit.c keeps per device between commits (dispman_device.commit: commit_init() to
+ * commit_finish()). */
+struct commit_state {
+	size_t outputs_queued; /* outputs whose commit_queued is set */
+	int hold;              /* > 0: commits are queued, not made (capture) */
+	int defer;             /* > 0: handlers or callbacks run, commits queued */
+};
+
+int commit_init(struct dispman_device *dev)
+{
+	dev->commit = calloc(1, sizeof(*dev->commit));
+	if (!dev->commit) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the commit state");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void commit_finish(struct dispman_device *dev)
+{
+	free(dev->commit);
+	dev->commit = NULL;
+}
+
 static void rollback_blobs(struct dispman_device *dev)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
@@ -50,11 +74,11 @@ static int prepare_blobs(struct dispman_device *dev, bool modeset)
 	return 0;
 }
 
-/* output_commit_queued(), counted in dev->outputs_queued (device_run_queued() looks at that) */
+/* output_commit_queued(), counted in outputs_queued (device_run_queued() looks at that) */
 static void set_queued(struct dispman_device *dev, struct dispman_output *out, bool queued)
 {
 	if (output_commit_queued(out) != queued)
-		dev->outputs_queued += queued ? 1 : (size_t)-1;
+		dev->commit->outputs_queued += queued ? 1 : (size_t)-1;
 	output_set_commit_queued(out, queued);
 }
 
@@ -172,7 +196,7 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 	}
 	if (!any)
 		return false;
-	if (dev->commit_hold > 0 || (full && pending)) {
+	if (dev->commit->hold > 0 || (full && pending)) {
 		if (full)
 			dev->commit_queued = true;
 		for (size_t i = 0; i < dev->n_outputs; i++) {
@@ -276,12 +300,12 @@ static int commit_wanted(struct dispman_device *dev)
 
 void commit_hold(struct dispman_device *dev, bool on)
 {
-	dev->commit_hold += on ? 1 : -1;
+	dev->commit->hold += on ? 1 : -1;
 }
 
 void commit_defer(struct dispman_device *dev, bool on)
 {
-	dev->commit_defer += on ? 1 : -1;
+	dev->commit->defer += on ? 1 : -1;
 }
 
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only)
@@ -290,7 +314,7 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
 		return -EACCES;
 	}
-	if (dev->commit_defer > 0) {
+	if (dev->commit->defer > 0) {
 		/* From a handler or callback: queued, made by device_run_queued() when they
 		 * are done (each output still after its own flip). */
 		for (size_t i = 0; i < dev->n_outputs; i++)
@@ -305,8 +329,8 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 
 void device_run_queued(struct dispman_device *dev)
 {
-	if (dev->commit_hold > 0 || master_paused(dev) ||
-		(!dev->commit_queued && !dev->outputs_queued))
+	struct commit_state *c = dev->commit;
+	if (c->hold > 0 || master_paused(dev) || (!dev->commit_queued && !c->outputs_queued))
 		return; /* nothing queued: every frame's flip comes here */
 	bool pending = false, ready = false;
 	size_t queued = 0;
@@ -318,7 +342,7 @@ void device_run_queued(struct dispman_device *dev)
 		ready = ready || (commit_queued && !flip_pending);
 		queued += commit_queued;
 	}
-	dev->outputs_queued = queued; /* the count again (a destroyed output may have left it) */
+	c->outputs_queued = queued; /* the count again (a destroyed output may have left it) */
 	if (!(dev->commit_queued && !pending) && !ready)
 		return;
 	bool all = dev->commit_queued && !pending;

@@ -12,6 +12,11 @@
 struct dispman_device;
 struct dispman_output;
 
+/* What commit.c keeps per device between commits (dev->commit, its body commit.c's: the
+ * queued outputs' count, holds, deferral): allocated at device creation, freed at its
+ * destruction (nothing when not allocated). */
+int commit_init(struct dispman_device *dev);
+void commit_finish(struct dispman_device *dev);
 /* Commit every output (only NULL) or one output; see dispman_device_commit(). */
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only);
 /*

@@ -16,6 +16,7 @@
 #include "props.h"
 
 struct alloc_state;
+struct commit_state;
 struct dispman_layer;
 struct dispman_output;
 struct event_loop;
@@ -52,12 +53,13 @@ struct dispman_device {
 	bool writeback_cap;
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
 	/* commit.c (device_queue_commit() for the others): a whole-device commit waits for
-	 * every flip */
+	 * every flip; here, not in commit.c's struct, because master.c (below commit) queues
+	 * one */
 	bool commit_queued;
-	size_t outputs_queued;     /* commit.c: outputs whose commit_queued is set */
-	bool commit_full;          /* the request being built covers every output */
-	int commit_hold;           /* > 0: commits are queued, not made (capture) */
-	int commit_defer;          /* commit.c: > 0: handlers or callbacks run, commits queued */
+	/* commit.c: the request being built covers every output; here, because proposal.c
+	 * and alloc.c (below commit) read it */
+	bool commit_full;
+	struct commit_state *commit; /* commit.c's: queued outputs' count, holds, deferral */
 	struct req_cache *req_cache; /* request.c's: the last request's memory, reused */
 	bool shape_dirty;
 	bool force_modeset;

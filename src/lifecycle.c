@@ -265,19 +265,22 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	ret = device_read_planes(dev);
 	if (ret < 0)
 		goto err;
-	ret = layer_init(dev);
+	ret = event_init(dev);
 	if (ret < 0)
 		goto err;
-	ret = alloc_init(dev);
+	ret = master_init(dev);
+	if (ret < 0)
+		goto err;
+	ret = layer_init(dev);
 	if (ret < 0)
 		goto err;
 	ret = req_cache_init(dev);
 	if (ret < 0)
 		goto err;
-	ret = event_init(dev);
+	ret = alloc_init(dev);
 	if (ret < 0)
 		goto err;
-	ret = master_init(dev);
+	ret = commit_init(dev);
 	if (ret < 0)
 		goto err;
 	ret = dispatch_init(dev);
@@ -375,8 +378,9 @@ void dispman_device_destroy(struct dispman_device *dev)
 		output_destroy(out);
 	}
 	free(dev->outputs);
-	layer_finish(dev);
+	commit_finish(dev);
 	alloc_finish(dev);
+	layer_finish(dev);
 	buffer_orphan_all(dev);
 	for (size_t i = 0; i < dev->n_crtcs; i++)
 		if (dev->crtcs[i].cur_mode_blob)
