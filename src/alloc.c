@@ -547,6 +547,71 @@ static int compose_output(const struct proposal *prop, struct dispman_output *ou
 	return ret;
 }
 
+/* Where a layer shows on a w x h screen; empty when it is not shown. */
+static struct rect shown_rect(const struct dispman_layer *l, int32_t w, int32_t h)
+{
+	struct rect r = { 0 };
+	if (layer_shown(l))
+		clip_rect(l, w, h, &r);
+	return r;
+}
+
+/* One layer of the committed assignment, its rectangles new: can it stay where it is? */
+static bool layer_holds(struct dispman_device *dev, struct dispman_output *out,
+	const struct plan_input *in, struct dispman_layer *l)
+{
+	const struct dispman_placement *placed = layer_placement(l);
+	struct plane *plane = layer_plane(l);
+	enum dispman_placement_reason why = placed->reason;
+	bool in_plan = plane || layer_composited(l) ||
+		(placed->state == DISPMAN_PLACEMENT_NOT_SHOWN &&
+		 why != DISPMAN_REASON_INVISIBLE && why != DISPMAN_REASON_SOURCE &&
+		 why != DISPMAN_REASON_DESTINATION);
+	struct rect vis = shown_rect(l, in->width, in->height);
+	if (rect_empty(&vis) == in_plan)
+		return false; /* it appears or disappears */
+	if (!in_plan || !layer_geom_dirty(l))
+		return true;
+	if (check_geometry(out, l) != DISPMAN_REASON_NONE)
+		return false;
+	if (!plane) {
+		dev->alloc->stale = true;
+		return true;
+	}
+	const struct plan_layer pl = layer_to_plan(l, &vis);
+	const struct plan_plane pp = plane_to_plan(plane);
+	return plan_check_plane(in, &pp, plane->type == DRM_PLANE_TYPE_PRIMARY, &pl) ==
+		DISPMAN_REASON_NONE;
+}
+
+/*
+ * The stacking of a moved layer d: the composition buffer is below every plane, so no
+ * composited layer above a layer on a plane may overlap it. Checks the pairs d is in,
+ * by the stacking order itself (layer_below()): nothing is sorted or allocated.
+ */
+static bool stacking_holds(struct dispman_output *out, struct dispman_layer *d, int32_t w,
+	int32_t h)
+{
+	bool d_plane = layer_plane(d) != NULL, d_comp = layer_composited(d);
+	if (!d_plane && !d_comp)
+		return true;
+	struct rect rd = shown_rect(d, w, h);
+	if (rect_empty(&rd))
+		return true;
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, output_layers(out)) {
+		struct dispman_layer *x = layer_from_link(pos);
+		bool conflict = d_plane ? layer_composited(x) && layer_below(d, x) :
+			layer_plane(x) && layer_below(x, d);
+		if (!conflict)
+			continue;
+		struct rect rx = shown_rect(x, w, h);
+		if (rect_overlap(&rd, &rx))
+			return false;
+	}
+	return true;
+}
+
 /*
  * Whether the committed assignment still holds after only rectangles changed (layer
  * setters of source and destination): the same layers are shown, each layer on a plane
@@ -562,62 +627,21 @@ static bool geometry_holds(struct dispman_device *dev)
 		struct dispman_output *out = dev->outputs[o];
 		if (!output_enabled(out) || !output_crtc(out) || !output_mode(out))
 			continue;
-		struct dispman_layer **all;
-		size_t n = sorted_layers(out, &all);
-		if (n == SIZE_MAX)
-			return false;
 		const struct plan_input in = {
 			.width = output_mode(out)->hdisplay,
 			.height = output_mode(out)->vdisplay,
 			.limits = device_limits(dev),
 		};
-		struct rect *vis = calloc(n ? n : 1, sizeof(*vis));
-		bool ok = vis != NULL;
-		for (size_t i = 0; i < n && ok; i++) {
-			struct dispman_layer *l = all[i];
-			const struct dispman_placement *placed = layer_placement(l);
-			struct plane *plane = layer_plane(l);
-			enum dispman_placement_reason why = placed->reason;
-			bool in_plan = plane || layer_composited(l) ||
-				(placed->state == DISPMAN_PLACEMENT_NOT_SHOWN &&
-				 why != DISPMAN_REASON_INVISIBLE && why != DISPMAN_REASON_SOURCE &&
-				 why != DISPMAN_REASON_DESTINATION);
-			bool shown = layer_shown(l);
-			if (shown)
-				clip_rect(l, in.width, in.height, &vis[i]);
-			shown = shown && vis[i].x0 < vis[i].x1 && vis[i].y0 < vis[i].y1;
-			if (shown != in_plan) {
-				ok = false;
-				break;
-			}
-			if (!in_plan || !layer_geom_dirty(l))
-				continue;
-			if (check_geometry(out, l) != DISPMAN_REASON_NONE) {
-				ok = false;
-				break;
-			}
-			if (!plane) {
-				dev->alloc->stale = true;
-				continue;
-			}
-			const struct plan_layer pl = layer_to_plan(l, &vis[i]);
-			const struct plan_plane pp = plane_to_plan(plane);
-			ok = plan_check_plane(&in, &pp, plane->type == DRM_PLANE_TYPE_PRIMARY,
-				&pl) == DISPMAN_REASON_NONE;
+		struct list *pos, *tmp;
+		list_for_each_safe(pos, tmp, output_layers(out))
+			if (!layer_holds(dev, out, &in, layer_from_link(pos)))
+				return false;
+		list_for_each_safe(pos, tmp, output_layers(out)) {
+			struct dispman_layer *l = layer_from_link(pos);
+			if (layer_geom_dirty(l) &&
+			    !stacking_holds(out, l, in.width, in.height))
+				return false;
 		}
-		/* stacking: the composition buffer is below every plane */
-		for (size_t i = 0; i < n && ok; i++) {
-			if (!layer_plane(all[i]))
-				continue;
-			for (size_t k = i + 1; k < n && ok; k++)
-				ok = !(layer_composited(all[k]) &&
-					(layer_geom_dirty(all[i]) || layer_geom_dirty(all[k])) &&
-					rect_overlap(&vis[i], &vis[k]));
-		}
-		free(vis);
-		free(all);
-		if (!ok)
-			return false;
 	}
 	return true;
 }

@@ -570,6 +570,14 @@ static void after_geometry_stacking(struct fx *f)
 	frame(f);
 	dispman_device_get_stats(f->dev, &a);
 	assert_int_equal(a.searches, b.searches); /* once */
+	/* a composited layer moving over a layer on a plane below it: searched again */
+	dispman_layer_get_placement(f->layers[2], &p);
+	assert_int_equal(p.state, ON);
+	dispman_layer_set_destination(f->layers[3], 210, 210, 64, 64);
+	frame(f);
+	dispman_device_get_stats(f->dev, &b);
+	assert_int_equal(b.searches, a.searches + 1);
+	assert_int_equal(b.geometry_commits, a.geometry_commits);
 }
 
 /*
