@@ -169,6 +169,15 @@ static void clip_rect(const struct dispman_layer *layer, int32_t w, int32_t h, s
 	r->y1 = (int32_t)(y1 < r->y0 ? r->y0 : y1 > h ? h : y1);
 }
 
+/* Where a layer shows on a w x h screen; empty when it is not shown. */
+static struct rect shown_rect(const struct dispman_layer *l, int32_t w, int32_t h)
+{
+	struct rect r = { 0 };
+	if (layer_shown(l))
+		clip_rect(l, w, h, &r);
+	return r;
+}
+
 /*
  * Rectangles nothing can show: a source not inside its buffer (the kernel refuses it with
  * ENOSPC and the compositor would sample beyond the buffer), a source under one pixel (the
@@ -382,12 +391,9 @@ static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_all; i++) {
 		struct dispman_layer *l = ents[i].layer;
-		if (!layer_shown(l))
-			continue;
-		struct rect vis;
-		clip_rect(l, w, h, &vis);
+		struct rect vis = shown_rect(l, w, h);
 		if (rect_empty(&vis))
-			continue; /* wholly off-screen */
+			continue; /* not shown, or wholly off-screen */
 		enum dispman_placement_reason bad = check_geometry(out, l);
 		if (bad != DISPMAN_REASON_NONE) {
 			ents[i].placement.reason = bad; /* NOT_SHOWN, from place_output() */
@@ -545,15 +551,6 @@ static int compose_output(const struct proposal *prop, struct dispman_output *ou
 	int ret = compose_render(out, drawn, n, full);
 	free(drawn);
 	return ret;
-}
-
-/* Where a layer shows on a w x h screen; empty when it is not shown. */
-static struct rect shown_rect(const struct dispman_layer *l, int32_t w, int32_t h)
-{
-	struct rect r = { 0 };
-	if (layer_shown(l))
-		clip_rect(l, w, h, &r);
-	return r;
 }
 
 /* One layer of the committed assignment, its rectangles new: can it stay where it is? */
