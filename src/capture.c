@@ -208,7 +208,7 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	/* A commit the caller made before this call but that waits for a pending flip is
 	 * part of what it asked to capture: let it go (it runs after that flip) first. */
 	int ret = 0;
-	if (output_commit_queued(out) || dev->commit_queued)
+	if (output_commit_queued(out) || commit_all_queued(dev))
 		for (size_t i = 0; i < dev->n_outputs && ret == 0; i++)
 			if (output_flip_pending(dev->outputs[i]))
 				ret = output_wait_flip(dev->outputs[i], FENCE_TIMEOUT_MS);

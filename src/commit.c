@@ -20,6 +20,7 @@
 /* What commit.c keeps per device between commits (dispman_device.commit: commit_init() to
  * commit_finish()). */
 struct commit_state {
+	bool all_queued;       /* a whole-device commit waits for every flip */
 	size_t outputs_queued; /* outputs whose commit_queued is set */
 	int hold;              /* > 0: commits are queued, not made (capture) */
 	int defer;             /* > 0: handlers or callbacks run, commits queued */
@@ -198,7 +199,7 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 		return false;
 	if (dev->commit->hold > 0 || (full && pending)) {
 		if (full)
-			dev->commit_queued = true;
+			dev->commit->all_queued = true;
 		for (size_t i = 0; i < dev->n_outputs; i++) {
 			struct dispman_output *out = dev->outputs[i];
 			set_queued(dev, out, output_commit_queued(out) || output_want_commit(out));
@@ -222,7 +223,7 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 		output_set_want_commit(out, false);
 	}
 	if (full)
-		dev->commit_queued = false;
+		dev->commit->all_queued = false;
 	return now;
 }
 
@@ -298,6 +299,16 @@ static int commit_wanted(struct dispman_device *dev)
 	return ret;
 }
 
+void commit_queue_all(struct dispman_device *dev)
+{
+	dev->commit->all_queued = true;
+}
+
+bool commit_all_queued(const struct dispman_device *dev)
+{
+	return dev->commit->all_queued;
+}
+
 void commit_hold(struct dispman_device *dev, bool on)
 {
 	dev->commit->hold += on ? 1 : -1;
@@ -330,7 +341,7 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 void device_run_queued(struct dispman_device *dev)
 {
 	struct commit_state *c = dev->commit;
-	if (c->hold > 0 || master_paused(dev) || (!dev->commit_queued && !c->outputs_queued))
+	if (c->hold > 0 || master_paused(dev) || (!c->all_queued && !c->outputs_queued))
 		return; /* nothing queued: every frame's flip comes here */
 	bool pending = false, ready = false;
 	size_t queued = 0;
@@ -343,11 +354,11 @@ void device_run_queued(struct dispman_device *dev)
 		queued += commit_queued;
 	}
 	c->outputs_queued = queued; /* the count again (a destroyed output may have left it) */
-	if (!(dev->commit_queued && !pending) && !ready)
+	if (!(c->all_queued && !pending) && !ready)
 		return;
-	bool all = dev->commit_queued && !pending;
+	bool all = c->all_queued && !pending;
 	if (all)
-		dev->commit_queued = false;
+		c->all_queued = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		bool want = all || (output_commit_queued(out) && !output_flip_pending(out));

@@ -13,10 +13,18 @@ struct dispman_device;
 struct dispman_output;
 
 /* What commit.c keeps per device between commits (dev->commit, its body commit.c's: the
- * queued outputs' count, holds, deferral): allocated at device creation, freed at its
+ * queued whole-device commit, the queued outputs' count, holds, deferral): allocated at device creation, freed at its
  * destruction (nothing when not allocated). */
 int commit_init(struct dispman_device *dev);
 void commit_finish(struct dispman_device *dev);
+/*
+ * A whole-device commit is due: it runs from device_run_queued() once no flip is pending,
+ * at the latest when the current dispatch is over (lifecycle.c's hotplug; master.c, below
+ * this module, calls it through the callback lifecycle.c gives master_init()).
+ */
+void commit_queue_all(struct dispman_device *dev);
+/* A whole-device commit is queued (commit_queue_all(), or one that waits for the flips). */
+bool commit_all_queued(const struct dispman_device *dev);
 /* Commit every output (only NULL) or one output; see dispman_device_commit(). */
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only);
 /*

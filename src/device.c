@@ -93,11 +93,6 @@ struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id)
 	return NULL;
 }
 
-void device_queue_commit(struct dispman_device *dev)
-{
-	dev->commit_queued = true;
-}
-
 void device_shape_changed(struct dispman_device *dev)
 {
 	dev->shape_dirty = true;

@@ -52,14 +52,10 @@ struct dispman_device {
 	bool addfb2_modifiers;
 	bool writeback_cap;
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
-	/* commit.c (device_queue_commit() for the others): a whole-device commit waits for
-	 * every flip; here, not in commit.c's struct, because master.c (below commit) queues
-	 * one */
-	bool commit_queued;
 	/* commit.c: the request being built covers every output; here, because proposal.c
 	 * and alloc.c (below commit) read it */
 	bool commit_full;
-	struct commit_state *commit; /* commit.c's: queued outputs' count, holds, deferral */
+	struct commit_state *commit; /* commit.c's: queued commits, holds, deferral */
 	struct req_cache *req_cache; /* request.c's: the last request's memory, reused */
 	bool shape_dirty;
 	bool force_modeset;
@@ -121,9 +117,6 @@ void device_add_listener(struct dispman_device *dev, struct device_listener *l);
 void device_remove_listener(struct device_listener *l);
 void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_layer *layer);
 void device_notify_seat(struct dispman_device *dev, bool enabled);
-/* A whole-device commit is due: it runs from device_run_queued() (commit.c) once no flip
- * is pending, at the latest when the current dispatch is over. */
-void device_queue_commit(struct dispman_device *dev);
 /* The scene's shape changed (layers, their stacking, sizes or formats, a mode, the screen
  * after another master): the next commit searches a plane assignment again. The frame
  * path (alloc.c, commit.c) clears it; every other module sets it only through this. */

@@ -268,7 +268,7 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	ret = event_init(dev);
 	if (ret < 0)
 		goto err;
-	ret = master_init(dev);
+	ret = master_init(dev, commit_queue_all);
 	if (ret < 0)
 		goto err;
 	ret = layer_init(dev);
@@ -550,7 +550,7 @@ int dispman_device_probe(struct dispman_device *dev)
 		return changed;
 	if (event_dispatching(dev)) {
 		/* from the hotplug handler: the commit runs once the dispatch is over */
-		device_queue_commit(dev);
+		commit_queue_all(dev);
 		return changed;
 	}
 	int ret = device_commit_internal(dev, NULL);

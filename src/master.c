@@ -4,7 +4,8 @@
  * (and every commit) retries drmSetMaster(), and the seat's enable event or
  * dispman_device_resume() gives it back. Regaining master re-reads what the planes show
  * (another master may have changed them) and makes the next commit a full modeset; the
- * restoring commit itself runs from device_run_queued() (commit.c), never from here.
+ * restoring commit itself runs from device_run_queued() (commit.c), never from here: this
+ * module only queues it, through the callback it was given (master_init()).
  */
 #include "master.h"
 
@@ -32,11 +33,12 @@ struct master_state {
 	int timer_fd;              /* retries master every 500 ms while paused, or -1 */
 	struct event_source *timer_source;
 	int64_t try_ms;            /* CLOCK_MONOTONIC ms of the last drmSetMaster() while paused */
+	master_queue_commit_fn queue_commit; /* queues the restoring commit (commit.c's) */
 };
 
 static void master_timer_set(struct dispman_device *dev, bool on);
 
-int master_init(struct dispman_device *dev)
+int master_init(struct dispman_device *dev, master_queue_commit_fn queue_commit)
 {
 	struct master_state *m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -44,6 +46,7 @@ int master_init(struct dispman_device *dev)
 		return -ENOMEM;
 	}
 	m->timer_fd = -1;
+	m->queue_commit = queue_commit;
 	dev->master = m;
 	return 0;
 }
@@ -79,7 +82,7 @@ static int handle_master_timer(int fd, uint32_t events, void *data)
 		return 0;
 	/* the restoring commit (a full modeset) runs after this dispatch, from
 	 * device_run_queued(), like every commit an event asks for */
-	device_queue_commit(dev);
+	dev->master->queue_commit(dev);
 	return 1;
 }
 
@@ -196,7 +199,7 @@ void master_seat_changed(struct dispman_device *dev, bool enabled)
 	/* seatd made our fd DRM master again; the commit restores every output. */
 	dispman_device_resume(dev);
 	/* the restoring commit runs once this dispatch is over (device_run_queued()) */
-	device_queue_commit(dev);
+	dev->master->queue_commit(dev);
 }
 
 bool device_check_master_lost(struct dispman_device *dev, int err)

@@ -20,10 +20,17 @@ bool device_check_master_lost(struct dispman_device *dev, int err);
  * (listeners told, then resume with the restoring commit queued).
  */
 void master_seat_changed(struct dispman_device *dev, bool enabled);
+/*
+ * Queues the commit that restores the screen once master is back (commit.c's
+ * commit_queue_all(), given by lifecycle.c: the commit module is above this one). It runs
+ * after the current dispatch, never from inside the handler that got master back.
+ */
+typedef void (*master_queue_commit_fn)(struct dispman_device *dev);
 /* DRM master's state of the device (dev->master, its body master.c's): allocated at device
- * creation after the event loop; master_finish() closes the master timer and frees it
- * before the loop goes (nothing when not allocated). */
-int master_init(struct dispman_device *dev);
+ * creation after the event loop, with the callback that queues the restoring commit;
+ * master_finish() closes the master timer and frees it before the loop goes (nothing when
+ * not allocated). */
+int master_init(struct dispman_device *dev, master_queue_commit_fn queue_commit);
 void master_finish(struct dispman_device *dev);
 /* DRM master was lost (or the seat disabled): commits return -EACCES. */
 bool master_paused(const struct dispman_device *dev);

@@ -399,7 +399,7 @@ static void test_master_timer_restores(void **state)
 	assert_false(dispman_device_is_paused(f->dev));
 	/* the dispatch that took master back also committed */
 	assert_int_equal(stats(f->dev).modesets, modesets + 1);
-	assert_false(f->dev->commit_queued);
+	assert_false(commit_all_queued(f->dev));
 	unit_drain(f->dev);
 	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
 	dispman_buffer_unref(a);
