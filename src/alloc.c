@@ -49,6 +49,7 @@ struct ctx {
 	struct plan_layer_result *res;
 	size_t n;
 	struct plane *planes[PLAN_MAX_PLANES]; /* [0] the primary, then by stacking order */
+	size_t index[PLAN_MAX_PLANES];         /* planes[j] is dev->planes[index[j]] */
 	struct plan_plane pp[PLAN_MAX_PLANES];
 	size_t n_planes;
 	struct plan_input in;
@@ -112,10 +113,10 @@ static bool layer_shown(const struct dispman_layer *l)
 /* Stacking key of a plane: its zpos when it has one, else primary < overlays < cursor. */
 static uint64_t plane_key(const struct plane *p, size_t index)
 {
-	if (p->props.zpos)
-		return (p->zpos_min << 16) | index;
-	uint64_t rank = p->type == DRM_PLANE_TYPE_PRIMARY ? 0 :
-		p->type == DRM_PLANE_TYPE_CURSOR ? 2 : 1;
+	if (plane_props(p)->zpos)
+		return (plane_zpos_min(p) << 16) | index;
+	int type = plane_type(p);
+	uint64_t rank = type == DRM_PLANE_TYPE_PRIMARY ? 0 : type == DRM_PLANE_TYPE_CURSOR ? 2 : 1;
 	return (rank << 32) | index;
 }
 
@@ -125,16 +126,19 @@ static size_t collect_planes(struct ctx *c)
 	struct crtc *crtc = output_crtc(c->out);
 	uint32_t bit = 1u << crtc->index;
 	struct plane *primary = NULL;
+	size_t primary_index = 0;
 	uint64_t keys[PLAN_MAX_PLANES];
 	size_t n = 1;
 	for (size_t i = 0; i < dev->n_planes; i++) {
-		struct plane *p = &dev->planes[i];
-		if (!(p->possible_crtcs & bit) || c->prop->planes[i].layer)
+		struct plane *p = dev->planes[i];
+		if (!(plane_possible_crtcs(p) & bit) || c->prop->planes[i].layer)
 			continue; /* another CRTC's, or an earlier output's in this proposal */
 		plane_read_zpos(dev, p);
-		if (p->type == DRM_PLANE_TYPE_PRIMARY) {
-			if (!primary || p->cur_crtc_id == crtc->id)
+		if (plane_type(p) == DRM_PLANE_TYPE_PRIMARY) {
+			if (!primary || plane_cur_crtc_id(p) == crtc->id) {
 				primary = p;
+				primary_index = i;
+			}
 			continue;
 		}
 		if (n >= PLAN_MAX_PLANES)
@@ -145,15 +149,18 @@ static size_t collect_planes(struct ctx *c)
 		while (j > 1 && keys[j - 1] > key) {
 			keys[j] = keys[j - 1];
 			c->planes[j] = c->planes[j - 1];
+			c->index[j] = c->index[j - 1];
 			j--;
 		}
 		keys[j] = key;
 		c->planes[j] = p;
+		c->index[j] = i;
 		n++;
 	}
 	if (!primary)
 		return 0;
 	c->planes[0] = primary;
+	c->index[0] = primary_index;
 	return n;
 }
 
@@ -213,19 +220,20 @@ static enum dispman_placement_reason check_geometry(const struct dispman_output 
 
 static struct plan_plane plane_to_plan(const struct plane *p)
 {
+	int type = plane_type(p);
+	const struct plane_props *props = plane_props(p);
 	struct plan_plane pp = {
-		.type = p->type == DRM_PLANE_TYPE_PRIMARY ? PLAN_PLANE_PRIMARY :
-			p->type == DRM_PLANE_TYPE_CURSOR ? PLAN_PLANE_CURSOR : PLAN_PLANE_OVERLAY,
-		.formats = p->formats,
-		.n_formats = p->n_formats,
-		.has_zpos = p->props.zpos != 0,
-		.zpos_min = p->zpos_min,
-		.zpos_max = p->zpos_max,
-		.has_alpha = p->props.alpha != 0,
-		.has_blend_mode = p->props.pixel_blend_mode != 0,
+		.type = type == DRM_PLANE_TYPE_PRIMARY ? PLAN_PLANE_PRIMARY :
+			type == DRM_PLANE_TYPE_CURSOR ? PLAN_PLANE_CURSOR : PLAN_PLANE_OVERLAY,
+		.has_zpos = props->zpos != 0,
+		.zpos_min = plane_zpos_min(p),
+		.zpos_max = plane_zpos_max(p),
+		.has_alpha = props->alpha != 0,
+		.has_blend_mode = props->pixel_blend_mode != 0,
 	};
+	pp.formats = plane_formats(p, &pp.n_formats);
 	for (size_t i = 0; i < ARRAY_SIZE(pp.blend); i++)
-		pp.blend[i] = p->has_blend[i];
+		pp.blend[i] = plane_has_blend(p, (enum dispman_blend_mode)i);
 	return pp;
 }
 
@@ -277,7 +285,7 @@ static size_t count_placed(const struct ctx *c)
 /* What the proposal says plane j of the search shows. */
 static struct proposed_plane *proposed(const struct ctx *c, size_t j)
 {
-	return &c->prop->planes[c->planes[j] - c->dev->planes];
+	return &c->prop->planes[c->index[j]];
 }
 
 /* Write the plan into the proposal: the output's planes and its layers' places. */
@@ -290,7 +298,7 @@ static void apply_plan(struct ctx *c)
 		c->comp->plane = c->planes[0];
 		c->comp->placement = (struct dispman_placement){
 			.state = DISPMAN_PLACEMENT_ON_PLANE,
-			.plane_id = c->planes[0]->id,
+			.plane_id = plane_id(c->planes[0]),
 		};
 		*proposed(c, 0) = (struct proposed_plane){
 			.layer = c->comp->layer,
@@ -310,7 +318,7 @@ static void apply_plan(struct ctx *c)
 			ent->plane = p;
 			ent->placement = (struct dispman_placement){
 				.state = DISPMAN_PLACEMENT_ON_PLANE,
-				.plane_id = p->id,
+				.plane_id = plane_id(p),
 			};
 		} else {
 			ent->placement = (struct dispman_placement){
@@ -577,7 +585,7 @@ static bool layer_holds(struct dispman_device *dev, struct dispman_output *out,
 	}
 	const struct plan_layer pl = layer_to_plan(l, &vis);
 	const struct plan_plane pp = plane_to_plan(plane);
-	return plan_check_plane(in, &pp, plane->type == DRM_PLANE_TYPE_PRIMARY, &pl) ==
+	return plan_check_plane(in, &pp, plane_type(plane) == DRM_PLANE_TYPE_PRIMARY, &pl) ==
 		DISPMAN_REASON_NONE;
 }
 

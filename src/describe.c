@@ -690,14 +690,16 @@ static void em_plane_state(struct em *em, struct dispman_device *dev, uint32_t i
 static void em_plane_formats(struct em *em, const struct plane *p)
 {
 	char name[128];
+	size_t n;
+	const struct plan_format *formats = plane_formats(p, &n);
 	em_open(em, "formats", true);
-	for (size_t f = 0; f < p->n_formats; f++) {
+	for (size_t f = 0; f < n; f++) {
 		bool seen = false;
 		for (size_t g = 0; g < f && !seen; g++)
-			seen = p->formats[g].format == p->formats[f].format;
+			seen = formats[g].format == formats[f].format;
 		if (seen)
 			continue;
-		format_name(p->formats[f].format, name);
+		format_name(formats[f].format, name);
 		em_str(em, NULL, name);
 	}
 	em_close(em);
@@ -705,17 +707,17 @@ static void em_plane_formats(struct em *em, const struct plane *p)
 	 * assumes LINEAR or the kernel's implicit layout, stored as the pseudo-modifier
 	 * DRM_FORMAT_MOD_INVALID): print none rather than "INVALID". */
 	bool implicit = false;
-	for (size_t f = 0; f < p->n_formats; f++)
-		implicit = implicit || p->formats[f].modifier == DRM_FORMAT_MOD_INVALID;
+	for (size_t f = 0; f < n; f++)
+		implicit = implicit || formats[f].modifier == DRM_FORMAT_MOD_INVALID;
 	em_bool(em, "in_formats", !implicit);
 	em_open(em, "modifiers", true);
-	for (size_t f = 0; f < p->n_formats && !implicit; f++) {
+	for (size_t f = 0; f < n && !implicit; f++) {
 		bool seen = false;
 		for (size_t g = 0; g < f && !seen; g++)
-			seen = p->formats[g].modifier == p->formats[f].modifier;
+			seen = formats[g].modifier == formats[f].modifier;
 		if (seen)
 			continue;
-		modifier_name(p->formats[f].modifier, name);
+		modifier_name(formats[f].modifier, name);
 		em_str(em, NULL, name);
 	}
 	em_close(em);
@@ -725,13 +727,13 @@ static void em_plane_formats(struct em *em, const struct plane *p)
 static int em_plane(struct em *em, struct dispman_device *dev, const struct plane *p)
 {
 	em_open(em, NULL, false);
-	em_uint(em, "id", p->id);
-	em_str(em, "type", plane_type_name(p->type));
-	em_crtc_mask(em, dev, "possible_crtcs", p->possible_crtcs);
-	em_uint(em, "possible_crtcs_mask", p->possible_crtcs);
-	em_plane_state(em, dev, p->id);
+	em_uint(em, "id", plane_id(p));
+	em_str(em, "type", plane_type_name(plane_type(p)));
+	em_crtc_mask(em, dev, "possible_crtcs", plane_possible_crtcs(p));
+	em_uint(em, "possible_crtcs_mask", plane_possible_crtcs(p));
+	em_plane_state(em, dev, plane_id(p));
 	em_plane_formats(em, p);
-	int r = em_properties(em, dev, p->id, DRM_MODE_OBJECT_PLANE);
+	int r = em_properties(em, dev, plane_id(p), DRM_MODE_OBJECT_PLANE);
 	em_close(em);
 	return r;
 }
@@ -776,7 +778,7 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 	em_close(em);
 	em_open(em, "planes", true);
 	for (size_t i = 0; i < dev->n_planes; i++) {
-		r = em_plane(em, dev, &dev->planes[i]);
+		r = em_plane(em, dev, dev->planes[i]);
 		ret = ret ? ret : r;
 	}
 	em_close(em);
@@ -793,25 +795,28 @@ static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 	fprintf(f, "\tlabel=\"%s\"\n", ver && ver->name ? ver->name : "");
 	drmFreeVersion(ver);
 	for (size_t i = 0; i < dev->n_planes; i++) {
-		const struct plane *p = &dev->planes[i];
-		fprintf(f, "\tplane_%u [label=\"{plane %u|%s|", p->id, p->id,
-			plane_type_name(p->type));
-		for (size_t fi = 0; fi < p->n_formats; fi++) {
+		const struct plane *p = dev->planes[i];
+		uint32_t id = plane_id(p);
+		fprintf(f, "\tplane_%u [label=\"{plane %u|%s|", id, id,
+			plane_type_name(plane_type(p)));
+		size_t n;
+		const struct plan_format *formats = plane_formats(p, &n);
+		for (size_t fi = 0; fi < n; fi++) {
 			bool seen = false;
 			for (size_t g = 0; g < fi && !seen; g++)
-				seen = p->formats[g].format == p->formats[fi].format;
+				seen = formats[g].format == formats[fi].format;
 			if (!seen) {
-				format_name(p->formats[fi].format, name);
+				format_name(formats[fi].format, name);
 				fprintf(f, "%s%s", fi ? " " : "", name);
 			}
 		}
 		fprintf(f, "}\", style=filled, fillcolor=%s]\n",
-			p->cur_fb_id ? "lightgreen" : "white");
+			plane_cur_fb_id(p) ? "lightgreen" : "white");
 		for (size_t c = 0; c < dev->n_crtcs; c++) {
-			if (!(p->possible_crtcs & (1u << dev->crtcs[c].index)))
+			if (!(plane_possible_crtcs(p) & (1u << dev->crtcs[c].index)))
 				continue;
-			bool active = p->cur_crtc_id == dev->crtcs[c].id;
-			fprintf(f, "\tplane_%u -> crtc_%u [style=%s]\n", p->id, dev->crtcs[c].id,
+			bool active = plane_cur_crtc_id(p) == dev->crtcs[c].id;
+			fprintf(f, "\tplane_%u -> crtc_%u [style=%s]\n", id, dev->crtcs[c].id,
 				active ? "bold" : "dashed");
 		}
 	}

@@ -68,12 +68,12 @@ struct dispman_device {
 
 	struct crtc *crtcs;
 	size_t n_crtcs;
-	struct plane *planes;
+	struct plane **planes;     /* plane.c's (plane_create(), plane_destroy()) */
 	size_t n_planes;
-	/* proposal.c: which planes the committed state uses (bit i: dev->planes[i] has a
-	 * cur_layer, cur_fb_id or cur_crtc_id), written by proposal_record(), so that a frame
-	 * keeping the shape visits only those. Valid when live_planes_known; device.c clears
-	 * that when it learns the planes from the kernel (another master). */
+	/* proposal.c: which planes the committed state uses (bit i:
+	 * plane_in_use(dev->planes[i])), written by proposal_record(), so that a frame keeping
+	 * the shape visits only those. Valid when live_planes_known; master.c clears that when
+	 * it learns the planes from the kernel (another master). */
 	uint64_t live_planes;
 	bool live_planes_known;
 	struct dispman_output **outputs;

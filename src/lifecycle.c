@@ -180,9 +180,11 @@ static int device_read_planes(struct dispman_device *dev)
 		}
 	}
 	for (uint32_t i = 0; i < res->count_planes; i++) {
-		ret = plane_init(dev, &dev->planes[dev->n_planes], res->planes[i]);
-		if (ret < 0)
+		dev->planes[dev->n_planes] = plane_create(dev, res->planes[i]);
+		if (!dev->planes[dev->n_planes]) {
+			ret = -errno;
 			goto out;
+		}
 		dev->n_planes++;
 	}
 out:
@@ -387,7 +389,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 			drmModeDestroyPropertyBlob(dev->fd, dev->crtcs[i].cur_mode_blob);
 	free(dev->crtcs);
 	for (size_t i = 0; i < dev->n_planes; i++)
-		plane_finish(&dev->planes[i]);
+		plane_destroy(dev->planes[i]);
 	free(dev->planes);
 	free(dev->writebacks);
 	master_finish(dev);

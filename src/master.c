@@ -134,8 +134,8 @@ static void refresh_plane_state(struct dispman_device *dev)
 {
 	dev->live_planes_known = false; /* proposal_record() learns them again */
 	for (size_t i = 0; i < dev->n_planes; i++) {
-		struct plane *p = &dev->planes[i];
-		drmModePlane *kp = drmModeGetPlane(dev->fd, p->id);
+		struct plane *p = dev->planes[i];
+		drmModePlane *kp = drmModeGetPlane(dev->fd, plane_id(p));
 		if (!kp) {
 			/* unknown: make the next commit set it explicitly */
 			plane_set_kernel_state(p, UINT32_MAX, UINT32_MAX);

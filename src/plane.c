@@ -13,6 +13,30 @@
 #include "props.h"
 #include "util.h"
 
+/* The kernel's plane: what it can do, and what it shows (committed state). Only this file
+ * writes it (plane.h names the callers of each writer). */
+struct plane {
+	uint32_t id;
+	int type; /* DRM_PLANE_TYPE_* */
+	uint32_t possible_crtcs;
+	struct plane_props props;
+	struct plan_format *formats; /* (format, modifier) pairs */
+	size_t n_formats;
+	bool zpos_mutable;
+	uint64_t blend_values[3]; /* indexed by enum dispman_blend_mode */
+	bool has_blend[3];
+
+	/* committed state: what the last accepted commit set (plane_record_commit()); crtc and
+	 * fb also what the kernel says (plane_set_kernel_state()) */
+	uint32_t cur_crtc_id;
+	uint32_t cur_fb_id;
+	struct dispman_layer *cur_layer; /* NULL: off or not ours; its output is cur_layer's */
+	unsigned cur_zpos;
+	/* zpos range, read on first use (plane_read_zpos()) */
+	bool zpos_read;
+	uint64_t zpos_min, zpos_max;
+};
+
 static int add_format(struct plane *plane, size_t *cap, uint32_t format, uint64_t modifier)
 {
 	if (plane->n_formats == *cap) {
@@ -64,9 +88,15 @@ static int read_in_formats(struct dispman_device *dev, struct plane *plane, uint
 	return ret;
 }
 
-int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id)
+static void plane_free(struct plane *plane)
 {
-	memset(plane, 0, sizeof(*plane));
+	free(plane->formats);
+	free(plane);
+}
+
+/* plane_create()'s reading of the kernel's plane; 0 or a negative errno. */
+static int plane_read(struct dispman_device *dev, struct plane *plane, uint32_t id)
+{
 	plane->id = id;
 	drmModePlane *p = drmModeGetPlane(dev->fd, id);
 	if (!p) {
@@ -117,16 +147,106 @@ int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id)
 	}
 out:
 	drmModeFreePlane(p);
-	if (ret < 0)
-		plane_finish(plane);
 	return ret;
 }
 
-void plane_finish(struct plane *plane)
+struct plane *plane_create(struct dispman_device *dev, uint32_t id)
 {
-	free(plane->formats);
-	plane->formats = NULL;
-	plane->n_formats = 0;
+	struct plane *plane = calloc(1, sizeof(*plane));
+	if (!plane) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory reading planes");
+		errno = ENOMEM;
+		return NULL;
+	}
+	int ret = plane_read(dev, plane, id);
+	if (ret < 0) {
+		plane_free(plane);
+		errno = -ret;
+		return NULL;
+	}
+	return plane;
+}
+
+void plane_destroy(struct plane *plane)
+{
+	if (plane)
+		plane_free(plane);
+}
+
+uint32_t plane_id(const struct plane *plane)
+{
+	return plane->id;
+}
+
+int plane_type(const struct plane *plane)
+{
+	return plane->type;
+}
+
+uint32_t plane_possible_crtcs(const struct plane *plane)
+{
+	return plane->possible_crtcs;
+}
+
+const struct plane_props *plane_props(const struct plane *plane)
+{
+	return &plane->props;
+}
+
+const struct plan_format *plane_formats(const struct plane *plane, size_t *n)
+{
+	*n = plane->n_formats;
+	return plane->formats;
+}
+
+bool plane_zpos_mutable(const struct plane *plane)
+{
+	return plane->zpos_mutable;
+}
+
+uint64_t plane_zpos_min(const struct plane *plane)
+{
+	return plane->zpos_min;
+}
+
+uint64_t plane_zpos_max(const struct plane *plane)
+{
+	return plane->zpos_max;
+}
+
+bool plane_has_blend(const struct plane *plane, enum dispman_blend_mode mode)
+{
+	return (size_t)mode < ARRAY_SIZE(plane->has_blend) && plane->has_blend[mode];
+}
+
+uint64_t plane_blend_value(const struct plane *plane, enum dispman_blend_mode mode)
+{
+	return (size_t)mode < ARRAY_SIZE(plane->blend_values) ? plane->blend_values[mode] : 0;
+}
+
+struct dispman_layer *plane_cur_layer(const struct plane *plane)
+{
+	return plane->cur_layer;
+}
+
+unsigned plane_cur_zpos(const struct plane *plane)
+{
+	return plane->cur_zpos;
+}
+
+uint32_t plane_cur_fb_id(const struct plane *plane)
+{
+	return plane->cur_fb_id;
+}
+
+uint32_t plane_cur_crtc_id(const struct plane *plane)
+{
+	return plane->cur_crtc_id;
+}
+
+bool plane_in_use(const struct plane *plane)
+{
+	return plane->cur_layer || plane->cur_fb_id || plane->cur_crtc_id;
 }
 
 void plane_set_kernel_state(struct plane *plane, uint32_t fb_id, uint32_t crtc_id)
@@ -183,12 +303,12 @@ bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint6
 	return false;
 }
 
-bool planes_take(const struct plane *planes, size_t n, uint32_t format, uint64_t modifier,
+bool planes_take(struct plane *const *planes, size_t n, uint32_t format, uint64_t modifier,
 	bool cursor)
 {
 	for (size_t i = 0; i < n; i++)
-		if ((cursor || planes[i].type != DRM_PLANE_TYPE_CURSOR) &&
-		    plane_has_format_modifier(&planes[i], format, modifier))
+		if ((cursor || planes[i]->type != DRM_PLANE_TYPE_CURSOR) &&
+		    plane_has_format_modifier(planes[i], format, modifier))
 			return true;
 	return false;
 }

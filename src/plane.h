@@ -7,36 +7,53 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dispman/dispman.h>
+
 #include "plan.h"
 #include "props.h"
 
 struct dispman_device;
 struct dispman_layer;
+struct plane;
 
-struct plane {
-	uint32_t id;
-	int type; /* DRM_PLANE_TYPE_* */
-	uint32_t possible_crtcs;
-	struct plane_props props;
-	struct plan_format *formats; /* (format, modifier) pairs */
-	size_t n_formats;
-	bool zpos_mutable;
-	uint64_t blend_values[3]; /* indexed by enum dispman_blend_mode */
-	bool has_blend[3];
+/* The kernel's plane id, read: its type, properties, formats, blend values, what it shows
+ * now. NULL with errno set when it cannot. lifecycle.c only, as plane_destroy(). */
+struct plane *plane_create(struct dispman_device *dev, uint32_t id);
+void plane_destroy(struct plane *plane);
 
-	/* committed state: what the last accepted commit set (plane_record_commit()); crtc and
-	 * fb also what the kernel says (plane_set_kernel_state()) */
-	uint32_t cur_crtc_id;
-	uint32_t cur_fb_id;
-	struct dispman_layer *cur_layer; /* NULL: off or not ours; its output is cur_layer->out */
-	unsigned cur_zpos;
-	/* zpos range, read on first use (plane_read_zpos()) */
-	bool zpos_read;
-	uint64_t zpos_min, zpos_max;
-};
+/*
+ * The body of struct plane is plane.c's: only plane.c writes its fields. The other
+ * modules read a plane through the getters below (const pointer in, value out); what it
+ * records has one writer each: plane_set_kernel_state() (master.c, and plane_create()),
+ * plane_record_commit() (proposal.c), plane_read_zpos() (alloc.c).
+ */
+uint32_t plane_id(const struct plane *plane);
+int plane_type(const struct plane *plane); /* DRM_PLANE_TYPE_* */
+/* bit i: the CRTC of index i (crtc_index()) can use it */
+uint32_t plane_possible_crtcs(const struct plane *plane);
+/* its property ids, 0 for a property it lacks */
+const struct plane_props *plane_props(const struct plane *plane);
+/* its (format, modifier) pairs, *n of them; DRM_FORMAT_MOD_INVALID: the implicit layout */
+const struct plan_format *plane_formats(const struct plane *plane, size_t *n);
+/* its zpos can be set (a zpos property, not immutable) */
+bool plane_zpos_mutable(const struct plane *plane);
+/* its zpos range: valid after plane_read_zpos(), 0 for a plane without zpos */
+uint64_t plane_zpos_min(const struct plane *plane);
+uint64_t plane_zpos_max(const struct plane *plane);
+/* its pixel blend mode property has mode, and the value that names it (valid if it has) */
+bool plane_has_blend(const struct plane *plane, enum dispman_blend_mode mode);
+uint64_t plane_blend_value(const struct plane *plane, enum dispman_blend_mode mode);
 
-int plane_init(struct dispman_device *dev, struct plane *plane, uint32_t id);
-void plane_finish(struct plane *plane);
+/* Committed state: what the last accepted commit set (plane_record_commit()); the
+ * framebuffer and CRTC also what the kernel says (plane_set_kernel_state()). */
+/* the layer it shows: NULL when off or not ours; its output is layer_output() */
+struct dispman_layer *plane_cur_layer(const struct plane *plane);
+unsigned plane_cur_zpos(const struct plane *plane);
+uint32_t plane_cur_fb_id(const struct plane *plane);
+uint32_t plane_cur_crtc_id(const struct plane *plane);
+/* the committed state uses it: a layer, a framebuffer or a CRTC */
+bool plane_in_use(const struct plane *plane);
+
 bool plane_has_format(const struct plane *plane, uint32_t format);
 /* What the kernel says the plane shows (at start, or after another DRM master): its
  * committed framebuffer and CRTC, UINT32_MAX for unknown (the next commit sets them). The
@@ -46,13 +63,13 @@ void plane_set_kernel_state(struct plane *plane, uint32_t fb_id, uint32_t crtc_i
  * ours), its zpos, framebuffer and CRTC. proposal.c (proposal_record()) only. */
 void plane_record_commit(struct plane *plane, struct dispman_layer *layer, unsigned zpos,
 	uint32_t fb_id, uint32_t crtc_id);
-/* Reads the plane's zpos range (zpos_min, zpos_max) once, on first use: alloc.c (before
- * planning), the only caller. */
+/* Reads the plane's zpos range (plane_zpos_min(), plane_zpos_max()) once, on first use:
+ * alloc.c (before planning), the only caller. */
 void plane_read_zpos(struct dispman_device *dev, struct plane *plane);
 /* modifier DRM_FORMAT_MOD_INVALID matches any modifier of the format. */
 bool plane_has_format_modifier(const struct plane *plane, uint32_t format, uint64_t modifier);
 /* One of the n planes takes (format, modifier); cursor planes count only when cursor. */
-bool planes_take(const struct plane *planes, size_t n, uint32_t format, uint64_t modifier,
+bool planes_take(struct plane *const *planes, size_t n, uint32_t format, uint64_t modifier,
 	bool cursor);
 const char *plane_type_name(int type);
 

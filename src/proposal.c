@@ -130,15 +130,17 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 {
 	if (dev->commit_full)
 		return true;
-	const struct dispman_layer *layer = proposal_plane_layer(prop, &dev->planes[i], i);
+	const struct plane *p = dev->planes[i];
+	const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 	if (layer)
 		return output_committing(layer_output(layer));
-	if (!dev->planes[i].cur_crtc_id)
+	uint32_t crtc_id = plane_cur_crtc_id(p);
+	if (!crtc_id)
 		return false; /* on no CRTC, and none of this request's */
 	for (size_t o = 0; o < dev->n_outputs; o++) {
 		const struct dispman_output *out = dev->outputs[o];
 		const struct crtc *cur = output_cur_crtc(out);
-		if (output_committing(out) && cur && cur->id == dev->planes[i].cur_crtc_id)
+		if (output_committing(out) && cur && cur->id == crtc_id)
 			return true;
 	}
 	return false;
@@ -151,9 +153,9 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 	struct plane_walk w = proposal_walk(prop, dev);
 	uint64_t live = w.all ? 0 : dev->live_planes;
 	for (size_t i; proposal_walk_next(&w, &i);) {
-		struct plane *p = &dev->planes[i];
+		struct plane *p = dev->planes[i];
 		struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
-		if (!layer && !p->cur_layer && !p->cur_fb_id && !p->cur_crtc_id)
+		if (!layer && !plane_in_use(p))
 			continue; /* off, and staying off: nothing to record */
 		if (proposal_covers_plane(prop, dev, i)) {
 			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
@@ -161,7 +163,7 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 				layer ? output_crtc(layer_output(layer))->id : 0);
 		}
 		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
-		if (p->cur_layer || p->cur_fb_id || p->cur_crtc_id)
+		if (plane_in_use(p))
 			live |= bit;
 		else
 			live &= ~bit;

@@ -69,13 +69,13 @@ struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_
 static inline struct dispman_layer *proposal_plane_layer(const struct proposal *prop,
 	const struct plane *p, size_t i)
 {
-	return prop->kept ? p->cur_layer : prop->planes[i].layer;
+	return prop->kept ? plane_cur_layer(p) : prop->planes[i].layer;
 }
 
 static inline unsigned proposal_plane_zpos(const struct proposal *prop, const struct plane *p,
 	size_t i)
 {
-	return prop->kept ? p->cur_zpos : prop->planes[i].zpos;
+	return prop->kept ? plane_cur_zpos(p) : prop->planes[i].zpos;
 }
 /*
  * The planes a request or a record of prop must visit, in index order: every plane of dev,

@@ -187,30 +187,33 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 {
 	struct plane_walk w = proposal_walk(prop, dev);
 	for (size_t i; proposal_walk_next(&w, &i);) {
-		const struct plane *p = &dev->planes[i];
+		const struct plane *p = dev->planes[i];
 		const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
-		if (!layer && !p->cur_fb_id && !p->cur_crtc_id)
+		uint32_t cur_fb_id = plane_cur_fb_id(p), cur_crtc_id = plane_cur_crtc_id(p);
+		if (!layer && !cur_fb_id && !cur_crtc_id)
 			continue; /* off, and staying off: nothing to say, whoever covers it */
 		if (!proposal_covers_plane(prop, dev, i))
 			continue; /* another output's, with a flip pending */
+		uint32_t id = plane_id(p);
+		const struct plane_props *pp = plane_props(p);
 		if (!layer) {
-			if (p->cur_fb_id || p->cur_crtc_id) {
-				req_add(r, p->id, p->props.fb_id, 0);
-				req_add(r, p->id, p->props.crtc_id, 0);
-				note_crtc(r, p->cur_crtc_id);
+			if (cur_fb_id || cur_crtc_id) {
+				req_add(r, id, pp->fb_id, 0);
+				req_add(r, id, pp->crtc_id, 0);
+				note_crtc(r, cur_crtc_id);
 			}
 			continue;
 		}
 		const struct dispman_output *out = layer_output(layer);
 		uint32_t fb_id = buffer_fb_id(layer_buffer(layer));
 		if (kind->reused && !(kind->geometry && layer_geom_dirty(layer))) {
-			if (p->cur_fb_id != fb_id) {
-				req_add(r, p->id, p->props.fb_id, fb_id);
-				note_crtc(r, p->cur_crtc_id);
+			if (cur_fb_id != fb_id) {
+				req_add(r, id, pp->fb_id, fb_id);
+				note_crtc(r, cur_crtc_id);
 			}
 			continue;
 		}
-		note_crtc(r, p->cur_crtc_id);
+		note_crtc(r, cur_crtc_id);
 		uint32_t crtc_id = output_crtc(out)->id;
 		note_crtc(r, crtc_id);
 		uint32_t sx, sy, sw, sh, dw, dh;
@@ -221,28 +224,28 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		if (mode)
 			clip_to_screen(mode->hdisplay, mode->vdisplay, &sx, &sy, &sw, &sh, &dx, &dy,
 				&dw, &dh);
-		req_add(r, p->id, p->props.fb_id, fb_id);
-		req_add(r, p->id, p->props.crtc_id, crtc_id);
-		req_add(r, p->id, p->props.src_x, sx);
-		req_add(r, p->id, p->props.src_y, sy);
-		req_add(r, p->id, p->props.src_w, sw);
-		req_add(r, p->id, p->props.src_h, sh);
-		req_add(r, p->id, p->props.crtc_x, (uint64_t)(int64_t)dx);
-		req_add(r, p->id, p->props.crtc_y, (uint64_t)(int64_t)dy);
-		req_add(r, p->id, p->props.crtc_w, dw);
-		req_add(r, p->id, p->props.crtc_h, dh);
-		if (p->props.alpha)
-			req_add(r, p->id, p->props.alpha, layer_alpha(layer));
+		req_add(r, id, pp->fb_id, fb_id);
+		req_add(r, id, pp->crtc_id, crtc_id);
+		req_add(r, id, pp->src_x, sx);
+		req_add(r, id, pp->src_y, sy);
+		req_add(r, id, pp->src_w, sw);
+		req_add(r, id, pp->src_h, sh);
+		req_add(r, id, pp->crtc_x, (uint64_t)(int64_t)dx);
+		req_add(r, id, pp->crtc_y, (uint64_t)(int64_t)dy);
+		req_add(r, id, pp->crtc_w, dw);
+		req_add(r, id, pp->crtc_h, dh);
+		if (pp->alpha)
+			req_add(r, id, pp->alpha, layer_alpha(layer));
 		enum dispman_blend_mode blend = layer_blend(layer);
-		if (p->props.pixel_blend_mode && p->has_blend[blend])
-			req_add(r, p->id, p->props.pixel_blend_mode, p->blend_values[blend]);
-		if (p->zpos_mutable)
-			req_add(r, p->id, p->props.zpos, proposal_plane_zpos(prop, p, i));
-		if (p->props.hotspot_x && p->props.hotspot_y) {
+		if (pp->pixel_blend_mode && plane_has_blend(p, blend))
+			req_add(r, id, pp->pixel_blend_mode, plane_blend_value(p, blend));
+		if (plane_zpos_mutable(p))
+			req_add(r, id, pp->zpos, proposal_plane_zpos(prop, p, i));
+		if (pp->hotspot_x && pp->hotspot_y) {
 			int32_t hot_x, hot_y;
 			layer_get_hotspot(layer, &hot_x, &hot_y);
-			req_add(r, p->id, p->props.hotspot_x, (uint64_t)(int64_t)hot_x);
-			req_add(r, p->id, p->props.hotspot_y, (uint64_t)(int64_t)hot_y);
+			req_add(r, id, pp->hotspot_x, (uint64_t)(int64_t)hot_x);
+			req_add(r, id, pp->hotspot_y, (uint64_t)(int64_t)hot_y);
 		}
 	}
 }

@@ -576,11 +576,11 @@ static void test_foreign_plane_turned_off(void **state)
 	assert_int_equal(prop(ov, "CRTC_ID"), 0);
 	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
 	size_t idx = 0;
-	while (idx < f->dev->n_planes && f->dev->planes[idx].id != ov)
+	while (idx < f->dev->n_planes && plane_id(f->dev->planes[idx]) != ov)
 		idx++;
 	assert_true(idx < f->dev->n_planes);
-	assert_int_equal(f->dev->planes[idx].cur_fb_id, 0);
-	assert_int_equal(f->dev->planes[idx].cur_crtc_id, 0);
+	assert_int_equal(plane_cur_fb_id(f->dev->planes[idx]), 0);
+	assert_int_equal(plane_cur_crtc_id(f->dev->planes[idx]), 0);
 	for (int i = 2; i < 5; i++) {
 		struct dispman_buffer *c = next_frame(f, (uint32_t)i);
 		assert_int_equal(dispman_device_commit(f->dev), 0);
@@ -912,13 +912,20 @@ static struct dispman_layer *overlay_layer(struct unit_fixture *f, struct dispma
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	assert_int_equal(unit_drain(f->dev), 1);
 	assert_non_null(layer_plane(layer));
-	assert_int_equal(layer_plane(layer)->type, DRM_PLANE_TYPE_OVERLAY);
+	assert_int_equal(plane_type(layer_plane(layer)), DRM_PLANE_TYPE_OVERLAY);
 	return layer;
 }
 
+/* The committed state of a plane (plane.h's getters), to compare. */
+struct recorded_plane {
+	struct dispman_layer *layer;
+	unsigned zpos;
+	uint32_t fb_id, crtc_id;
+};
+
 /* The recorded state of every plane and of one layer, to compare. */
 struct recorded {
-	struct plane planes[16];
+	struct recorded_plane planes[16];
 	struct plane *plane;
 	struct dispman_placement placement;
 	bool composited;
@@ -929,7 +936,12 @@ static void record(const struct dispman_device *dev, const struct dispman_layer 
 {
 	assert_true(dev->n_planes <= UNIT_ARRAY_LEN(r->planes));
 	memset(r, 0, sizeof(*r));
-	memcpy(r->planes, dev->planes, dev->n_planes * sizeof(*dev->planes));
+	for (size_t i = 0; i < dev->n_planes; i++) {
+		const struct plane *p = dev->planes[i];
+		r->planes[i] = (struct recorded_plane){ .layer = plane_cur_layer(p),
+			.zpos = plane_cur_zpos(p), .fb_id = plane_cur_fb_id(p),
+			.crtc_id = plane_cur_crtc_id(p) };
+	}
 	r->plane = layer_plane(layer);
 	r->placement = *layer_placement(layer);
 	r->composited = layer_composited(layer);
@@ -989,9 +1001,12 @@ static void test_request_from_proposal(void **state)
 	struct dispman_buffer *sq = unit_pattern_buffer(dev, 64, 64, DRM_FORMAT_ARGB8888, 1);
 	struct dispman_buffer *sq2 = unit_pattern_buffer(dev, 64, 64, DRM_FORMAT_ARGB8888, 2);
 	struct dispman_layer *layer = overlay_layer(f, sq);
-	size_t from = (size_t)(layer_plane(layer) - dev->planes), to = 0;
-	while (to < dev->n_planes && (dev->planes[to].type != DRM_PLANE_TYPE_OVERLAY ||
-	       dev->planes[to].cur_layer || dev->planes[to].cur_fb_id))
+	size_t from = 0, to = 0;
+	while (from < dev->n_planes && dev->planes[from] != layer_plane(layer))
+		from++;
+	assert_true(from < dev->n_planes);
+	while (to < dev->n_planes && (plane_type(dev->planes[to]) != DRM_PLANE_TYPE_OVERLAY ||
+	       plane_cur_layer(dev->planes[to]) || plane_cur_fb_id(dev->planes[to])))
 		to++;
 	assert_true(to < dev->n_planes);
 
@@ -1000,8 +1015,8 @@ static void test_request_from_proposal(void **state)
 	proposal_init(&next);
 	assert_int_equal(proposal_start_search(&next, dev), 0);
 	for (size_t i = 0; i < dev->n_planes; i++)
-		next.planes[i] = (struct proposed_plane){ .layer = dev->planes[i].cur_layer,
-			.zpos = dev->planes[i].cur_zpos };
+		next.planes[i] = (struct proposed_plane){ .layer = plane_cur_layer(dev->planes[i]),
+			.zpos = plane_cur_zpos(dev->planes[i]) };
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, output_layers(f->out)) {
 		struct dispman_layer *l = layer_from_link(pos);
@@ -1022,8 +1037,8 @@ static void test_request_from_proposal(void **state)
 	for (size_t i = 0; i < next.n_layers; i++) {
 		if (next.layers[i].layer != layer)
 			continue;
-		next.layers[i].plane = &dev->planes[to];
-		next.layers[i].placement.plane_id = dev->planes[to].id;
+		next.layers[i].plane = dev->planes[to];
+		next.layers[i].placement.plane_id = plane_id(dev->planes[to]);
 	}
 	struct recorded before, after;
 	record(dev, layer, &before);
@@ -1034,31 +1049,31 @@ static void test_request_from_proposal(void **state)
 	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
 	assert_int_equal(req_commit(dev, &r, 0, NULL), 0);
 	req_finish(dev, &r);
-	assert_int_equal(prop(dev->planes[to].id, "FB_ID"), buffer_fb_id(sq));
-	assert_int_equal(prop(dev->planes[to].id, "CRTC_X"), 100);
-	assert_int_equal(prop(dev->planes[from].id, "FB_ID"), 0);
+	assert_int_equal(prop(plane_id(dev->planes[to]), "FB_ID"), buffer_fb_id(sq));
+	assert_int_equal(prop(plane_id(dev->planes[to]), "CRTC_X"), 100);
+	assert_int_equal(prop(plane_id(dev->planes[from]), "FB_ID"), 0);
 	record(dev, layer, &after);
 	assert_recorded_equal(&before, &after); /* built and committed, not recorded */
 	proposal_record(&next, dev);
 	output_set_committing(f->out, false);
 	dev->commit_full = false;
 	proposal_finish(&next);
-	assert_ptr_equal(dev->planes[to].cur_layer, layer);
-	assert_int_equal(dev->planes[to].cur_fb_id, buffer_fb_id(sq));
-	assert_null(dev->planes[from].cur_layer);
-	assert_int_equal(dev->planes[from].cur_fb_id, 0);
-	assert_ptr_equal(layer_plane(layer), &dev->planes[to]);
+	assert_ptr_equal(plane_cur_layer(dev->planes[to]), layer);
+	assert_int_equal(plane_cur_fb_id(dev->planes[to]), buffer_fb_id(sq));
+	assert_null(plane_cur_layer(dev->planes[from]));
+	assert_int_equal(plane_cur_fb_id(dev->planes[from]), 0);
+	assert_ptr_equal(layer_plane(layer), dev->planes[to]);
 	struct dispman_placement p;
 	assert_int_equal(dispman_layer_get_placement(layer, &p), 0);
-	assert_int_equal(p.plane_id, dev->planes[to].id);
+	assert_int_equal(p.plane_id, plane_id(dev->planes[to]));
 
 	uint64_t tests = stats(dev).test_commits;
 	assert_int_equal(dispman_layer_set_buffer(layer, sq2), 0);
 	assert_int_equal(dispman_device_commit(dev), 0);
 	assert_int_equal(unit_drain(dev), 1);
 	assert_int_equal(stats(dev).test_commits, tests);
-	assert_int_equal(prop(dev->planes[to].id, "FB_ID"), buffer_fb_id(sq2));
-	assert_int_equal(prop(dev->planes[from].id, "FB_ID"), 0);
+	assert_int_equal(prop(plane_id(dev->planes[to]), "FB_ID"), buffer_fb_id(sq2));
+	assert_int_equal(prop(plane_id(dev->planes[from]), "FB_ID"), 0);
 	dispman_buffer_unref(bg);
 	dispman_buffer_unref(sq);
 	dispman_buffer_unref(sq2);

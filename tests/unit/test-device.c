@@ -338,8 +338,10 @@ static void test_two_outputs_one_crtc(void **state)
 
 static bool has_pair(const struct plane *p, uint32_t format, uint64_t modifier)
 {
-	for (size_t i = 0; i < p->n_formats; i++)
-		if (p->formats[i].format == format && p->formats[i].modifier == modifier)
+	size_t n;
+	const struct plan_format *formats = plane_formats(p, &n);
+	for (size_t i = 0; i < n; i++)
+		if (formats[i].format == format && formats[i].modifier == modifier)
 			return true;
 	return false;
 }
@@ -355,17 +357,19 @@ static void check_vkms_planes(struct dispman_device *dev, bool in_formats)
 	};
 	assert_int_equal(dev->n_planes, 10);
 	for (size_t i = 0; i < dev->n_planes; i++) {
-		const struct plane *p = &dev->planes[i];
+		const struct plane *p = dev->planes[i];
 		const uint32_t *fmts = i == 0 ? primary : others;
 		size_t n = i == 0 ? UNIT_ARRAY_LEN(primary) : UNIT_ARRAY_LEN(others);
 		int type = i == 0 ? DRM_PLANE_TYPE_PRIMARY :
 			i == 9 ? DRM_PLANE_TYPE_CURSOR : DRM_PLANE_TYPE_OVERLAY;
-		assert_int_equal(p->id, i == 0 ? MOCK_VKMS_PRIMARY :
+		assert_int_equal(plane_id(p), i == 0 ? MOCK_VKMS_PRIMARY :
 			i == 9 ? MOCK_VKMS_CURSOR : MOCK_VKMS_OVERLAY(i - 1));
-		assert_int_equal(p->type, type);
-		assert_int_equal(p->possible_crtcs, 1);
+		assert_int_equal(plane_type(p), type);
+		assert_int_equal(plane_possible_crtcs(p), 1);
 		/* IN_FORMATS: LINEAR only. The plain list: LINEAR and implicit. */
-		assert_int_equal(p->n_formats, in_formats ? n : 2 * n);
+		size_t n_formats;
+		plane_formats(p, &n_formats);
+		assert_int_equal(n_formats, in_formats ? n : 2 * n);
 		for (size_t j = 0; j < n; j++) {
 			assert_true(plane_has_format(p, fmts[j]));
 			assert_true(has_pair(p, fmts[j], DRM_FORMAT_MOD_LINEAR));
@@ -376,11 +380,11 @@ static void check_vkms_planes(struct dispman_device *dev, bool in_formats)
 		}
 		assert_false(plane_has_format(p, DRM_FORMAT_NV12));
 		assert_int_equal(plane_has_format(p, DRM_FORMAT_ARGB8888), i != 0);
-		assert_false(p->zpos_mutable);
-		assert_int_equal(p->props.zpos, 0);
-		assert_int_equal(p->props.alpha, 0);
-		assert_int_equal(p->props.rotation, 0);
-		assert_int_equal(p->props.in_formats != 0, in_formats);
+		assert_false(plane_zpos_mutable(p));
+		assert_int_equal(plane_props(p)->zpos, 0);
+		assert_int_equal(plane_props(p)->alpha, 0);
+		assert_int_equal(plane_props(p)->rotation, 0);
+		assert_int_equal(plane_props(p)->in_formats != 0, in_formats);
 	}
 }
 
@@ -452,20 +456,20 @@ static void test_properties(void **state)
 	assert_int_equal(wb->props.writeback_pixel_formats,
 		mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "WRITEBACK_PIXEL_FORMATS"));
 
-	static const char *const plane_props[] = {
+	static const char *const plane_prop_names[] = {
 		"FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W", "SRC_H", "CRTC_X", "CRTC_Y",
 		"CRTC_W", "CRTC_H", "type", "IN_FORMATS",
 	};
 	for (size_t i = 0; i < dev->n_planes; i++) {
-		const struct plane *p = &dev->planes[i];
+		const struct plane *p = dev->planes[i];
+		const struct plane_props *pp = plane_props(p);
 		const uint32_t ids[] = {
-			p->props.fb_id, p->props.crtc_id, p->props.src_x, p->props.src_y,
-			p->props.src_w, p->props.src_h, p->props.crtc_x, p->props.crtc_y,
-			p->props.crtc_w, p->props.crtc_h, p->props.type, p->props.in_formats,
+			pp->fb_id, pp->crtc_id, pp->src_x, pp->src_y, pp->src_w, pp->src_h,
+			pp->crtc_x, pp->crtc_y, pp->crtc_w, pp->crtc_h, pp->type, pp->in_formats,
 		};
-		for (size_t j = 0; j < UNIT_ARRAY_LEN(plane_props); j++) {
+		for (size_t j = 0; j < UNIT_ARRAY_LEN(plane_prop_names); j++) {
 			assert_int_not_equal(ids[j], 0);
-			assert_int_equal(ids[j], mock_drm_prop_id(p->id, plane_props[j]));
+			assert_int_equal(ids[j], mock_drm_prop_id(plane_id(p), plane_prop_names[j]));
 		}
 	}
 
@@ -479,11 +483,12 @@ static void test_properties(void **state)
 	assert_int_equal(v, DRM_PLANE_TYPE_CURSOR);
 	assert_int_equal(props_get_value(dev->fd, MOCK_VKMS_PRIMARY, DRM_MODE_OBJECT_PLANE, "zpos",
 		&v), -ENOENT);
-	assert_int_equal(props_get_enum_value(dev->fd, dev->planes[0].props.type, "Overlay", &v), 0);
+	const struct plane_props *pp0 = plane_props(dev->planes[0]);
+	assert_int_equal(props_get_enum_value(dev->fd, pp0->type, "Overlay", &v), 0);
 	assert_int_equal(v, DRM_PLANE_TYPE_OVERLAY);
-	assert_int_equal(props_get_enum_value(dev->fd, dev->planes[0].props.type, "Sideways", &v), -ENOENT);
-	assert_true(props_is_immutable(dev->fd, dev->planes[0].props.type));
-	assert_false(props_is_immutable(dev->fd, dev->planes[0].props.fb_id));
+	assert_int_equal(props_get_enum_value(dev->fd, pp0->type, "Sideways", &v), -ENOENT);
+	assert_true(props_is_immutable(dev->fd, pp0->type));
+	assert_false(props_is_immutable(dev->fd, pp0->fb_id));
 	assert_false(props_is_immutable(dev->fd, 0x05ffffffu));
 
 	/* Nothing is on screen after opening. */

@@ -406,8 +406,8 @@ static void test_cursor_hotspot(void **state)
 	assert_true(f->dev->cursor_hotspot_cap);
 	uint32_t cursor_id = 0;
 	for (size_t i = 0; i < f->dev->n_planes; i++)
-		if (f->dev->planes[i].type == DRM_PLANE_TYPE_CURSOR)
-			cursor_id = f->dev->planes[i].id;
+		if (plane_type(f->dev->planes[i]) == DRM_PLANE_TYPE_CURSOR)
+			cursor_id = plane_id(f->dev->planes[i]);
 	assert_int_not_equal(cursor_id, 0);
 	struct dispman_buffer *base = unit_show_first_frame(f, 0);
 	struct dispman_buffer *arrow = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_ARGB8888,
