@@ -17,6 +17,7 @@
 
 struct alloc_state;
 struct commit_state;
+struct dispatch_state;
 struct dispman_layer;
 struct dispman_output;
 struct event_loop;
@@ -81,7 +82,7 @@ struct dispman_device {
 	struct writeback *writebacks;
 	size_t n_writebacks;
 
-	struct event_source *drm_source; /* dispatch.c */
+	struct dispatch_state *dispatch; /* dispatch.c's: the DRM fd's source, its reads */
 	struct event_loop *event;  /* event.c's (event_init() to event_finish()) */
 	struct list listeners;     /* device_listener.link */
 	/* hotplug (udev.c, lifecycle.c) */
@@ -89,8 +90,6 @@ struct dispman_device {
 	struct output_listener *output_listener; /* lifecycle.c's: the output callback */
 	struct master_state *master; /* master.c's: paused, the retry timer (master_paused()) */
 	struct list buffers;       /* dispman_buffer.link */
-	int events_handled;        /* dispatch.c: flip events counted during drmHandleEvent() */
-	unsigned drm_read_batch;   /* dispatch.c: event_batch() when the DRM fd was last read */
 
 #if HAVE_GBM
 	struct gbm_device *gbm;

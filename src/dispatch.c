@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/epoll.h>
 #include <time.h>
 
@@ -23,13 +24,21 @@
 #include "log.h"
 #include "output.h"
 
+/* What dispatch.c keeps per device (dispman_device.dispatch: dispatch_init() to
+ * dispatch_finish()). */
+struct dispatch_state {
+	struct event_source *drm_source; /* the DRM fd in the device's event loop */
+	int events_handled;              /* flip events counted during drmHandleEvent() */
+	unsigned drm_read_batch;         /* event_batch() when the DRM fd was last read */
+};
+
 /* Only records: the flip is handled after drmHandleEvent() returns (handle_drm()). */
 static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec,
 	unsigned int tv_usec, unsigned int crtc_id, void *user_data)
 {
 	(void)fd;
 	struct dispman_device *dev = user_data;
-	dev->events_handled++;
+	dev->dispatch->events_handled++;
 	dev->stats.flips++;
 	struct timespec ts = { .tv_sec = (time_t)tv_sec, .tv_nsec = (long)tv_usec * 1000 };
 	for (size_t i = 0; i < dev->n_outputs; i++)
@@ -71,8 +80,9 @@ static int read_drm(struct dispman_device *dev, uint32_t events)
 		.version = 3,
 		.page_flip_handler2 = page_flip_handler,
 	};
-	int before = dev->events_handled;
-	dev->drm_read_batch = event_batch(dev);
+	struct dispatch_state *d = dev->dispatch;
+	int before = d->events_handled;
+	d->drm_read_batch = event_batch(dev);
 	if (drmHandleEvent(dev->fd, &ctx) != 0) {
 		int err = errno ? errno : EIO;
 		handle_flips(dev); /* those read before the failure */
@@ -82,7 +92,7 @@ static int read_drm(struct dispman_device *dev, uint32_t events)
 		return -err;
 	}
 	handle_flips(dev);
-	return dev->events_handled - before;
+	return d->events_handled - before;
 }
 
 /*
@@ -95,7 +105,7 @@ static int read_drm(struct dispman_device *dev, uint32_t events)
 static int handle_drm(int fd, uint32_t events, void *data)
 {
 	struct dispman_device *dev = data;
-	if (dev->drm_read_batch == event_batch(dev)) {
+	if (dev->dispatch->drm_read_batch == event_batch(dev)) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		if (poll(&pfd, 1, 0) <= 0)
 			return 0;
@@ -108,8 +118,24 @@ static int handle_drm(int fd, uint32_t events, void *data)
 
 int dispatch_init(struct dispman_device *dev)
 {
-	dev->drm_source = event_source_add(dev, dev->fd, EPOLLIN, handle_drm, dev);
-	return dev->drm_source ? 0 : -errno;
+	struct dispatch_state *d = calloc(1, sizeof(*d));
+	if (!d) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the dispatch state");
+		return -ENOMEM;
+	}
+	dev->dispatch = d;
+	d->drm_source = event_source_add(dev, dev->fd, EPOLLIN, handle_drm, dev);
+	return d->drm_source ? 0 : -errno;
+}
+
+void dispatch_finish(struct dispman_device *dev)
+{
+	struct dispatch_state *d = dev->dispatch;
+	if (!d)
+		return;
+	event_source_remove(d->drm_source);
+	free(d);
+	dev->dispatch = NULL;
 }
 
 int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)

@@ -9,8 +9,14 @@
 struct dispman_device;
 struct dispman_output;
 
-/* Add the DRM fd to the device's event loop (event_init() first). */
+/*
+ * What dispatch.c keeps per device (dev->dispatch, its body dispatch.c's: the DRM fd's
+ * source in the event loop, the flip events counted, the batch of the last read):
+ * dispatch_init() adds the DRM fd to the loop (event_init() first); dispatch_finish()
+ * removes it and frees the state before the loop goes (nothing when not allocated).
+ */
 int dispatch_init(struct dispman_device *dev);
+void dispatch_finish(struct dispman_device *dev);
 /* Handle DRM events only (page flips), waiting up to timeout_ms. */
 int drm_dispatch(struct dispman_device *dev, int timeout_ms);
 /*

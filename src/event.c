@@ -110,7 +110,6 @@ int event_init(struct dispman_device *dev)
 void event_finish(struct dispman_device *dev)
 {
 	struct event_loop *loop = dev->event;
-	dev->drm_source = NULL;
 	if (!loop)
 		return;
 	struct list *pos, *tmp;

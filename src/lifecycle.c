@@ -380,6 +380,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 		output_destroy(out);
 	}
 	free(dev->outputs);
+	dispatch_finish(dev);
 	commit_finish(dev);
 	alloc_finish(dev);
 	layer_finish(dev);
