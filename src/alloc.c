@@ -717,8 +717,10 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	return 0;
 }
 
-bool alloc_done(struct dispman_device *dev, const struct frame_kind *kind, bool ok)
+bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
+	const struct frame_kind *kind, bool ok)
 {
+	bool full = prop->scope->full;
 	bool geometry = kind->geometry;
 	if (!ok) {
 		/* a refused commit left shape_dirty set: the next one searches again; a refused
@@ -732,14 +734,14 @@ bool alloc_done(struct dispman_device *dev, const struct frame_kind *kind, bool 
 	bool pending = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (output_committing(out) || dev->commit_full)
+		if (output_committing(out) || full)
 			compose_commit_done(out);
 		if (!dev->geometry_dirty)
 			continue; /* no layer's rectangles changed (layer.c sets both) */
 		struct list *pos, *tmp;
 		list_for_each_safe(pos, tmp, output_layers(out)) {
 			struct dispman_layer *l = layer_from_link(pos);
-			if (output_committing(out) || dev->commit_full)
+			if (output_committing(out) || full)
 				layer_geometry_committed(l);
 			pending = pending || layer_geom_dirty(l);
 		}

@@ -34,12 +34,13 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
  */
 void alloc_check_geometry(struct dispman_device *dev);
 /*
- * The real commit that followed alloc_prepare() (which made kind) succeeded (true) or
- * was refused. Returns
+ * The real commit of prop that followed alloc_prepare() (which made kind) succeeded (true)
+ * or was refused. Returns
  * true when the refused commit only moved layers on the previous assignment without a
  * test: then the shape is marked dirty and the caller prepares and commits again at once
  * (a refused atomic commit changed nothing).
  */
-bool alloc_done(struct dispman_device *dev, const struct frame_kind *kind, bool ok);
+bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
+	const struct frame_kind *kind, bool ok);
 
 #endif

@@ -166,7 +166,7 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 				output_release_all(out);
 		}
 	}
-	if (dev->commit_full) {
+	if (prop->scope->full) {
 		dev->force_modeset = false;
 		dev->shape_dirty = false;
 	}
@@ -178,9 +178,10 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
  * pending anywhere. Otherwise (only new buffers) each wanted output without a pending flip
  * is committed now, and a wanted output whose flip is pending gets its commit queued: it
  * runs from device_run_queued() after its own flip, never waiting for another output's.
- * Returns true when a request is to be made now.
+ * Returns true when a request is to be made now, and what it covers in *scope.
  */
-static bool select_outputs(struct dispman_device *dev, bool *modeset)
+static bool select_outputs(struct dispman_device *dev, struct commit_scope *scope,
+	bool *modeset)
 {
 	alloc_check_geometry(dev); /* new rectangles the assignment cannot hold: a search */
 	bool any = false, pending = false, full = dev->shape_dirty || dev->force_modeset;
@@ -207,7 +208,7 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 		}
 		return false;
 	}
-	dev->commit_full = full;
+	scope->full = full;
 	bool now = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
@@ -230,7 +231,8 @@ static bool select_outputs(struct dispman_device *dev, bool *modeset)
 /* commit_selected(): the kernel refused untested new rectangles; search and commit again */
 #define RETRY_WITH_SEARCH 1
 
-static int commit_selected(struct dispman_device *dev, bool modeset)
+static int commit_selected(struct dispman_device *dev, const struct commit_scope *scope,
+	bool modeset)
 {
 	int ret = prepare_blobs(dev, modeset);
 	if (ret < 0)
@@ -242,7 +244,7 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 	 * proposal: recorded in the planes and layers only if the kernel accepts it. */
 	struct proposal prop;
 	struct frame_kind kind;
-	proposal_init(&prop);
+	proposal_init(&prop, scope);
 	ret = alloc_prepare(dev, mode_flag, &prop, &kind);
 	if (ret < 0)
 		goto out;
@@ -260,14 +262,14 @@ static int commit_selected(struct dispman_device *dev, bool modeset)
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
 		apply_success(dev, &prop);
-		alloc_done(dev, &kind, true);
+		alloc_done(dev, &prop, &kind, true);
 		for (size_t i = 0; i < dev->n_outputs; i++)
 			if (output_committing(dev->outputs[i]) && output_enabled(dev->outputs[i]))
 				output_frame_committed(dev->outputs[i], modeset);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
 		dev->shape_dirty = true;
-		if (alloc_done(dev, &kind, false))
+		if (alloc_done(dev, &prop, &kind, false))
 			ret = RETRY_WITH_SEARCH; /* untested new rectangles: search now */
 	}
 out:
@@ -281,21 +283,23 @@ out:
 /* Commit the outputs whose want_commit is set (see select_outputs()). */
 static int commit_wanted(struct dispman_device *dev)
 {
+	/* what the request covers: this commit's, handed down with its proposal */
+	struct commit_scope scope = { 0 };
 	bool modeset;
-	if (!select_outputs(dev, &modeset))
+	if (!select_outputs(dev, &scope, &modeset))
 		return 0;
-	int ret = commit_selected(dev, modeset);
+	int ret = commit_selected(dev, &scope, modeset);
 	if (ret == RETRY_WITH_SEARCH) {
 		/* The kernel refused new rectangles on the committed planes, which changed
 		 * nothing: search (the whole device) and commit this frame again now, or as
 		 * soon as the other outputs' flips are done. */
 		for (size_t i = 0; i < dev->n_outputs; i++)
 			output_set_want_commit(dev->outputs[i], output_committing(dev->outputs[i]));
-		ret = select_outputs(dev, &modeset) ? commit_selected(dev, modeset) : 0;
+		ret = select_outputs(dev, &scope, &modeset) ?
+			commit_selected(dev, &scope, modeset) : 0;
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		output_set_committing(dev->outputs[i], false);
-	dev->commit_full = false;
 	return ret;
 }
 

@@ -53,9 +53,6 @@ struct dispman_device {
 	bool addfb2_modifiers;
 	bool writeback_cap;
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
-	/* commit.c: the request being built covers every output; here, because proposal.c
-	 * and alloc.c (below commit) read it */
-	bool commit_full;
 	struct commit_state *commit; /* commit.c's: queued commits, holds, deferral */
 	struct req_cache *req_cache; /* request.c's: the last request's memory, reused */
 	bool shape_dirty;

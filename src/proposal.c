@@ -37,12 +37,19 @@ static const struct proposed_layer *proposal_find_layer(const struct proposal *p
 	return NULL;
 }
 
-void proposal_init(struct proposal *prop)
+/* Nothing proposed, nothing allocated; the scope stays. */
+static void proposal_reset(struct proposal *prop)
 {
 	prop->kept = false;
 	prop->planes = prop->inline_planes;
 	prop->layers = prop->inline_layers;
 	prop->n_planes = prop->n_layers = prop->max_layers = 0;
+}
+
+void proposal_init(struct proposal *prop, const struct commit_scope *scope)
+{
+	prop->scope = scope;
+	proposal_reset(prop);
 }
 
 void proposal_keep_committed(struct proposal *prop)
@@ -82,7 +89,7 @@ void proposal_finish(struct proposal *prop)
 		free(prop->planes);
 	if (prop->layers != prop->inline_layers)
 		free(prop->layers);
-	proposal_init(prop);
+	proposal_reset(prop);
 }
 
 struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_layer *layer)
@@ -128,7 +135,7 @@ bool proposal_layer_composited(const struct proposal *prop, const struct dispman
 bool proposal_covers_plane(const struct proposal *prop, const struct dispman_device *dev,
 	size_t i)
 {
-	if (dev->commit_full)
+	if (prop->scope->full)
 		return true;
 	const struct plane *p = dev->planes[i];
 	const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);

@@ -32,11 +32,24 @@ struct proposed_layer {
 	struct dispman_placement placement; /* COMPOSITED: drawn by compose.c */
 };
 
+/*
+ * What one commit's request covers (commit.c decides it, select_outputs()): a value of that
+ * commit, which commit.c owns and hands down with its proposal (proposal.scope) to the
+ * request builder, the recording and the allocator. Nothing of it outlives the commit.
+ */
+struct commit_scope {
+	/* the request covers the whole device (a new shape or a modeset): every live output
+	 * and every plane */
+	bool full;
+};
+
 /* A device of usual size fits in the proposal itself: no allocation per commit. */
 #define PROPOSAL_INLINE_PLANES 32
 #define PROPOSAL_INLINE_LAYERS 64
 
 struct proposal {
+	/* what the commit's request covers (commit.c's, which outlives the proposal) */
+	const struct commit_scope *scope;
 	/* The committed assignment again, unchanged (a frame that reuses the shape): planes
 	 * and layers are not filled, the readers below read the committed state instead, and
 	 * recording it updates only the planes' framebuffers. No copy in, no copy back. */
@@ -52,8 +65,9 @@ struct proposal {
 	struct proposed_layer inline_layers[PROPOSAL_INLINE_LAYERS];
 };
 
-/* An empty proposal: nothing proposed, nothing allocated (proposal_finish() is fine). */
-void proposal_init(struct proposal *prop);
+/* An empty proposal for the commit that covers scope: nothing proposed, nothing allocated
+ * (proposal_finish() is fine). */
+void proposal_init(struct proposal *prop, const struct commit_scope *scope);
 /* For a search: room for every plane and layer of dev, nothing proposed. Returns 0 or
  * -ENOMEM (then proposal_finish() is still fine). */
 int proposal_start_search(struct proposal *prop, const struct dispman_device *dev);
@@ -115,7 +129,7 @@ struct plane *proposal_layer_plane(const struct proposal *prop,
 bool proposal_layer_composited(const struct proposal *prop, const struct dispman_layer *layer);
 /*
  * Whether the request of this proposal sets plane i: every plane when the commit covers
- * the device (dev->commit_full), else the planes of the outputs it commits (proposed on one,
+ * the device (prop->scope->full), else the planes of the outputs it commits (proposed on one,
  * or shown on its CRTC by the committed state).
  */
 bool proposal_covers_plane(const struct proposal *prop, const struct dispman_device *dev,

@@ -1010,9 +1010,11 @@ static void test_request_from_proposal(void **state)
 		to++;
 	assert_true(to < dev->n_planes);
 
-	/* the committed assignment, copied into a search's proposal to be changed */
+	/* the committed assignment, copied into a search's proposal to be changed, for a
+	 * request of the whole device (as select_outputs() picks it for a new shape) */
+	struct commit_scope scope = { .full = true };
 	struct proposal next;
-	proposal_init(&next);
+	proposal_init(&next, &scope);
 	assert_int_equal(proposal_start_search(&next, dev), 0);
 	for (size_t i = 0; i < dev->n_planes; i++)
 		next.planes[i] = (struct proposed_plane){ .layer = plane_cur_layer(dev->planes[i]),
@@ -1043,7 +1045,6 @@ static void test_request_from_proposal(void **state)
 	struct recorded before, after;
 	record(dev, layer, &before);
 	output_set_committing(f->out, true); /* as select_outputs() does */
-	dev->commit_full = true;
 	struct atomic_req r;
 	assert_int_equal(req_init(dev, &r), 0);
 	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
@@ -1056,7 +1057,6 @@ static void test_request_from_proposal(void **state)
 	assert_recorded_equal(&before, &after); /* built and committed, not recorded */
 	proposal_record(&next, dev);
 	output_set_committing(f->out, false);
-	dev->commit_full = false;
 	proposal_finish(&next);
 	assert_ptr_equal(plane_cur_layer(dev->planes[to]), layer);
 	assert_int_equal(plane_cur_fb_id(dev->planes[to]), buffer_fb_id(sq));
