@@ -19,6 +19,7 @@
 #include "buffer.h"
 #include "clock.h"
 #include "compose.h"
+#include "crtc.h"
 #include "device.h"
 #include "layer.h"
 #include "log.h"
@@ -124,7 +125,7 @@ static size_t collect_planes(struct ctx *c)
 {
 	struct dispman_device *dev = c->dev;
 	struct crtc *crtc = output_crtc(c->out);
-	uint32_t bit = 1u << crtc->index;
+	uint32_t bit = 1u << crtc_index(crtc);
 	struct plane *primary = NULL;
 	size_t primary_index = 0;
 	uint64_t keys[PLAN_MAX_PLANES];
@@ -135,7 +136,7 @@ static size_t collect_planes(struct ctx *c)
 			continue; /* another CRTC's, or an earlier output's in this proposal */
 		plane_read_zpos(dev, p);
 		if (plane_type(p) == DRM_PLANE_TYPE_PRIMARY) {
-			if (!primary || plane_cur_crtc_id(p) == crtc->id) {
+			if (!primary || plane_cur_crtc_id(p) == crtc_id(crtc)) {
 				primary = p;
 				primary_index = i;
 			}
@@ -415,7 +416,7 @@ static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
 	c->n_planes = collect_planes(c);
 	if (c->n_planes == 0) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: no primary plane for CRTC %u", output_name(out),
-			output_crtc(out)->id);
+			crtc_id(output_crtc(out)));
 		return -ENODEV;
 	}
 	for (size_t j = 0; j < c->n_planes; j++)

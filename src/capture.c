@@ -14,12 +14,14 @@
 #include "buffer.h"
 #include "commit.h"
 #include "compose.h"
+#include "crtc.h"
 #include "device.h"
 #include "dispatch.h"
 #include "log.h"
 #include "master.h"
 #include "output.h"
 #include "request.h"
+#include "writeback.h"
 
 #include <drm_fourcc.h>
 #include <poll.h>
@@ -32,8 +34,8 @@
 static struct writeback *find_writeback(struct dispman_device *dev, struct crtc *crtc)
 {
 	for (size_t i = 0; i < dev->n_writebacks; i++)
-		if (dev->writebacks[i].possible_crtcs & (1u << crtc->index))
-			return &dev->writebacks[i];
+		if (writeback_possible_crtcs(dev->writebacks[i]) & (1u << crtc_index(crtc)))
+			return dev->writebacks[i];
 	return NULL;
 }
 
@@ -63,6 +65,8 @@ static int capture_commit(struct dispman_device *dev, struct dispman_output *out
 	struct writeback *wb, struct dispman_buffer *buf, bool alone, bool test)
 {
 	struct crtc *crtc = output_cur_crtc(out);
+	uint32_t wb_id = writeback_connector_id(wb);
+	const struct connector_props *wb_props = writeback_props(wb);
 	struct atomic_req r;
 	int32_t fence = -1;
 	int ret = req_init(dev, &r);
@@ -70,10 +74,10 @@ static int capture_commit(struct dispman_device *dev, struct dispman_output *out
 		return ret;
 	if (alone)
 		req_add(&r, output_connector_id(out), output_props(out)->crtc_id, 0);
-	req_add(&r, wb->connector_id, wb->props.crtc_id, crtc->id);
-	req_add(&r, wb->connector_id, wb->props.writeback_fb_id, buffer_fb_id(buf));
+	req_add(&r, wb_id, wb_props->crtc_id, crtc_id(crtc));
+	req_add(&r, wb_id, wb_props->writeback_fb_id, buffer_fb_id(buf));
 	if (!test)
-		req_add(&r, wb->connector_id, wb->props.writeback_out_fence_ptr,
+		req_add(&r, wb_id, wb_props->writeback_out_fence_ptr,
 			(uint64_t)(uintptr_t)&fence);
 	uint32_t flags = DRM_MODE_ATOMIC_ALLOW_MODESET | (test ? DRM_MODE_ATOMIC_TEST_ONLY : 0);
 	ret = req_commit(dev, &r, flags, NULL);
@@ -99,10 +103,10 @@ static int capture_restore(struct dispman_device *dev, struct dispman_output *ou
 	int ret = req_init(dev, &r);
 	if (ret < 0)
 		return ret;
-	req_add(&r, wb->connector_id, wb->props.crtc_id, 0);
+	req_add(&r, writeback_connector_id(wb), writeback_props(wb)->crtc_id, 0);
 	if (alone)
 		req_add(&r, output_connector_id(out), output_props(out)->crtc_id,
-			output_cur_crtc(out)->id);
+			crtc_id(output_cur_crtc(out)));
 	ret = req_commit(dev, &r, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
 	req_finish(dev, &r);
 	if (ret < 0)
@@ -199,7 +203,8 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	struct writeback *wb = find_writeback(dev, output_cur_crtc(out));
 	if (path == DISPMAN_CAPTURE_WRITEBACK && !wb) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: cannot capture through writeback, the device "
-			"has no writeback connector for CRTC %u", name, output_cur_crtc(out)->id);
+			"has no writeback connector for CRTC %u", name,
+			crtc_id(output_cur_crtc(out)));
 		return -ENOTSUP;
 	}
 	if (path == DISPMAN_CAPTURE_AUTO)

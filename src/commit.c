@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "buffer.h"
 #include "compose.h"
+#include "crtc.h"
 #include "device.h"
 #include "layer.h"
 #include "log.h"
@@ -140,28 +141,17 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 		if (output_enabled(out)) {
 			struct crtc *crtc = output_crtc(out), *cur = output_cur_crtc(out);
 			uint32_t blob = output_new_mode_blob(out);
-			if (blob) {
-				if (crtc->cur_mode_blob)
-					drmModeDestroyPropertyBlob(dev->fd, crtc->cur_mode_blob);
-				crtc->cur_mode_blob = blob;
+			crtc_record_on(dev, crtc, blob);
+			if (blob)
 				output_set_new_mode_blob(out, 0);
-			}
-			if (cur && cur != crtc && !cur->user && cur->cur_mode_blob) {
-				drmModeDestroyPropertyBlob(dev->fd, cur->cur_mode_blob);
-				cur->cur_mode_blob = 0;
-				cur->cur_active = false;
-			}
-			crtc->cur_active = true;
+			if (cur && cur != crtc && !crtc_user(cur) && crtc_cur_mode_blob(cur))
+				crtc_record_off(dev, cur);
 			output_record_enabled(out, blob != 0);
 			record_frame(out);
 		} else if (output_active(out)) {
 			struct crtc *old = output_record_disabled(out);
-			if (old && !old->user) {
-				if (old->cur_mode_blob)
-					drmModeDestroyPropertyBlob(dev->fd, old->cur_mode_blob);
-				old->cur_mode_blob = 0;
-				old->cur_active = false;
-			}
+			if (old && !crtc_user(old))
+				crtc_record_off(dev, old);
 			if (!old)
 				output_release_all(out);
 		}

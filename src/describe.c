@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <xf86drm.h>
 
+#include "crtc.h"
 #include "device.h"
 #include "log.h"
 #include "output.h"
@@ -142,8 +143,8 @@ static void em_crtc_mask(struct em *em, struct dispman_device *dev, const char *
 {
 	em_open(em, key, true);
 	for (size_t i = 0; i < dev->n_crtcs; i++)
-		if (mask & (1u << dev->crtcs[i].index))
-			em_uint(em, NULL, dev->crtcs[i].id);
+		if (mask & (1u << crtc_index(dev->crtcs[i])))
+			em_uint(em, NULL, crtc_id(dev->crtcs[i]));
 	em_close(em);
 }
 
@@ -646,10 +647,11 @@ static void em_encoder(struct em *em, struct dispman_device *dev, const drmModeE
 /* CRTC i of the device; returns em_properties()'s result. */
 static int em_crtc(struct em *em, struct dispman_device *dev, size_t i)
 {
-	drmModeCrtc *c = drmModeGetCrtc(dev->fd, dev->crtcs[i].id);
+	uint32_t id = crtc_id(dev->crtcs[i]);
+	drmModeCrtc *c = drmModeGetCrtc(dev->fd, id);
 	em_open(em, NULL, false);
-	em_uint(em, "id", dev->crtcs[i].id);
-	em_uint(em, "index", dev->crtcs[i].index);
+	em_uint(em, "id", id);
+	em_uint(em, "index", crtc_index(dev->crtcs[i]));
 	if (c) {
 		em_uint(em, "fb_id", c->buffer_id);
 		em_uint(em, "x", c->x);
@@ -661,7 +663,7 @@ static int em_crtc(struct em *em, struct dispman_device *dev, size_t i)
 			em_str(em, "mode", "off");
 		drmModeFreeCrtc(c);
 	}
-	int r = em_properties(em, dev, dev->crtcs[i].id, DRM_MODE_OBJECT_CRTC);
+	int r = em_properties(em, dev, id, DRM_MODE_OBJECT_CRTC);
 	em_close(em);
 	return r;
 }
@@ -813,15 +815,16 @@ static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 		fprintf(f, "}\", style=filled, fillcolor=%s]\n",
 			plane_cur_fb_id(p) ? "lightgreen" : "white");
 		for (size_t c = 0; c < dev->n_crtcs; c++) {
-			if (!(plane_possible_crtcs(p) & (1u << dev->crtcs[c].index)))
+			if (!(plane_possible_crtcs(p) & (1u << crtc_index(dev->crtcs[c]))))
 				continue;
-			bool active = plane_cur_crtc_id(p) == dev->crtcs[c].id;
-			fprintf(f, "\tplane_%u -> crtc_%u [style=%s]\n", id, dev->crtcs[c].id,
+			bool active = plane_cur_crtc_id(p) == crtc_id(dev->crtcs[c]);
+			fprintf(f, "\tplane_%u -> crtc_%u [style=%s]\n", id, crtc_id(dev->crtcs[c]),
 				active ? "bold" : "dashed");
 		}
 	}
 	for (size_t i = 0; i < dev->n_crtcs; i++) {
-		drmModeCrtc *c = drmModeGetCrtc(dev->fd, dev->crtcs[i].id);
+		uint32_t id = crtc_id(dev->crtcs[i]);
+		drmModeCrtc *c = drmModeGetCrtc(dev->fd, id);
 		if (c && c->mode_valid)
 			snprintf(name, sizeof(name), "%ux%u", c->mode.hdisplay, c->mode.vdisplay);
 		else
@@ -829,7 +832,7 @@ static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 		if (c)
 			drmModeFreeCrtc(c);
 		fprintf(f, "\tcrtc_%u [label=\"{CRTC %u|%s}\", style=filled, fillcolor=lightblue]\n",
-			dev->crtcs[i].id, dev->crtcs[i].id, name);
+			id, id, name);
 	}
 	for (int i = 0; i < res->count_encoders; i++) {
 		drmModeEncoder *e = drmModeGetEncoder(dev->fd, res->encoders[i]);
@@ -838,10 +841,11 @@ static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 		fprintf(f, "\tencoder_%u [label=\"{encoder %u|%s}\"]\n", e->encoder_id,
 			e->encoder_id, encoder_type_name(e->encoder_type));
 		for (size_t c = 0; c < dev->n_crtcs; c++) {
-			if (!(e->possible_crtcs & (1u << dev->crtcs[c].index)))
+			if (!(e->possible_crtcs & (1u << crtc_index(dev->crtcs[c]))))
 				continue;
-			fprintf(f, "\tcrtc_%u -> encoder_%u [style=%s]\n", dev->crtcs[c].id,
-				e->encoder_id, e->crtc_id == dev->crtcs[c].id ? "bold" : "dashed");
+			uint32_t id = crtc_id(dev->crtcs[c]);
+			fprintf(f, "\tcrtc_%u -> encoder_%u [style=%s]\n", id, e->encoder_id,
+				e->crtc_id == id ? "bold" : "dashed");
 		}
 		drmModeFreeEncoder(e);
 	}

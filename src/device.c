@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The device's own state: its CRTCs, listeners, statistics and limits, and the getters of
+ * The device's own state: its listeners, statistics and limits, and the getters of
  * the public API. Creating and destroying a device and its objects is lifecycle.c's.
  */
 #include "device.h"
@@ -83,14 +83,6 @@ struct dispman_output *dispman_device_get_output(struct dispman_device *dev, siz
 		return NULL;
 	}
 	return dev->outputs[i];
-}
-
-struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id)
-{
-	for (size_t i = 0; i < dev->n_crtcs; i++)
-		if (dev->crtcs[i].id == id)
-			return &dev->crtcs[i];
-	return NULL;
 }
 
 void device_shape_changed(struct dispman_device *dev)

@@ -13,10 +13,10 @@
 #include <dispman/dispman.h>
 
 #include "list.h"
-#include "props.h"
 
 struct alloc_state;
 struct commit_state;
+struct crtc;
 struct dispatch_state;
 struct dispman_layer;
 struct dispman_output;
@@ -30,21 +30,7 @@ struct output_listener;
 struct plane;
 struct req_cache;
 struct seat;
-
-struct crtc {
-	uint32_t id;
-	unsigned index;
-	struct crtc_props props;
-	struct dispman_output *user; /* output using it in the pending state, or NULL */
-	uint32_t cur_mode_blob; /* current MODE_ID blob id when created by us */
-	bool cur_active;
-};
-
-struct writeback {
-	uint32_t connector_id;
-	uint32_t possible_crtcs;
-	struct connector_props props;
-};
+struct writeback;
 
 struct dispman_device {
 	int fd;
@@ -64,7 +50,7 @@ struct dispman_device {
 	/* layer setters: only source/destination rectangles changed since the last commit */
 	bool geometry_dirty;
 
-	struct crtc *crtcs;
+	struct crtc **crtcs;       /* crtc.c's (crtc_create(), crtc_destroy()) */
 	size_t n_crtcs;
 	struct plane **planes;     /* plane.c's (plane_create(), plane_destroy()) */
 	size_t n_planes;
@@ -76,7 +62,7 @@ struct dispman_device {
 	bool live_planes_known;
 	struct dispman_output **outputs;
 	size_t n_outputs;
-	struct writeback *writebacks;
+	struct writeback **writebacks; /* writeback.c's (writeback_create(), ..._destroy()) */
 	size_t n_writebacks;
 
 	struct dispatch_state *dispatch; /* dispatch.c's: the DRM fd's source, its reads */
@@ -92,8 +78,6 @@ struct dispman_device {
 	struct gbm_device *gbm;
 #endif
 };
-
-struct crtc *device_find_crtc(struct dispman_device *dev, uint32_t id);
 
 /*
  * Modules that keep pointers into a device (input.c) hear about its teardown here: the

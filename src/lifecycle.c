@@ -28,6 +28,7 @@
 #include "buffer.h"
 #include "commit.h"
 #include "compose.h"
+#include "crtc.h"
 #include "device.h"
 #include "dispatch.h"
 #include "event.h"
@@ -42,6 +43,7 @@
 #include "seat.h"
 #include "udev.h"
 #include "util.h"
+#include "writeback.h"
 
 /* Linux 6.8 uapi, missing from older libdrm headers */
 #define CLIENT_CAP_CURSOR_PLANE_HOTSPOT 6
@@ -65,45 +67,6 @@ int dispman_device_set_output_callback(struct dispman_device *dev, dispman_outpu
 	return 0;
 }
 
-/* CRTC i of res, with its properties and whether it is lit now. */
-static int read_crtc(struct dispman_device *dev, drmModeRes *res, int i)
-{
-	struct crtc *crtc = &dev->crtcs[i];
-	crtc->id = res->crtcs[i];
-	crtc->index = (unsigned)i;
-	dev->n_crtcs++;
-	int ret = props_get_crtc(dev->fd, crtc->id, &crtc->props);
-	if (ret < 0)
-		return ret;
-	drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc->id);
-	if (c) {
-		crtc->cur_active = c->mode_valid != 0;
-		drmModeFreeCrtc(c);
-	}
-	if (!crtc->props.active || !crtc->props.mode_id) {
-		dispman_log(DISPMAN_LOG_ERROR, "CRTC %u lacks ACTIVE/MODE_ID properties", crtc->id);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
-/* A writeback connector: kept when it has the properties a capture needs. */
-static void read_writeback(struct dispman_device *dev, drmModeConnector *conn)
-{
-	struct writeback *wb = &dev->writebacks[dev->n_writebacks];
-	wb->connector_id = conn->connector_id;
-	for (int e = 0; e < conn->count_encoders; e++) {
-		drmModeEncoder *enc = drmModeGetEncoder(dev->fd, conn->encoders[e]);
-		if (enc) {
-			wb->possible_crtcs |= enc->possible_crtcs;
-			drmModeFreeEncoder(enc);
-		}
-	}
-	if (props_get_connector(dev->fd, wb->connector_id, &wb->props) == 0 &&
-	    wb->props.writeback_fb_id && wb->props.crtc_id)
-		dev->n_writebacks++;
-}
-
 /* Every connector of res: an output, or a writeback connector. */
 static int read_connectors(struct dispman_device *dev, drmModeRes *res)
 {
@@ -115,8 +78,14 @@ static int read_connectors(struct dispman_device *dev, drmModeRes *res)
 			continue;
 		}
 		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
-			read_writeback(dev, conn);
+			/* kept when it has the properties a capture needs */
+			struct writeback *wb;
+			int ret = writeback_create(dev, conn, &wb);
 			drmModeFreeConnector(conn);
+			if (ret < 0)
+				return ret;
+			if (wb)
+				dev->writebacks[dev->n_writebacks++] = wb;
 			continue;
 		}
 		struct dispman_output *out = output_create(dev, conn);
@@ -146,8 +115,13 @@ static int device_read_resources(struct dispman_device *dev)
 		if (!dev->crtcs)
 			ret = -ENOMEM;
 	}
-	for (int i = 0; ret == 0 && i < res->count_crtcs; i++)
-		ret = read_crtc(dev, res, i);
+	for (int i = 0; ret == 0 && i < res->count_crtcs; i++) {
+		struct crtc *crtc = crtc_create(dev, res->crtcs[i], (unsigned)i);
+		if (crtc)
+			dev->crtcs[dev->n_crtcs++] = crtc;
+		else
+			ret = -errno;
+	}
 	if (ret == 0 && res->count_connectors > 0) {
 		dev->outputs = calloc((size_t)res->count_connectors, sizeof(*dev->outputs));
 		dev->writebacks = calloc((size_t)res->count_connectors, sizeof(*dev->writebacks));
@@ -386,12 +360,13 @@ void dispman_device_destroy(struct dispman_device *dev)
 	layer_finish(dev);
 	buffer_orphan_all(dev);
 	for (size_t i = 0; i < dev->n_crtcs; i++)
-		if (dev->crtcs[i].cur_mode_blob)
-			drmModeDestroyPropertyBlob(dev->fd, dev->crtcs[i].cur_mode_blob);
+		crtc_destroy(dev, dev->crtcs[i]);
 	free(dev->crtcs);
 	for (size_t i = 0; i < dev->n_planes; i++)
 		plane_destroy(dev->planes[i]);
 	free(dev->planes);
+	for (size_t i = 0; i < dev->n_writebacks; i++)
+		writeback_destroy(dev->writebacks[i]);
 	free(dev->writebacks);
 	master_finish(dev);
 	event_finish(dev);

@@ -11,6 +11,7 @@
 
 #include "buffer.h"
 #include "clock.h"
+#include "crtc.h"
 #include "device.h"
 #include "log.h"
 #include "sized.h"
@@ -137,10 +138,9 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 	}
 
 	/* Adopt the CRTC already driving the connector as committed state. */
-	struct crtc *crtc = out->initial_crtc_id ? device_find_crtc(dev, out->initial_crtc_id) :
-		NULL;
-	if (crtc && crtc->cur_active) {
-		drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc->id);
+	struct crtc *crtc = out->initial_crtc_id ? crtc_find(dev, out->initial_crtc_id) : NULL;
+	if (crtc && crtc_cur_active(crtc)) {
+		drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc_id(crtc));
 		if (c) {
 			out->active = true;
 			out->cur_crtc = crtc;
@@ -424,7 +424,7 @@ uint32_t dispman_output_get_connector_id(struct dispman_output *out)
 
 uint32_t dispman_output_get_crtc_id(struct dispman_output *out)
 {
-	return out->enabled && out->crtc ? out->crtc->id : 0;
+	return out->enabled && out->crtc ? crtc_id(out->crtc) : 0;
 }
 
 enum dispman_connection dispman_output_get_status(struct dispman_output *out)
@@ -500,12 +500,12 @@ static struct mode_entry *find_mode(struct dispman_output *out, const struct dis
 static struct crtc *pick_crtc(struct dispman_output *out)
 {
 	struct dispman_device *dev = out->dev;
-	if (out->crtc && out->crtc->user == out)
+	if (out->crtc && crtc_user(out->crtc) == out)
 		return out->crtc;
 	struct crtc *best = NULL;
 	for (size_t i = 0; i < dev->n_crtcs; i++) {
-		struct crtc *crtc = &dev->crtcs[i];
-		if (!(out->possible_crtcs & (1u << crtc->index)) || crtc->user)
+		struct crtc *crtc = dev->crtcs[i];
+		if (!(out->possible_crtcs & (1u << crtc_index(crtc))) || crtc_user(crtc))
 			continue;
 		/* A CRTC still active for another output in the committed state would need
 		 * that output disabled in the same commit: avoid it when possible. */
@@ -513,7 +513,7 @@ static struct crtc *pick_crtc(struct dispman_output *out)
 		for (size_t j = 0; j < dev->n_outputs; j++)
 			busy = busy || (dev->outputs[j] != out && dev->outputs[j]->active &&
 				dev->outputs[j]->cur_crtc == crtc);
-		if (crtc == out->cur_crtc || crtc->id == out->initial_crtc_id)
+		if (crtc == out->cur_crtc || crtc_id(crtc) == out->initial_crtc_id)
 			return crtc;
 		if (!best && !busy)
 			best = crtc;
@@ -539,7 +539,7 @@ int dispman_output_enable(struct dispman_output *out, const struct dispman_mode 
 			out->possible_crtcs);
 		return -EBUSY;
 	}
-	crtc->user = out;
+	crtc_set_user(crtc, out);
 	out->crtc = crtc;
 	out->mode = m;
 	out->enabled = true;
@@ -550,8 +550,8 @@ int dispman_output_enable(struct dispman_output *out, const struct dispman_mode 
 
 int dispman_output_disable(struct dispman_output *out)
 {
-	if (out->crtc && out->crtc->user == out)
-		out->crtc->user = NULL;
+	if (out->crtc && crtc_user(out->crtc) == out)
+		crtc_set_user(out->crtc, NULL);
 	out->crtc = NULL;
 	out->enabled = false;
 	out->restore_enabled = false;
@@ -814,7 +814,7 @@ void output_record_enabled(struct dispman_output *out, bool new_mode)
 	out->active = true;
 	out->cur_crtc = out->crtc;
 	out->flip_pending = true;
-	out->flip_crtc_id = out->crtc->id;
+	out->flip_crtc_id = crtc_id(out->crtc);
 }
 
 struct crtc *output_record_disabled(struct dispman_output *out)
@@ -823,7 +823,7 @@ struct crtc *output_record_disabled(struct dispman_output *out)
 	out->active = false;
 	out->cur_crtc = NULL;
 	out->flip_pending = old != NULL;
-	out->flip_crtc_id = old ? old->id : 0;
+	out->flip_crtc_id = old ? crtc_id(old) : 0;
 	scene_clear(&out->queued_scene);
 	return old;
 }

@@ -11,6 +11,7 @@
 
 #include "buffer.h"
 #include "compose.h"
+#include "crtc.h"
 #include "device.h"
 #include "layer.h"
 #include "list.h"
@@ -141,13 +142,13 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 	const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 	if (layer)
 		return output_committing(layer_output(layer));
-	uint32_t crtc_id = plane_cur_crtc_id(p);
-	if (!crtc_id)
+	uint32_t cur_crtc_id = plane_cur_crtc_id(p);
+	if (!cur_crtc_id)
 		return false; /* on no CRTC, and none of this request's */
 	for (size_t o = 0; o < dev->n_outputs; o++) {
 		const struct dispman_output *out = dev->outputs[o];
 		const struct crtc *cur = output_cur_crtc(out);
-		if (output_committing(out) && cur && cur->id == crtc_id)
+		if (output_committing(out) && cur && crtc_id(cur) == cur_crtc_id)
 			return true;
 	}
 	return false;
@@ -167,7 +168,7 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 		if (proposal_covers_plane(prop, dev, i)) {
 			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
 				layer ? buffer_fb_id(layer_buffer(layer)) : 0,
-				layer ? output_crtc(layer_output(layer))->id : 0);
+				layer ? crtc_id(output_crtc(layer_output(layer))) : 0);
 		}
 		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
 		if (plane_in_use(p))

@@ -12,6 +12,7 @@
 #include <xf86drm.h>
 
 #include "buffer.h"
+#include "crtc.h"
 #include "device.h"
 #include "layer.h"
 #include "log.h"
@@ -214,8 +215,8 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 			continue;
 		}
 		note_crtc(r, cur_crtc_id);
-		uint32_t crtc_id = output_crtc(out)->id;
-		note_crtc(r, crtc_id);
+		uint32_t out_crtc_id = crtc_id(output_crtc(out));
+		note_crtc(r, out_crtc_id);
 		uint32_t sx, sy, sw, sh, dw, dh;
 		int32_t dx, dy;
 		layer_get_src(layer, &sx, &sy, &sw, &sh);
@@ -225,7 +226,7 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 			clip_to_screen(mode->hdisplay, mode->vdisplay, &sx, &sy, &sw, &sh, &dx, &dy,
 				&dw, &dh);
 		req_add(r, id, pp->fb_id, fb_id);
-		req_add(r, id, pp->crtc_id, crtc_id);
+		req_add(r, id, pp->crtc_id, out_crtc_id);
 		req_add(r, id, pp->src_x, sx);
 		req_add(r, id, pp->src_y, sy);
 		req_add(r, id, pp->src_w, sw);
@@ -262,22 +263,23 @@ void req_build(const struct dispman_device *dev, const struct proposal *prop,
 		uint32_t crtc_id_prop = output_props(out)->crtc_id;
 		if (output_enabled(out)) {
 			const struct crtc *crtc = output_crtc(out);
+			uint32_t id = crtc_id(crtc);
 			uint32_t blob = output_new_mode_blob(out);
 			if (blob) {
-				req_add(r, connector_id, crtc_id_prop, crtc->id);
-				req_add(r, crtc->id, crtc->props.mode_id, blob);
+				req_add(r, connector_id, crtc_id_prop, id);
+				req_add(r, id, crtc_props(crtc)->mode_id, blob);
 			}
 			/* puts the CRTC in the state so that it sends a flip event, unless a
 			 * plane of it already does (the kernel adds a plane's CRTC to the
 			 * state); a CRTC that is off or gets a new mode always has it */
-			if (blob || !crtc->cur_active || !crtc_noted(r, crtc->id))
-				req_add(r, crtc->id, crtc->props.active, 1);
+			if (blob || !crtc_cur_active(crtc) || !crtc_noted(r, id))
+				req_add(r, id, crtc_props(crtc)->active, 1);
 		} else if (output_active(out)) {
 			const struct crtc *cur = output_cur_crtc(out);
 			req_add(r, connector_id, crtc_id_prop, 0);
-			if (cur && !cur->user) {
-				req_add(r, cur->id, cur->props.active, 0);
-				req_add(r, cur->id, cur->props.mode_id, 0);
+			if (cur && !crtc_user(cur)) {
+				req_add(r, crtc_id(cur), crtc_props(cur)->active, 0);
+				req_add(r, crtc_id(cur), crtc_props(cur)->mode_id, 0);
 			}
 		}
 	}

@@ -17,6 +17,7 @@
 #include "buffer.h"
 #include "device.h"
 #include "output.h"
+#include "writeback.h"
 
 static struct mock_drm_counters counters(void)
 {
@@ -195,7 +196,7 @@ static void test_clones_allowed(void **state)
 	});
 	unit_open_device(f);
 	assert_int_equal(f->dev->n_writebacks, 1);
-	assert_int_equal(f->dev->writebacks[0].connector_id, wb);
+	assert_int_equal(writeback_connector_id(f->dev->writebacks[0]), wb);
 	struct dispman_buffer *buf = unit_show_first_frame(f, 0x556677);
 	struct mock_drm_counters before = counters();
 	struct dispman_buffer *frame = NULL;

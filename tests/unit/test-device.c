@@ -13,10 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crtc.h"
 #include "device.h"
 #include "output.h"
 #include "plane.h"
 #include "props.h"
+#include "writeback.h"
 
 static void test_open(void **state)
 {
@@ -190,10 +192,13 @@ static void test_outputs(void **state)
 	assert_error_logged("out of range");
 
 	assert_int_equal(dev->n_writebacks, 1);
-	assert_int_equal(dev->writebacks[0].connector_id, MOCK_VKMS_WRITEBACK);
-	assert_int_equal(dev->writebacks[0].possible_crtcs, 1);
+	assert_int_equal(writeback_connector_id(dev->writebacks[0]), MOCK_VKMS_WRITEBACK);
+	assert_int_equal(writeback_possible_crtcs(dev->writebacks[0]), 1);
 	assert_int_equal(dev->n_crtcs, 1);
-	assert_int_equal(dev->crtcs[0].id, MOCK_VKMS_CRTC);
+	assert_int_equal(crtc_id(dev->crtcs[0]), MOCK_VKMS_CRTC);
+	assert_int_equal(crtc_index(dev->crtcs[0]), 0);
+	assert_ptr_equal(crtc_find(dev, MOCK_VKMS_CRTC), dev->crtcs[0]);
+	assert_null(crtc_find(dev, MOCK_VKMS_CRTC + 1));
 }
 
 static void test_modes(void **state)
@@ -435,25 +440,25 @@ static void test_properties(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct dispman_device *dev = f->dev;
-	const struct crtc *crtc = &dev->crtcs[0];
-	assert_int_equal(crtc->props.active, mock_drm_prop_id(MOCK_VKMS_CRTC, "ACTIVE"));
-	assert_int_equal(crtc->props.mode_id, mock_drm_prop_id(MOCK_VKMS_CRTC, "MODE_ID"));
-	assert_int_equal(crtc->props.out_fence_ptr,
-		mock_drm_prop_id(MOCK_VKMS_CRTC, "OUT_FENCE_PTR"));
-	assert_int_not_equal(crtc->props.active, 0);
+	const struct crtc *crtc = dev->crtcs[0];
+	const struct crtc_props *cp = crtc_props(crtc);
+	assert_int_equal(cp->active, mock_drm_prop_id(MOCK_VKMS_CRTC, "ACTIVE"));
+	assert_int_equal(cp->mode_id, mock_drm_prop_id(MOCK_VKMS_CRTC, "MODE_ID"));
+	assert_int_equal(cp->out_fence_ptr, mock_drm_prop_id(MOCK_VKMS_CRTC, "OUT_FENCE_PTR"));
+	assert_int_not_equal(cp->active, 0);
 
 	const struct dispman_output *out = f->out;
 	assert_int_equal(output_props(out)->crtc_id,
 		mock_drm_prop_id(MOCK_VKMS_VIRTUAL, "CRTC_ID"));
 	assert_int_equal(output_props(out)->writeback_fb_id, 0);
 
-	const struct writeback *wb = &dev->writebacks[0];
-	assert_int_equal(wb->props.crtc_id, mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "CRTC_ID"));
-	assert_int_equal(wb->props.writeback_fb_id,
+	const struct connector_props *wp = writeback_props(dev->writebacks[0]);
+	assert_int_equal(wp->crtc_id, mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "CRTC_ID"));
+	assert_int_equal(wp->writeback_fb_id,
 		mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "WRITEBACK_FB_ID"));
-	assert_int_equal(wb->props.writeback_out_fence_ptr,
+	assert_int_equal(wp->writeback_out_fence_ptr,
 		mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "WRITEBACK_OUT_FENCE_PTR"));
-	assert_int_equal(wb->props.writeback_pixel_formats,
+	assert_int_equal(wp->writeback_pixel_formats,
 		mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "WRITEBACK_PIXEL_FORMATS"));
 
 	static const char *const plane_prop_names[] = {
@@ -494,7 +499,9 @@ static void test_properties(void **state)
 	/* Nothing is on screen after opening. */
 	assert_true(mock_drm_get_prop(MOCK_VKMS_CRTC, "ACTIVE", &v));
 	assert_int_equal(v, 0);
-	assert_false(crtc->cur_active);
+	assert_false(crtc_cur_active(crtc));
+	assert_int_equal(crtc_cur_mode_blob(crtc), 0);
+	assert_null(crtc_user(crtc));
 	assert_false(output_active(out));
 }
 
