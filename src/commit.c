@@ -104,11 +104,9 @@ static void record_frame(struct dispman_output *out)
 {
 	output_scene_start(out);
 	struct dispman_layer *comp = compose_peek_layer(out);
-	if (comp && layer_plane(comp)) {
-		output_queue_buffer(out, layer_buffer(comp));
-		if (layer_buffer(comp))
-			scene_add(out, comp);
-	}
+	if (comp && layer_plane(comp) && output_queue_buffer(out, layer_buffer(comp)) &&
+	    layer_buffer(comp))
+		scene_add(out, comp);
 	struct dispman_layer *on[MAX_SCENE];
 	size_t n = 0;
 	struct list *pos, *tmp;
@@ -117,8 +115,8 @@ static void record_frame(struct dispman_output *out)
 		bool on_plane = layer_plane(layer) != NULL;
 		if (!on_plane && !layer_composited(layer))
 			continue;
-		output_queue_buffer(out, layer_buffer(layer));
-		if (!on_plane || !layer_buffer(layer) || n >= MAX_SCENE)
+		bool held = output_queue_buffer(out, layer_buffer(layer));
+		if (!on_plane || !layer_buffer(layer) || !held || n >= MAX_SCENE)
 			continue;
 		/* insertion into stacking order: a handful of layers, usually in order */
 		size_t i = n++;

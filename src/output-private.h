@@ -10,6 +10,14 @@
 
 #define MAX_SHOWN 32
 
+/* The buffers of one frame (each referenced once per entry) and its scene: what it put on
+ * the planes. The scene holds no references: each of its buffers is among the frame's. */
+struct frame {
+	struct dispman_buffer *bufs[MAX_SHOWN];
+	size_t n;
+	struct scene scene;
+};
+
 struct mode_entry {
 	struct dispman_mode pub;
 	drmModeModeInfo info;
@@ -55,14 +63,11 @@ struct dispman_output {
 	bool commit_queued;               /* a commit waits for this output's flip */
 	bool want_commit;                 /* scratch: asked for in the commit being made */
 	bool committing;                  /* in the request being built */
-	struct scene queued_scene;        /* the planes of the committed frame not yet flipped */
-	struct scene shown_scene;         /* the planes of the frame on screen */
-	struct dispman_buffer *old_shown[MAX_SHOWN]; /* left the screen with the flip handled */
-	size_t n_old_shown;
-	struct dispman_buffer *queued[MAX_SHOWN]; /* in the committed frame not yet flipped */
-	size_t n_queued;
-	struct dispman_buffer *shown[MAX_SHOWN];  /* on screen now */
-	size_t n_shown;
+	/* Three frames, which a flip rotates (no copies): the committed frame not yet flipped,
+	 * the frame on screen, and the one that left the screen with the flip handled (its
+	 * buffers until output_flip_release(); its scene is unused). */
+	struct frame *queued, *shown, *old;
+	struct frame frames[3];
 	dispman_frame_callback frame_cb;
 	void *frame_data;
 
@@ -84,7 +89,5 @@ struct dispman_output {
 	struct event_source *pace_source;
 };
 
-/* Drop the references of a scene. */
-void scene_clear(struct scene *scene);
 
 #endif

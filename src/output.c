@@ -105,6 +105,9 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 	}
 	out->dev = dev;
 	out->pace_fd = -1;
+	out->queued = &out->frames[0];
+	out->shown = &out->frames[1];
+	out->old = &out->frames[2];
 	list_init(&out->layers);
 	out->connector_id = conn->connector_id;
 	out->connector_type = conn->connector_type;
@@ -152,29 +155,29 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 	return out;
 }
 
-void scene_clear(struct scene *scene)
+static void scene_clear(struct scene *scene)
 {
-	for (size_t i = 0; i < scene->n; i++)
-		dispman_buffer_unref(scene->e[i].buf);
 	scene->n = 0;
 	scene->valid = false;
 }
 
+/* Drops the frame's references (releasing its buffers first when release) and its scene. */
+static void frame_clear(struct frame *f, bool release)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		if (release)
+			buffer_release(f->bufs[i]);
+		dispman_buffer_unref(f->bufs[i]);
+	}
+	f->n = 0;
+	scene_clear(&f->scene);
+}
+
 void output_release_all(struct dispman_output *out)
 {
-	scene_clear(&out->queued_scene);
-	scene_clear(&out->shown_scene);
-	for (size_t i = 0; i < out->n_old_shown; i++)
-		dispman_buffer_unref(out->old_shown[i]);
-	out->n_old_shown = 0;
-	for (size_t i = 0; i < out->n_queued; i++)
-		dispman_buffer_unref(out->queued[i]);
-	out->n_queued = 0;
-	for (size_t i = 0; i < out->n_shown; i++) {
-		buffer_release(out->shown[i]);
-		dispman_buffer_unref(out->shown[i]);
-	}
-	out->n_shown = 0;
+	frame_clear(out->old, false);
+	frame_clear(out->queued, false);
+	frame_clear(out->shown, true);
 }
 
 void output_destroy(struct dispman_output *out)
@@ -189,11 +192,11 @@ void output_destroy(struct dispman_output *out)
 
 bool output_holds_buffer(const struct dispman_output *out, const struct dispman_buffer *buf)
 {
-	for (size_t i = 0; i < out->n_shown; i++)
-		if (out->shown[i] == buf)
+	for (size_t i = 0; i < out->shown->n; i++)
+		if (out->shown->bufs[i] == buf)
 			return true;
-	for (size_t i = 0; i < out->n_queued; i++)
-		if (out->queued[i] == buf)
+	for (size_t i = 0; i < out->queued->n; i++)
+		if (out->queued->bufs[i] == buf)
 			return true;
 	return false;
 }
@@ -322,22 +325,11 @@ void output_flip_complete(struct dispman_output *out)
 	/* Move the flipped frame on screen first, so that every callback of
 	 * output_flip_notify() (shown, frame, release) sees the new state, and a commit
 	 * made from one of them fills a fresh queue. */
-	memcpy(out->old_shown, out->shown, out->n_shown * sizeof(out->shown[0]));
-	out->n_old_shown = out->n_shown;
-	memcpy(out->shown, out->queued, out->n_queued * sizeof(out->queued[0]));
-	out->n_shown = out->n_queued;
-	out->n_queued = 0;
-	if (out->queued_scene.valid || !out->active) {
-		/* the queued scene's entries (and their references) move on screen: only
-		 * the used ones are copied, not the whole array */
-		struct scene *shown = &out->shown_scene, *queued = &out->queued_scene;
-		scene_clear(shown);
-		memcpy(shown->e, queued->e, queued->n * sizeof(queued->e[0]));
-		shown->n = queued->n;
-		shown->valid = queued->valid;
-		queued->n = 0;
-		queued->valid = false;
-	}
+	struct frame *left = out->old; /* empty: released above */
+	out->old = out->shown;
+	out->shown = out->queued;
+	out->queued = left;
+	scene_clear(&left->scene);
 	out->flip_pending = false;
 	out->flip_notify = true;
 }
@@ -346,29 +338,29 @@ void output_flip_notify(struct dispman_output *out)
 {
 	out->flip_notify = false;
 	struct timespec ts = out->flip_ts;
-	/* A callback may dispatch events itself: iterate over copies. */
-	struct dispman_buffer *old[MAX_SHOWN], *shown[MAX_SHOWN];
-	size_t n_old = out->n_old_shown, n_shown = out->n_shown;
-	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
-	memcpy(shown, out->shown, n_shown * sizeof(shown[0]));
-	for (size_t j = 0; j < n_shown; j++) {
-		struct dispman_buffer *b = shown[j];
+	/* The shown callbacks are the library's own (the camera's), which neither commit nor
+	 * dispatch: the frames stay as they are while they run. */
+	const struct frame *old = out->old, *shown = out->shown;
+	for (size_t j = 0; j < shown->n; j++) {
+		struct dispman_buffer *b = shown->bufs[j];
 		bool was_shown = false;
-		for (size_t i = 0; i < n_old; i++)
-			was_shown = was_shown || old[i] == b;
+		for (size_t i = 0; i < old->n; i++)
+			was_shown = was_shown || old->bufs[i] == b;
 		if (!was_shown)
 			buffer_notify_shown(b, &ts);
 	}
+	/* the application's callback may dispatch events itself: it comes last */
 	if (out->frame_cb && output_pace_frame(out))
 		out->frame_cb(out, out->flip_seq, &ts, out->frame_data);
 }
 
 void output_flip_release(struct dispman_output *out)
 {
+	/* the release callbacks may dispatch (another flip handled): iterate over a copy */
 	struct dispman_buffer *old[MAX_SHOWN];
-	size_t n_old = out->n_old_shown;
-	memcpy(old, out->old_shown, n_old * sizeof(old[0]));
-	out->n_old_shown = 0;
+	size_t n_old = out->old->n;
+	memcpy(old, out->old->bufs, n_old * sizeof(old[0]));
+	out->old->n = 0;
 	/* A buffer left the screen when neither the new frame nor a frame
 	 * committed since (the callbacks' commits) holds it. */
 	for (size_t i = 0; i < n_old; i++) {
@@ -737,7 +729,7 @@ bool output_flip_notify_due(const struct dispman_output *out)
 
 const struct scene *output_shown_scene(const struct dispman_output *out)
 {
-	return &out->shown_scene;
+	return &out->shown->scene;
 }
 
 const struct timespec *output_commit_time(const struct dispman_output *out)
@@ -824,27 +816,29 @@ struct crtc *output_record_disabled(struct dispman_output *out)
 	out->cur_crtc = NULL;
 	out->flip_pending = old != NULL;
 	out->flip_crtc_id = old ? crtc_id(old) : 0;
-	scene_clear(&out->queued_scene);
+	scene_clear(&out->queued->scene);
 	return old;
 }
 
-void output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf)
+bool output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf)
 {
-	if (out->n_queued < MAX_SHOWN)
-		out->queued[out->n_queued++] = dispman_buffer_ref(buf);
+	struct frame *f = out->queued;
+	if (f->n >= MAX_SHOWN)
+		return false;
+	f->bufs[f->n++] = dispman_buffer_ref(buf);
+	return true;
 }
 
 void output_scene_start(struct dispman_output *out)
 {
-	scene_clear(&out->queued_scene);
-	out->queued_scene.valid = true;
+	scene_clear(&out->queued->scene);
+	out->queued->scene.valid = true;
 }
 
 void output_scene_add(struct dispman_output *out, const struct scene_entry *e)
 {
-	struct scene *scene = &out->queued_scene;
+	struct scene *scene = &out->queued->scene;
 	if (scene->n >= MAX_SCENE)
 		return;
-	scene->e[scene->n] = *e;
-	scene->e[scene->n++].buf = dispman_buffer_ref(e->buf);
+	scene->e[scene->n++] = *e;
 }

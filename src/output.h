@@ -23,9 +23,9 @@ struct dispman_layer;
 
 #define MAX_SCENE 32
 
-/* What the library put on one plane in a committed frame: the layer's buffer (referenced)
- * and its effective rectangles, alpha and blend mode then. A scene lists them bottom to
- * top. */
+/* What the library put on one plane in a committed frame: the layer's buffer (held by the
+ * output as long as the frame is queued or on screen, not by the entry) and its effective
+ * rectangles, alpha and blend mode then. A scene lists them bottom to top. */
 struct scene_entry {
 	struct dispman_buffer *buf;
 	uint32_t src_x, src_y, src_w, src_h; /* 16.16 */
@@ -157,11 +157,14 @@ void output_record_enabled(struct dispman_output *out, bool new_mode);
 /* Disabled (it was active): no CRTC any more, a flip pending on the one it left (returned;
  * NULL when it had none), no queued scene. */
 struct crtc *output_record_disabled(struct dispman_output *out);
-/* buf (referenced here) is in the committed frame; ignored beyond MAX_SHOWN buffers. */
-void output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf);
+/* buf (referenced here) is in the committed frame: true; false (ignored) beyond MAX_SHOWN
+ * buffers. */
+bool output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf);
 /* The queued scene starts again, empty and valid (a frame committed by the library). */
 void output_scene_start(struct dispman_output *out);
-/* e goes on top of the queued scene (e->buf referenced here); ignored beyond MAX_SCENE. */
+/* e goes on top of the queued scene; ignored beyond MAX_SCENE. e->buf must be in the
+ * committed frame (output_queue_buffer() returned true for it): the scene holds no
+ * reference of its own. */
 void output_scene_add(struct dispman_output *out, const struct scene_entry *e);
 
 /*
