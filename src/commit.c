@@ -330,11 +330,11 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 	return commit_wanted(dev);
 }
 
-void device_run_queued(struct dispman_device *dev)
+/* device_run_queued() once something is queued: kept out of line, so that the frequent
+ * call with nothing queued (every frame's flip comes here) stays a few instructions. */
+static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 {
 	struct commit_state *c = dev->commit;
-	if (c->hold > 0 || master_paused(dev) || (!c->all_queued && !c->outputs_queued))
-		return; /* nothing queued: every frame's flip comes here */
 	bool pending = false, ready = false;
 	size_t queued = 0;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
@@ -361,6 +361,13 @@ void device_run_queued(struct dispman_device *dev)
 	int ret = commit_wanted(dev);
 	if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */
 		dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
+}
+
+void device_run_queued(struct dispman_device *dev)
+{
+	const struct commit_state *c = dev->commit;
+	if ((c->all_queued || c->outputs_queued) && c->hold == 0 && !master_paused(dev))
+		run_queued(dev);
 }
 
 int dispman_device_commit(struct dispman_device *dev)
