@@ -542,11 +542,13 @@ static void update_rates(struct dispman_output *out)
 	}
 }
 
-/* Draw the layers prop composites on out, when its composition layer is on a plane. */
-static int compose_output(const struct proposal *prop, struct dispman_output *out, bool full)
+/* Draw the layers prop composites on out (in: in the request), when its composition layer
+ * is on a plane. */
+static int compose_output(const struct proposal *prop, struct dispman_output *out, bool in,
+	bool full)
 {
 	/* peek: never makes a buffer */
-	if (!output_committing(out) || !output_enabled(out) ||
+	if (!in || !output_enabled(out) ||
 	    !proposal_layer_plane(prop, compose_peek_layer(out)))
 		return 0;
 	struct dispman_layer **drawn;
@@ -674,7 +676,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	struct frame_kind *kind)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (output_committing(dev->outputs[i]))
+		if (proposal_has_output(prop, i))
 			update_rates(dev->outputs[i]);
 	bool search = dev->shape_dirty;
 	*kind = (struct frame_kind){ 0 };
@@ -705,7 +707,8 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 		proposal_keep_committed(prop);
 	}
 	for (size_t i = 0; i < dev->n_outputs; i++) {
-		int ret = compose_output(prop, dev->outputs[i], search);
+		int ret = compose_output(prop, dev->outputs[i], proposal_has_output(prop, i),
+			search);
 		if (ret < 0)
 			return ret;
 	}
@@ -735,14 +738,14 @@ bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
 	bool pending = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (output_committing(out) || full)
+		if (proposal_has_output(prop, i) || full)
 			compose_commit_done(out);
 		if (!dev->geometry_dirty)
 			continue; /* no layer's rectangles changed (layer.c sets both) */
 		struct list *pos, *tmp;
 		list_for_each_safe(pos, tmp, output_layers(out)) {
 			struct dispman_layer *l = layer_from_link(pos);
-			if (output_committing(out) || full)
+			if (proposal_has_output(prop, i) || full)
 				layer_geometry_committed(l);
 			pending = pending || layer_geom_dirty(l);
 		}

@@ -43,23 +43,63 @@ void commit_finish(struct dispman_device *dev)
 	dev->commit = NULL;
 }
 
-static void rollback_blobs(struct dispman_device *dev)
+/* Outputs of a usual device: one commit's values of them need no allocation. */
+#define COMMIT_INLINE_OUTPUTS 16
+
+/*
+ * One commit (commit_wanted()): the outputs asked for, and what its request covers (scope,
+ * which goes down the frame path with the proposal). A value on the stack of the commit:
+ * nothing of it outlives the commit.
+ */
+struct commit_run {
+	struct commit_scope scope;
+	bool *want; /* index i is dev->outputs[i]: asked for (select_outputs() takes it) */
+	struct scope_output inline_outputs[COMMIT_INLINE_OUTPUTS];
+	bool inline_want[COMMIT_INLINE_OUTPUTS];
+};
+
+static void run_finish(struct commit_run *run)
+{
+	if (run->scope.outputs != run->inline_outputs)
+		free(run->scope.outputs);
+	if (run->want != run->inline_want)
+		free(run->want);
+}
+
+/* A commit of dev's outputs, none asked for yet. -ENOMEM (logged) on a device with more
+ * outputs than fit inline when they cannot be allocated. */
+static int run_init(struct dispman_device *dev, struct commit_run *run)
+{
+	size_t n = dev->n_outputs;
+	*run = (struct commit_run){ .scope = { .n_outputs = n } };
+	run->scope.outputs = n <= COMMIT_INLINE_OUTPUTS ? run->inline_outputs :
+		calloc(n, sizeof(*run->scope.outputs));
+	run->want = n <= COMMIT_INLINE_OUTPUTS ? run->inline_want : calloc(n, sizeof(*run->want));
+	if (!run->scope.outputs || !run->want) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory for a commit of %zu outputs", n);
+		run_finish(run);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void rollback_blobs(struct dispman_device *dev, struct commit_scope *scope)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
-		if (output_new_mode_blob(out))
-			drmModeDestroyPropertyBlob(dev->fd, output_new_mode_blob(out));
-		output_set_new_mode_blob(out, 0);
+		struct scope_output *o = &scope->outputs[i];
+		if (o->mode_blob)
+			drmModeDestroyPropertyBlob(dev->fd, o->mode_blob);
+		o->mode_blob = 0;
 	}
 }
 
 /* modeset: select_outputs() found an output that needs one (else none needs a blob) */
-static int prepare_blobs(struct dispman_device *dev, bool modeset)
+static int prepare_blobs(struct dispman_device *dev, struct commit_scope *scope, bool modeset)
 {
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		output_set_new_mode_blob(out, 0);
-		if (!modeset || !output_committing(out) || !output_enabled(out) ||
+		scope->outputs[i].mode_blob = 0;
+		if (!modeset || !scope->outputs[i].in || !output_enabled(out) ||
 		    !output_needs_modeset(out))
 			continue;
 		uint32_t blob = 0;
@@ -68,10 +108,10 @@ static int prepare_blobs(struct dispman_device *dev, bool modeset)
 			int err = errno ? errno : EINVAL;
 			dispman_log_errno(DISPMAN_LOG_ERROR, err, "%s: cannot create MODE_ID blob",
 				output_name(out));
-			rollback_blobs(dev);
+			rollback_blobs(dev, scope);
 			return -err;
 		}
-		output_set_new_mode_blob(out, blob);
+		scope->outputs[i].mode_blob = blob;
 	}
 	return 0;
 }
@@ -128,20 +168,22 @@ static void record_frame(struct dispman_output *out)
 		scene_add(out, on[i]);
 }
 
-/* The kernel accepted the commit of prop: record it, then what it queued on each output. */
-static void apply_success(struct dispman_device *dev, const struct proposal *prop)
+/* The kernel accepted the commit of prop (whose mode blobs the CRTCs take from scope):
+ * record it, then what it queued on each output. */
+static void apply_success(struct dispman_device *dev, const struct proposal *prop,
+	struct commit_scope *scope)
 {
 	proposal_record(prop, dev);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (!output_committing(out))
+		if (!scope->outputs[i].in)
 			continue;
 		if (output_enabled(out)) {
 			struct crtc *crtc = output_crtc(out), *cur = output_cur_crtc(out);
-			uint32_t blob = output_new_mode_blob(out);
+			uint32_t blob = scope->outputs[i].mode_blob;
 			crtc_record_on(dev, crtc, blob);
 			if (blob)
-				output_set_new_mode_blob(out, 0);
+				scope->outputs[i].mode_blob = 0;
 			if (cur && cur != crtc && !crtc_user(cur) && crtc_cur_mode_blob(cur))
 				crtc_record_off(dev, cur);
 			output_record_enabled(out, blob != 0);
@@ -154,7 +196,7 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 				output_release_all(out);
 		}
 	}
-	if (prop->scope->full) {
+	if (scope->full) {
 		dev->force_modeset = false;
 		dev->shape_dirty = false;
 	}
@@ -166,20 +208,21 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
  * pending anywhere. Otherwise (only new buffers) each wanted output without a pending flip
  * is committed now, and a wanted output whose flip is pending gets its commit queued: it
  * runs from device_run_queued() after its own flip, never waiting for another output's.
- * Returns true when a request is to be made now, and what it covers in *scope.
+ * Takes the outputs asked for (run->want, cleared); returns true when a request is to be
+ * made now, and what it covers in run->scope.
  */
-static bool select_outputs(struct dispman_device *dev, struct commit_scope *scope,
-	bool *modeset)
+static bool select_outputs(struct dispman_device *dev, struct commit_run *run, bool *modeset)
 {
 	alloc_check_geometry(dev); /* new rectangles the assignment cannot hold: a search */
+	struct commit_scope *scope = &run->scope;
 	bool any = false, pending = false, full = dev->shape_dirty || dev->force_modeset;
 	*modeset = dev->force_modeset;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		output_set_committing(out, false);
+		scope->outputs[i].in = false;
 		if (!output_enabled(out) && !output_active(out))
-			output_set_want_commit(out, false);
-		any = any || output_want_commit(out);
+			run->want[i] = false;
+		any = any || run->want[i];
 		pending = pending || output_flip_pending(out);
 		if ((output_enabled(out) || output_active(out)) && output_needs_modeset(out))
 			*modeset = full = true;
@@ -191,8 +234,8 @@ static bool select_outputs(struct dispman_device *dev, struct commit_scope *scop
 			dev->commit->all_queued = true;
 		for (size_t i = 0; i < dev->n_outputs; i++) {
 			struct dispman_output *out = dev->outputs[i];
-			set_queued(dev, out, output_commit_queued(out) || output_want_commit(out));
-			output_set_want_commit(out, false);
+			set_queued(dev, out, output_commit_queued(out) || run->want[i]);
+			run->want[i] = false;
 		}
 		return false;
 	}
@@ -201,15 +244,15 @@ static bool select_outputs(struct dispman_device *dev, struct commit_scope *scop
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		bool live = output_enabled(out) || output_active(out);
-		bool want = output_want_commit(out);
+		bool want = run->want[i];
 		if (full ? live : want && !output_flip_pending(out)) {
-			output_set_committing(out, true);
+			scope->outputs[i].in = true;
 			set_queued(dev, out, false);
 			now = true;
 		} else if (want) {
 			set_queued(dev, out, true);
 		}
-		output_set_want_commit(out, false);
+		run->want[i] = false;
 	}
 	if (full)
 		dev->commit->all_queued = false;
@@ -219,10 +262,10 @@ static bool select_outputs(struct dispman_device *dev, struct commit_scope *scop
 /* commit_selected(): the kernel refused untested new rectangles; search and commit again */
 #define RETRY_WITH_SEARCH 1
 
-static int commit_selected(struct dispman_device *dev, const struct commit_scope *scope,
+static int commit_selected(struct dispman_device *dev, struct commit_scope *scope,
 	bool modeset)
 {
-	int ret = prepare_blobs(dev, modeset);
+	int ret = prepare_blobs(dev, scope, modeset);
 	if (ret < 0)
 		return ret;
 
@@ -249,10 +292,10 @@ static int commit_selected(struct dispman_device *dev, const struct commit_scope
 		(modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : DRM_MODE_ATOMIC_NONBLOCK);
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
-		apply_success(dev, &prop);
+		apply_success(dev, &prop, scope);
 		alloc_done(dev, &prop, &kind, true);
 		for (size_t i = 0; i < dev->n_outputs; i++)
-			if (output_committing(dev->outputs[i]) && output_enabled(dev->outputs[i]))
+			if (scope->outputs[i].in && output_enabled(dev->outputs[i]))
 				output_frame_committed(dev->outputs[i], modeset);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
@@ -264,30 +307,26 @@ out:
 	req_finish(dev, &r);
 	proposal_finish(&prop);
 	if (ret < 0)
-		rollback_blobs(dev);
+		rollback_blobs(dev, scope);
 	return ret;
 }
 
-/* Commit the outputs whose want_commit is set (see select_outputs()). */
-static int commit_wanted(struct dispman_device *dev)
+/* Commit the outputs run asks for (run->want; see select_outputs()). */
+static int commit_wanted(struct dispman_device *dev, struct commit_run *run)
 {
-	/* what the request covers: this commit's, handed down with its proposal */
-	struct commit_scope scope = { 0 };
 	bool modeset;
-	if (!select_outputs(dev, &scope, &modeset))
+	if (!select_outputs(dev, run, &modeset))
 		return 0;
-	int ret = commit_selected(dev, &scope, modeset);
+	int ret = commit_selected(dev, &run->scope, modeset);
 	if (ret == RETRY_WITH_SEARCH) {
 		/* The kernel refused new rectangles on the committed planes, which changed
 		 * nothing: search (the whole device) and commit this frame again now, or as
 		 * soon as the other outputs' flips are done. */
 		for (size_t i = 0; i < dev->n_outputs; i++)
-			output_set_want_commit(dev->outputs[i], output_committing(dev->outputs[i]));
-		ret = select_outputs(dev, &scope, &modeset) ?
-			commit_selected(dev, &scope, modeset) : 0;
+			run->want[i] = run->scope.outputs[i].in;
+		ret = select_outputs(dev, run, &modeset) ?
+			commit_selected(dev, &run->scope, modeset) : 0;
 	}
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		output_set_committing(dev->outputs[i], false);
 	return ret;
 }
 
@@ -325,9 +364,15 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 				set_queued(dev, dev->outputs[i], true);
 		return 0;
 	}
+	struct commit_run run;
+	int ret = run_init(dev, &run);
+	if (ret < 0)
+		return ret;
 	for (size_t i = 0; i < dev->n_outputs; i++)
-		output_set_want_commit(dev->outputs[i], !only || dev->outputs[i] == only);
-	return commit_wanted(dev);
+		run.want[i] = !only || dev->outputs[i] == only;
+	ret = commit_wanted(dev, &run);
+	run_finish(&run);
+	return ret;
 }
 
 /* device_run_queued() once something is queued: kept out of line, so that the frequent
@@ -348,17 +393,22 @@ static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 	c->outputs_queued = queued; /* the count again (a destroyed output may have left it) */
 	if (!(c->all_queued && !pending) && !ready)
 		return;
+	struct commit_run run;
+	int ret = run_init(dev, &run);
+	if (ret < 0)
+		return; /* logged; still queued */
 	bool all = c->all_queued && !pending;
 	if (all)
 		c->all_queued = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		bool want = all || (output_commit_queued(out) && !output_flip_pending(out));
-		output_set_want_commit(out, want);
+		run.want[i] = want;
 		if (want)
 			set_queued(dev, out, false);
 	}
-	int ret = commit_wanted(dev);
+	ret = commit_wanted(dev, &run);
+	run_finish(&run);
 	if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */
 		dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
 }

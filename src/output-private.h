@@ -51,7 +51,6 @@ struct dispman_output {
 	/* a mode of the list found equal to cur_mode (output_needs_modeset()), NULL when
 	 * cur_mode or the list changed since */
 	const struct mode_entry *mode_is_cur;
-	uint32_t new_mode_blob;          /* prepared for the request being built */
 
 	/* frames */
 	bool flip_pending;
@@ -61,8 +60,6 @@ struct dispman_output {
 	uint64_t flip_seq;                /* of that event */
 	struct timespec flip_ts;
 	bool commit_queued;               /* a commit waits for this output's flip */
-	bool want_commit;                 /* scratch: asked for in the commit being made */
-	bool committing;                  /* in the request being built */
 	/* Three frames, which a flip rotates (no copies): the committed frame not yet flipped,
 	 * the frame on screen, and the one that left the screen with the flip handled (its
 	 * buffers until output_flip_release(); its scene is unused). */

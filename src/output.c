@@ -757,26 +757,6 @@ void output_set_base_layer(struct dispman_output *out, struct dispman_layer *lay
 	out->base_layer = layer;
 }
 
-bool output_want_commit(const struct dispman_output *out)
-{
-	return out->want_commit;
-}
-
-void output_set_want_commit(struct dispman_output *out, bool want)
-{
-	out->want_commit = want;
-}
-
-bool output_committing(const struct dispman_output *out)
-{
-	return out->committing;
-}
-
-void output_set_committing(struct dispman_output *out, bool committing)
-{
-	out->committing = committing;
-}
-
 bool output_commit_queued(const struct dispman_output *out)
 {
 	return out->commit_queued;
@@ -785,16 +765,6 @@ bool output_commit_queued(const struct dispman_output *out)
 void output_set_commit_queued(struct dispman_output *out, bool queued)
 {
 	out->commit_queued = queued;
-}
-
-uint32_t output_new_mode_blob(const struct dispman_output *out)
-{
-	return out->new_mode_blob;
-}
-
-void output_set_new_mode_blob(struct dispman_output *out, uint32_t blob)
-{
-	out->new_mode_blob = blob;
 }
 
 void output_record_enabled(struct dispman_output *out, bool new_mode)

@@ -126,25 +126,12 @@ void output_set_compositor(struct dispman_output *out, struct compositor *comp);
  * creates it and when the layer is destroyed (layer_destroy_internal()). */
 struct dispman_layer *output_base_layer(const struct dispman_output *out);
 void output_set_base_layer(struct dispman_output *out, struct dispman_layer *layer);
-/*
- * Commit scratch, set by commit.c alone: want_commit, the output is asked for in the commit
- * being made (device_commit_internal(), device_run_queued(), select_outputs());
- * committing, it is in the request being built (select_outputs() to the end of
- * commit_wanted(); alloc.c, proposal.c and request.c read it).
- */
-bool output_want_commit(const struct dispman_output *out);
-void output_set_want_commit(struct dispman_output *out, bool want);
-bool output_committing(const struct dispman_output *out);
-void output_set_committing(struct dispman_output *out, bool committing);
 /* A commit waits for this output's flip: set by commit.c alone (set_queued(), which also
- * counts it in dev->outputs_queued). */
+ * counts it in struct commit_state). Which outputs one commit asks for and puts in its
+ * request, and their MODE_ID blobs, are that commit's (struct commit_scope, proposal.h),
+ * not the output's. */
 bool output_commit_queued(const struct dispman_output *out);
 void output_set_commit_queued(struct dispman_output *out, bool queued);
-/* The MODE_ID blob prepared for the request being built, 0 for none: set by commit.c alone
- * (prepare_blobs() creates it, apply_success() hands it to the CRTC, rollback_blobs()
- * destroys it); request.c reads it. */
-uint32_t output_new_mode_blob(const struct dispman_output *out);
-void output_set_new_mode_blob(struct dispman_output *out, uint32_t blob);
 
 /*
  * Recording an accepted commit, by commit.c alone (apply_success()), for an output in it.

@@ -133,6 +133,16 @@ bool proposal_layer_composited(const struct proposal *prop, const struct dispman
 	return e && e->placement.state == DISPMAN_PLACEMENT_COMPOSITED;
 }
 
+/* out, an output of dev, is in the request of prop. */
+static bool has_output(const struct proposal *prop, const struct dispman_device *dev,
+	const struct dispman_output *out)
+{
+	for (size_t o = 0; o < dev->n_outputs; o++)
+		if (dev->outputs[o] == out)
+			return proposal_has_output(prop, o);
+	return false;
+}
+
 bool proposal_covers_plane(const struct proposal *prop, const struct dispman_device *dev,
 	size_t i)
 {
@@ -141,14 +151,14 @@ bool proposal_covers_plane(const struct proposal *prop, const struct dispman_dev
 	const struct plane *p = dev->planes[i];
 	const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 	if (layer)
-		return output_committing(layer_output(layer));
+		return has_output(prop, dev, layer_output(layer));
 	uint32_t cur_crtc_id = plane_cur_crtc_id(p);
 	if (!cur_crtc_id)
 		return false; /* on no CRTC, and none of this request's */
 	for (size_t o = 0; o < dev->n_outputs; o++) {
 		const struct dispman_output *out = dev->outputs[o];
 		const struct crtc *cur = output_cur_crtc(out);
-		if (output_committing(out) && cur && crtc_id(cur) == cur_crtc_id)
+		if (proposal_has_output(prop, o) && cur && crtc_id(cur) == cur_crtc_id)
 			return true;
 	}
 	return false;

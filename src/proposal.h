@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <dispman/dispman.h>
 
@@ -32,15 +33,24 @@ struct proposed_layer {
 	struct dispman_placement placement; /* COMPOSITED: drawn by compose.c */
 };
 
+/* One output in a commit's request (commit_scope.outputs[i] is dev->outputs[i]). */
+struct scope_output {
+	bool in;            /* its connector and CRTC are in the request (select_outputs()) */
+	uint32_t mode_blob; /* the MODE_ID blob of its new mode (prepare_blobs()), 0: none */
+};
+
 /*
- * What one commit's request covers (commit.c decides it, select_outputs()): a value of that
- * commit, which commit.c owns and hands down with its proposal (proposal.scope) to the
- * request builder, the recording and the allocator. Nothing of it outlives the commit.
+ * What one commit's request covers (commit.c decides it, select_outputs(), and makes the
+ * mode blobs, prepare_blobs()): a value of that commit, which commit.c owns and hands down
+ * with its proposal (proposal.scope) to the request builder, the recording and the
+ * allocator. Nothing of it outlives the commit, and nothing of it is kept in the outputs.
  */
 struct commit_scope {
 	/* the request covers the whole device (a new shape or a modeset): every live output
 	 * and every plane */
 	bool full;
+	struct scope_output *outputs; /* index i is dev->outputs[i] */
+	size_t n_outputs;
 };
 
 /* A device of usual size fits in the proposal itself: no allocation per commit. */
@@ -68,6 +78,17 @@ struct proposal {
 /* An empty proposal for the commit that covers scope: nothing proposed, nothing allocated
  * (proposal_finish() is fine). */
 void proposal_init(struct proposal *prop, const struct commit_scope *scope);
+/* dev->outputs[i] is in the request of prop (its connector and CRTC are set), and the
+ * MODE_ID blob prepared for it (0: none). */
+static inline bool proposal_has_output(const struct proposal *prop, size_t i)
+{
+	return prop->scope->outputs[i].in;
+}
+
+static inline uint32_t proposal_mode_blob(const struct proposal *prop, size_t i)
+{
+	return prop->scope->outputs[i].mode_blob;
+}
 /* For a search: room for every plane and layer of dev, nothing proposed. Returns 0 or
  * -ENOMEM (then proposal_finish() is still fine). */
 int proposal_start_search(struct proposal *prop, const struct dispman_device *dev);
@@ -129,8 +150,8 @@ struct plane *proposal_layer_plane(const struct proposal *prop,
 bool proposal_layer_composited(const struct proposal *prop, const struct dispman_layer *layer);
 /*
  * Whether the request of this proposal sets plane i: every plane when the commit covers
- * the device (prop->scope->full), else the planes of the outputs it commits (proposed on one,
- * or shown on its CRTC by the committed state).
+ * the device (prop->scope->full), else the planes of the outputs in it
+ * (proposal_has_output(): proposed on one, or shown on its CRTC by the committed state).
  */
 bool proposal_covers_plane(const struct proposal *prop, const struct dispman_device *dev,
 	size_t i);

@@ -257,14 +257,14 @@ void req_build(const struct dispman_device *dev, const struct proposal *prop,
 	add_planes(dev, prop, r, kind);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
-		if (!output_committing(out))
+		if (!proposal_has_output(prop, i))
 			continue;
 		uint32_t connector_id = output_connector_id(out);
 		uint32_t crtc_id_prop = output_props(out)->crtc_id;
 		if (output_enabled(out)) {
 			const struct crtc *crtc = output_crtc(out);
 			uint32_t id = crtc_id(crtc);
-			uint32_t blob = output_new_mode_blob(out);
+			uint32_t blob = proposal_mode_blob(prop, i);
 			if (blob) {
 				req_add(r, connector_id, crtc_id_prop, id);
 				req_add(r, id, crtc_props(crtc)->mode_id, blob);

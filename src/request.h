@@ -57,13 +57,14 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
  * failure of the call. */
 bool req_error_is_answer(int err);
 /*
- * Add to r the state of the outputs in the request (out->committing): connector and CRTC
- * properties, the MODE_ID blobs prepared for it, and the plane properties of the proposed
- * assignment prop for the planes it covers (proposal_covers_plane()), as kind says. An
- * active CRTC that a plane property already pulls into the kernel's state gets no ACTIVE
- * property (it sends its flip event anyway); one that nothing else pulls in gets ACTIVE=1,
- * so that a commit with nothing new still completes with an event. Reads, never writes:
- * the planes' and layers' recorded state is the committed one.
+ * Add to r the state of the outputs in the request (prop->scope: proposal_has_output()):
+ * connector and CRTC properties, the MODE_ID blobs prepared for it (proposal_mode_blob()),
+ * and the plane properties of the proposed assignment prop for the planes it covers
+ * (proposal_covers_plane()), as kind says. An active CRTC that a plane property already
+ * pulls into the kernel's state gets no ACTIVE property (it sends its flip event anyway);
+ * one that nothing else pulls in gets ACTIVE=1, so that a commit with nothing new still
+ * completes with an event. Reads, never writes: the planes' and layers' recorded state is
+ * the committed one.
  */
 void req_build(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r, const struct frame_kind *kind);

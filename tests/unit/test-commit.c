@@ -1012,7 +1012,11 @@ static void test_request_from_proposal(void **state)
 
 	/* the committed assignment, copied into a search's proposal to be changed, for a
 	 * request of the whole device (as select_outputs() picks it for a new shape) */
-	struct commit_scope scope = { .full = true };
+	struct scope_output in[8] = { 0 };
+	assert_true(dev->n_outputs <= ARRAY_SIZE(in));
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		in[i].in = dev->outputs[i] == f->out;
+	struct commit_scope scope = { .full = true, .outputs = in, .n_outputs = dev->n_outputs };
 	struct proposal next;
 	proposal_init(&next, &scope);
 	assert_int_equal(proposal_start_search(&next, dev), 0);
@@ -1044,7 +1048,6 @@ static void test_request_from_proposal(void **state)
 	}
 	struct recorded before, after;
 	record(dev, layer, &before);
-	output_set_committing(f->out, true); /* as select_outputs() does */
 	struct atomic_req r;
 	assert_int_equal(req_init(dev, &r), 0);
 	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
@@ -1056,7 +1059,6 @@ static void test_request_from_proposal(void **state)
 	record(dev, layer, &after);
 	assert_recorded_equal(&before, &after); /* built and committed, not recorded */
 	proposal_record(&next, dev);
-	output_set_committing(f->out, false);
 	proposal_finish(&next);
 	assert_ptr_equal(plane_cur_layer(dev->planes[to]), layer);
 	assert_int_equal(plane_cur_fb_id(dev->planes[to]), buffer_fb_id(sq));
