@@ -71,10 +71,15 @@ static void run_finish(struct commit_run *run)
 static int run_init(struct dispman_device *dev, struct commit_run *run)
 {
 	size_t n = dev->n_outputs;
-	*run = (struct commit_run){ .scope = { .n_outputs = n } };
-	run->scope.outputs = n <= COMMIT_INLINE_OUTPUTS ? run->inline_outputs :
-		calloc(n, sizeof(*run->scope.outputs));
-	run->want = n <= COMMIT_INLINE_OUTPUTS ? run->inline_want : calloc(n, sizeof(*run->want));
+	bool inl = n <= COMMIT_INLINE_OUTPUTS;
+	/* only the n entries in use are cleared (a frame's commit: one or two) */
+	run->scope = (struct commit_scope){ .n_outputs = n,
+		.outputs = inl ? run->inline_outputs : calloc(n, sizeof(*run->scope.outputs)) };
+	run->want = inl ? run->inline_want : calloc(n, sizeof(*run->want));
+	for (size_t i = 0; inl && i < n; i++) {
+		run->inline_outputs[i] = (struct scope_output){ 0 };
+		run->inline_want[i] = false;
+	}
 	if (!run->scope.outputs || !run->want) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory for a commit of %zu outputs", n);
 		run_finish(run);
@@ -350,6 +355,22 @@ void commit_defer(struct dispman_device *dev, bool on)
 	dev->commit->defer += on ? 1 : -1;
 }
 
+/* A commit made at once (device_commit_internal() outside handlers): out of line, so that
+ * the frequent queued case (a camera frame, a frame callback) does not set up its stack. */
+static __attribute__((noinline)) int commit_now(struct dispman_device *dev,
+	struct dispman_output *only)
+{
+	struct commit_run run;
+	int ret = run_init(dev, &run);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < dev->n_outputs; i++)
+		run.want[i] = !only || dev->outputs[i] == only;
+	ret = commit_wanted(dev, &run);
+	run_finish(&run);
+	return ret;
+}
+
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only)
 {
 	if (master_paused(dev) && !device_try_regain_master(dev, false)) {
@@ -364,15 +385,7 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 				set_queued(dev, dev->outputs[i], true);
 		return 0;
 	}
-	struct commit_run run;
-	int ret = run_init(dev, &run);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		run.want[i] = !only || dev->outputs[i] == only;
-	ret = commit_wanted(dev, &run);
-	run_finish(&run);
-	return ret;
+	return commit_now(dev, only);
 }
 
 /* device_run_queued() once something is queued: kept out of line, so that the frequent

@@ -88,7 +88,7 @@ static int read_connectors(struct dispman_device *dev, drmModeRes *res)
 				dev->writebacks[dev->n_writebacks++] = wb;
 			continue;
 		}
-		struct dispman_output *out = output_create(dev, conn);
+		struct dispman_output *out = output_create(dev, conn, dev->n_outputs);
 		drmModeFreeConnector(conn);
 		if (!out)
 			return -errno;
@@ -395,21 +395,13 @@ struct probe_state {
 	bool seen, was_enabled;
 };
 
-static size_t output_index(struct dispman_device *dev, const struct dispman_output *out)
-{
-	size_t i = 0;
-	while (dev->outputs[i] != out)
-		i++;
-	return i;
-}
-
 /* A connector the device has no output for yet: a new output (st grows with it). */
 static void probe_new_connector(struct dispman_device *dev, drmModeConnector *conn,
 	struct probe_state *st)
 {
 	struct dispman_output **outs = realloc(dev->outputs,
 		(dev->n_outputs + 1) * sizeof(*outs));
-	struct dispman_output *out = outs ? output_create(dev, conn) : NULL;
+	struct dispman_output *out = outs ? output_create(dev, conn, dev->n_outputs) : NULL;
 	if (outs)
 		dev->outputs = outs;
 	if (!out) {
@@ -435,7 +427,7 @@ static void probe_connectors(struct dispman_device *dev, drmModeRes *res,
 				"connector %u", res->connectors[c]);
 			struct dispman_output *out = find_output(dev, res->connectors[c]);
 			if (out)
-				st[output_index(dev, out)].seen = true;
+				st[output_index(out)].seen = true;
 			continue;
 		}
 		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
@@ -444,7 +436,7 @@ static void probe_connectors(struct dispman_device *dev, drmModeRes *res,
 		}
 		struct dispman_output *out = find_output(dev, conn->connector_id);
 		if (out) {
-			size_t i = output_index(dev, out);
+			size_t i = output_index(out);
 			st[i].seen = true;
 			int ev = output_update(out, conn);
 			if (ev > 0)

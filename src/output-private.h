@@ -25,6 +25,7 @@ struct mode_entry {
 
 struct dispman_output {
 	struct dispman_device *dev;
+	size_t index;                     /* in dev->outputs */
 	uint32_t connector_id;
 	uint32_t connector_type;
 	char name[64];

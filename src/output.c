@@ -95,7 +95,8 @@ static struct mode_entry *read_modes(drmModeConnector *conn, size_t *n)
 	return modes;
 }
 
-struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn)
+struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn,
+	size_t index)
 {
 	struct dispman_output *out = calloc(1, sizeof(*out));
 	if (!out) {
@@ -104,6 +105,7 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 		return NULL;
 	}
 	out->dev = dev;
+	out->index = index;
 	out->pace_fd = -1;
 	out->queued = &out->frames[0];
 	out->shown = &out->frames[1];
@@ -725,6 +727,11 @@ bool output_flip_is_done(const struct dispman_output *out)
 bool output_flip_notify_due(const struct dispman_output *out)
 {
 	return out->flip_notify;
+}
+
+size_t output_index(const struct dispman_output *out)
+{
+	return out->index;
 }
 
 const struct scene *output_shown_scene(const struct dispman_output *out)

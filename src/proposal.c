@@ -133,25 +133,10 @@ bool proposal_layer_composited(const struct proposal *prop, const struct dispman
 	return e && e->placement.state == DISPMAN_PLACEMENT_COMPOSITED;
 }
 
-/* out, an output of dev, is in the request of prop. */
-static bool has_output(const struct proposal *prop, const struct dispman_device *dev,
-	const struct dispman_output *out)
-{
-	for (size_t o = 0; o < dev->n_outputs; o++)
-		if (dev->outputs[o] == out)
-			return proposal_has_output(prop, o);
-	return false;
-}
 
-bool proposal_covers_plane(const struct proposal *prop, const struct dispman_device *dev,
-	size_t i)
+bool proposal_covers_plane_off(const struct proposal *prop, const struct dispman_device *dev,
+	const struct plane *p)
 {
-	if (prop->scope->full)
-		return true;
-	const struct plane *p = dev->planes[i];
-	const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
-	if (layer)
-		return has_output(prop, dev, layer_output(layer));
 	uint32_t cur_crtc_id = plane_cur_crtc_id(p);
 	if (!cur_crtc_id)
 		return false; /* on no CRTC, and none of this request's */
@@ -175,7 +160,7 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 		struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 		if (!layer && !plane_in_use(p))
 			continue; /* off, and staying off: nothing to record */
-		if (proposal_covers_plane(prop, dev, i)) {
+		if (proposal_covers_plane_of(prop, dev, p, layer ? layer_output(layer) : NULL)) {
 			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
 				layer ? buffer_fb_id(layer_buffer(layer)) : 0,
 				layer ? crtc_id(output_crtc(layer_output(layer))) : 0);

@@ -15,6 +15,7 @@
 
 #include <dispman/dispman.h>
 
+#include "output.h"
 #include "plane.h"
 
 struct dispman_device;
@@ -149,12 +150,24 @@ struct plane *proposal_layer_plane(const struct proposal *prop,
 	const struct dispman_layer *layer);
 bool proposal_layer_composited(const struct proposal *prop, const struct dispman_layer *layer);
 /*
- * Whether the request of this proposal sets plane i: every plane when the commit covers
- * the device (prop->scope->full), else the planes of the outputs in it
- * (proposal_has_output(): proposed on one, or shown on its CRTC by the committed state).
+ * Whether the request of this proposal sets plane p, whose layer in the proposal
+ * (proposal_plane_layer()) is on output out (NULL: p is off in it): every plane when the
+ * commit covers the device (prop->scope->full), else the planes of the outputs in it
+ * (proposal_has_output(): proposed on one, or, off, shown on its CRTC by the committed
+ * state: proposal_covers_plane_off()). Inline, for the walks of every frame.
  */
-bool proposal_covers_plane(const struct proposal *prop, const struct dispman_device *dev,
-	size_t i);
+bool proposal_covers_plane_off(const struct proposal *prop, const struct dispman_device *dev,
+	const struct plane *p);
+static inline bool proposal_covers_plane_of(const struct proposal *prop,
+	const struct dispman_device *dev, const struct plane *p,
+	const struct dispman_output *out)
+{
+	if (prop->scope->full)
+		return true;
+	if (out)
+		return proposal_has_output(prop, output_index(out));
+	return proposal_covers_plane_off(prop, dev, p);
+}
 /* The kernel accepted the commit of prop: its planes (those it covers) and layers now show
  * it. */
 void proposal_record(const struct proposal *prop, struct dispman_device *dev);

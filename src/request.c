@@ -193,7 +193,7 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		uint32_t cur_fb_id = plane_cur_fb_id(p), cur_crtc_id = plane_cur_crtc_id(p);
 		if (!layer && !cur_fb_id && !cur_crtc_id)
 			continue; /* off, and staying off: nothing to say, whoever covers it */
-		if (!proposal_covers_plane(prop, dev, i))
+		if (!proposal_covers_plane_of(prop, dev, p, layer ? layer_output(layer) : NULL))
 			continue; /* another output's, with a flip pending */
 		uint32_t id = plane_id(p);
 		const struct plane_props *pp = plane_props(p);

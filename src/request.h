@@ -60,7 +60,7 @@ bool req_error_is_answer(int err);
  * Add to r the state of the outputs in the request (prop->scope: proposal_has_output()):
  * connector and CRTC properties, the MODE_ID blobs prepared for it (proposal_mode_blob()),
  * and the plane properties of the proposed assignment prop for the planes it covers
- * (proposal_covers_plane()), as kind says. An active CRTC that a plane property already
+ * (proposal_covers_plane_of()), as kind says. An active CRTC that a plane property already
  * pulls into the kernel's state gets no ACTIVE property (it sends its flip event anyway);
  * one that nothing else pulls in gets ACTIVE=1, so that a commit with nothing new still
  * completes with an event. Reads, never writes: the planes' and layers' recorded state is
