@@ -265,13 +265,15 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 	};
 }
 
-static struct plan_limits device_limits(const struct dispman_device *dev)
+/* What the search learned from the kernel so far, and the device's cursor size. */
+static struct plan_limits plan_limits_of(const struct dispman_device *dev)
 {
+	const struct dispman_limits *dl = device_limits(dev);
 	return (struct plan_limits){
 		.plane_cap = dev->alloc->plane_cap,
 		.no_scaling = dev->alloc->no_scaling,
-		.cursor_width = dev->limits.cursor_width,
-		.cursor_height = dev->limits.cursor_height,
+		.cursor_width = dl->cursor_width,
+		.cursor_height = dl->cursor_height,
 	};
 }
 
@@ -428,7 +430,7 @@ static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
 		.n_planes = c->n_planes,
 		.width = w,
 		.height = h,
-		.limits = device_limits(c->dev),
+		.limits = plan_limits_of(c->dev),
 	};
 	c->r = (struct plan_result){ .layers = c->res };
 	return 0;
@@ -638,7 +640,7 @@ static bool geometry_holds(struct dispman_device *dev)
 		const struct plan_input in = {
 			.width = output_mode(out)->hdisplay,
 			.height = output_mode(out)->vdisplay,
-			.limits = device_limits(dev),
+			.limits = plan_limits_of(dev),
 		};
 		struct list *pos, *tmp;
 		list_for_each_safe(pos, tmp, output_layers(out))
@@ -656,19 +658,19 @@ static bool geometry_holds(struct dispman_device *dev)
 
 void alloc_check_geometry(struct dispman_device *dev)
 {
-	if (dev->shape_dirty || dev->force_modeset)
+	if (device_shape_dirty(dev) || device_modeset_forced(dev))
 		return;
-	if (!dev->geometry_dirty) {
+	if (!device_geometry_dirty(dev)) {
 		/* a layer off the planes moved and the rectangles stopped changing: it may
 		 * fit a plane now */
 		if (dev->alloc->stale)
-			dev->shape_dirty = true;
+			device_shape_changed(dev);
 		return;
 	}
 	if (!geometry_holds(dev)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "new rectangles break the plane assignment: "
 			"searching again");
-		dev->shape_dirty = true;
+		device_shape_changed(dev);
 	}
 }
 
@@ -678,11 +680,11 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		if (proposal_has_output(prop, i))
 			update_rates(dev->outputs[i]);
-	bool search = dev->shape_dirty;
+	bool search = device_shape_dirty(dev);
 	*kind = (struct frame_kind){ 0 };
 	if (search) {
 		dev->alloc->stale = false;
-		dev->stats.searches++;
+		device_stats(dev)->searches++;
 		if (proposal_start_search(prop, dev) < 0)
 			return -ENOMEM;
 		/* composition buffers are made before the clock starts */
@@ -717,7 +719,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	kind->reused = !search && !(flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
 	/* only rectangles changed and alloc_check_geometry() found the assignment holds:
 	 * the new rectangles go into the request without a test */
-	kind->geometry = kind->reused && dev->geometry_dirty;
+	kind->geometry = kind->reused && device_geometry_dirty(dev);
 	return 0;
 }
 
@@ -727,20 +729,20 @@ bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
 	bool full = prop->scope->full;
 	bool geometry = kind->geometry;
 	if (!ok) {
-		/* a refused commit left shape_dirty set: the next one searches again; a refused
+		/* a refused commit left the shape dirty: the next one searches again; a refused
 		 * untested geometry change is searched and committed again at once */
 		if (geometry)
-			dev->stats.geometry_refused++;
+			device_stats(dev)->geometry_refused++;
 		return geometry;
 	}
 	if (geometry)
-		dev->stats.geometry_commits++;
+		device_stats(dev)->geometry_commits++;
 	bool pending = false;
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		if (proposal_has_output(prop, i) || full)
 			compose_commit_done(out);
-		if (!dev->geometry_dirty)
+		if (!device_geometry_dirty(dev))
 			continue; /* no layer's rectangles changed (layer.c sets both) */
 		struct list *pos, *tmp;
 		list_for_each_safe(pos, tmp, output_layers(out)) {
@@ -750,6 +752,6 @@ bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
 			pending = pending || layer_geom_dirty(l);
 		}
 	}
-	dev->geometry_dirty = pending;
+	device_set_geometry_dirty(dev, pending);
 	return false;
 }

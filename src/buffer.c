@@ -129,7 +129,7 @@ static int check_size(struct dispman_device *dev, uint32_t width, uint32_t heigh
 		dispman_log(DISPMAN_LOG_ERROR, "buffer size %ux%u is empty", width, height);
 		return -EINVAL;
 	}
-	const struct dispman_limits *l = &dev->limits;
+	const struct dispman_limits *l = device_limits(dev);
 	if ((l->max_width && width > l->max_width) || (l->max_height && height > l->max_height)) {
 		dispman_log(DISPMAN_LOG_ERROR, "buffer size %ux%u beyond device maximum %ux%u",
 			width, height, l->max_width, l->max_height);

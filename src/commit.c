@@ -201,10 +201,8 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 				output_release_all(out);
 		}
 	}
-	if (scope->full) {
-		dev->force_modeset = false;
-		dev->shape_dirty = false;
-	}
+	if (scope->full)
+		device_shape_committed(dev);
 }
 
 /*
@@ -220,8 +218,9 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 {
 	alloc_check_geometry(dev); /* new rectangles the assignment cannot hold: a search */
 	struct commit_scope *scope = &run->scope;
-	bool any = false, pending = false, full = dev->shape_dirty || dev->force_modeset;
-	*modeset = dev->force_modeset;
+	bool any = false, pending = false;
+	bool full = device_shape_dirty(dev) || device_modeset_forced(dev);
+	*modeset = device_modeset_forced(dev);
 	for (size_t i = 0; i < dev->n_outputs; i++) {
 		struct dispman_output *out = dev->outputs[i];
 		scope->outputs[i].in = false;
@@ -304,7 +303,7 @@ static int commit_selected(struct dispman_device *dev, struct commit_scope *scop
 				output_frame_committed(dev->outputs[i], modeset);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
-		dev->shape_dirty = true;
+		device_shape_changed(dev);
 		if (alloc_done(dev, &prop, &kind, false))
 			ret = RETRY_WITH_SEARCH; /* untested new rectangles: search now */
 	}

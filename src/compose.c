@@ -105,7 +105,7 @@ bool compose_can_read(struct dispman_buffer *buf)
 
 static void account(struct dispman_output *out, struct dispman_buffer *buf, bool add)
 {
-	struct dispman_stats *st = &output_device(out)->stats;
+	struct dispman_stats *st = device_stats(output_device(out));
 	uint64_t size = (uint64_t)buffer_pitch(buf, 0) * buffer_height(buf);
 	if (add) {
 		st->composition_bytes += size;
@@ -519,7 +519,7 @@ static int render_damage(struct dispman_output *out, struct dispman_layer *cl,
 		c->drawn[slot] = c->frame;
 		c->used[slot] = c->commits;
 		layer_set_composition_buffer(cl, c->pool[slot]);
-		struct dispman_stats *st = &output_device(out)->stats;
+		struct dispman_stats *st = device_stats(output_device(out));
 		st->compositions++;
 		st->damaged_pixels += region_area(&need);
 		st->composed_pixels += drawn_px;

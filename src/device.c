@@ -87,5 +87,52 @@ struct dispman_output *dispman_device_get_output(struct dispman_device *dev, siz
 
 void device_shape_changed(struct dispman_device *dev)
 {
-	dev->shape_dirty = true;
+	dev->frame.shape_dirty = true;
+}
+
+void device_geometry_changed(struct dispman_device *dev)
+{
+	dev->frame.geometry_dirty = true;
+}
+
+void device_force_modeset(struct dispman_device *dev)
+{
+	dev->frame.force_modeset = true;
+	dev->frame.shape_dirty = true;
+}
+
+bool device_shape_dirty(const struct dispman_device *dev)
+{
+	return dev->frame.shape_dirty;
+}
+
+bool device_modeset_forced(const struct dispman_device *dev)
+{
+	return dev->frame.force_modeset;
+}
+
+bool device_geometry_dirty(const struct dispman_device *dev)
+{
+	return dev->frame.geometry_dirty;
+}
+
+void device_shape_committed(struct dispman_device *dev)
+{
+	dev->frame.force_modeset = false;
+	dev->frame.shape_dirty = false;
+}
+
+void device_set_geometry_dirty(struct dispman_device *dev, bool dirty)
+{
+	dev->frame.geometry_dirty = dirty;
+}
+
+const struct dispman_limits *device_limits(const struct dispman_device *dev)
+{
+	return &dev->limits;
+}
+
+struct dispman_stats *device_stats(struct dispman_device *dev)
+{
+	return &dev->stats;
 }

@@ -28,6 +28,7 @@ struct layer_state;
 struct master_state;
 struct output_listener;
 struct plane;
+struct proposal_state;
 struct req_cache;
 struct seat;
 struct writeback;
@@ -41,25 +42,21 @@ struct dispman_device {
 	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
 	struct commit_state *commit; /* commit.c's: queued commits, holds, deferral */
 	struct req_cache *req_cache; /* request.c's: the last request's memory, reused */
-	bool shape_dirty;
-	bool force_modeset;
 	struct layer_state *layers; /* layer.c's: the creation order of the device's layers */
-	struct dispman_limits limits;
-	struct dispman_stats stats;
+	struct dispman_limits limits; /* lifecycle.c's (device_limits(): read-only) */
+	struct dispman_stats stats;   /* device_stats(): each counter's writer named there */
 	struct alloc_state *alloc; /* alloc.c's: search budget, what the kernel taught us */
-	/* layer setters: only source/destination rectangles changed since the last commit */
-	bool geometry_dirty;
+	struct {                   /* device.c's: device_shape_changed() ... */
+		bool shape_dirty;
+		bool force_modeset;
+		bool geometry_dirty;
+	} frame;
 
 	struct crtc **crtcs;       /* crtc.c's (crtc_create(), crtc_destroy()) */
 	size_t n_crtcs;
 	struct plane **planes;     /* plane.c's (plane_create(), plane_destroy()) */
 	size_t n_planes;
-	/* proposal.c: which planes the committed state uses (bit i:
-	 * plane_in_use(dev->planes[i])), written by proposal_record(), so that a frame keeping
-	 * the shape visits only those. Valid when live_planes_known; master.c clears that when
-	 * it learns the planes from the kernel (another master). */
-	uint64_t live_planes;
-	bool live_planes_known;
+	struct proposal_state *proposal; /* proposal.c's: the planes in use (proposal_walk()) */
 	struct dispman_output **outputs;
 	size_t n_outputs;
 	struct writeback **writebacks; /* writeback.c's (writeback_create(), ..._destroy()) */
@@ -97,9 +94,40 @@ void device_add_listener(struct dispman_device *dev, struct device_listener *l);
 void device_remove_listener(struct device_listener *l);
 void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_layer *layer);
 void device_notify_seat(struct dispman_device *dev, bool enabled);
-/* The scene's shape changed (layers, their stacking, sizes or formats, a mode, the screen
- * after another master): the next commit searches a plane assignment again. The frame
- * path (alloc.c, commit.c) clears it; every other module sets it only through this. */
+
+/*
+ * The frame path's flags: what changed in the scene since the last accepted commit, set by
+ * the modules that change it (layer.c, output.c, master.c, lifecycle.c; below the frame
+ * path, so the flags are the device's) and cleared only by the frame path (commit.c,
+ * alloc.c), which reads them on every frame.
+ *
+ * The shape changed (layers, their stacking, sizes or formats, a mode, the screen after
+ * another master): the next commit searches a plane assignment again.
+ */
 void device_shape_changed(struct dispman_device *dev);
+/* Only layers' source or destination rectangles changed (layer.c's setters). */
+void device_geometry_changed(struct dispman_device *dev);
+/* The next commit is a modeset of the whole device, searched again (master.c: master
+ * regained or resumed). */
+void device_force_modeset(struct dispman_device *dev);
+bool device_shape_dirty(const struct dispman_device *dev);
+bool device_modeset_forced(const struct dispman_device *dev);
+bool device_geometry_dirty(const struct dispman_device *dev);
+/* commit.c: an accepted commit of the whole device set the shape and the modeset. */
+void device_shape_committed(struct dispman_device *dev);
+/* alloc.c (alloc_done()): whether rectangles not yet committed remain. */
+void device_set_geometry_dirty(struct dispman_device *dev, bool dirty);
+
+/* The device's size and cursor limits, read at creation (lifecycle.c, its one writer,
+ * through the body); never NULL, owned by the device. */
+const struct dispman_limits *device_limits(const struct dispman_device *dev);
+/*
+ * The device's counters (dispman_device_get_stats()), for the module that counts each:
+ * request.c the commits (commits, test_commits, failed_commits, modesets), dispatch.c
+ * flips, alloc.c searches and geometry_commits/geometry_refused, compose.c compositions,
+ * damaged_pixels, composed_pixels and composition_bytes(_peak). Only those write them;
+ * never NULL, owned by the device.
+ */
+struct dispman_stats *device_stats(struct dispman_device *dev);
 
 #endif

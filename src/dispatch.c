@@ -39,7 +39,7 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
 	(void)fd;
 	struct dispman_device *dev = user_data;
 	dev->dispatch->events_handled++;
-	dev->stats.flips++;
+	device_stats(dev)->flips++;
 	struct timespec ts = { .tv_sec = (time_t)tv_sec, .tv_nsec = (long)tv_usec * 1000 };
 	for (size_t i = 0; i < dev->n_outputs; i++)
 		if (output_flip_event(dev->outputs[i], crtc_id, sequence, &ts))

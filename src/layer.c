@@ -153,7 +153,7 @@ int dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y
 	layer->src_h = h;
 	/* rectangles only: the frame may keep its planes (alloc.c) */
 	layer->geom_dirty = true;
-	output_device(layer->out)->geometry_dirty = true;
+	device_geometry_changed(output_device(layer->out));
 	return 0;
 }
 
@@ -174,7 +174,7 @@ int dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_
 	layer->dst_h = h;
 	/* rectangles only: the frame may keep its planes (alloc.c) */
 	layer->geom_dirty = true;
-	output_device(layer->out)->geometry_dirty = true;
+	device_geometry_changed(output_device(layer->out));
 	return 0;
 }
 

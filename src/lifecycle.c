@@ -38,6 +38,7 @@
 #include "master.h"
 #include "output.h"
 #include "plane.h"
+#include "proposal.h"
 #include "props.h"
 #include "request.h"
 #include "seat.h"
@@ -250,6 +251,9 @@ struct dispman_device *dispman_device_create_for_fd(int drm_fd)
 	ret = layer_init(dev);
 	if (ret < 0)
 		goto err;
+	ret = proposal_state_init(dev);
+	if (ret < 0)
+		goto err;
 	ret = req_cache_init(dev);
 	if (ret < 0)
 		goto err;
@@ -357,6 +361,7 @@ void dispman_device_destroy(struct dispman_device *dev)
 	dispatch_finish(dev);
 	commit_finish(dev);
 	alloc_finish(dev);
+	proposal_state_finish(dev);
 	layer_finish(dev);
 	buffer_orphan_all(dev);
 	for (size_t i = 0; i < dev->n_crtcs; i++)

@@ -129,10 +129,12 @@ void master_finish(struct dispman_device *dev)
 }
 
 /* Another master may have changed the planes: learn what they show now, so that the
- * restoring commit turns off every plane of ours it does not use. */
+ * restoring commit turns off every plane of ours it does not use. Its caller forces a
+ * modeset (device_force_modeset()): until a commit is accepted, every commit is a search,
+ * which visits every plane, and its record learns anew which planes are in use
+ * (proposal_record()). */
 static void refresh_plane_state(struct dispman_device *dev)
 {
-	dev->live_planes_known = false; /* proposal_record() learns them again */
 	for (size_t i = 0; i < dev->n_planes; i++) {
 		struct plane *p = dev->planes[i];
 		drmModePlane *kp = drmModeGetPlane(dev->fd, plane_id(p));
@@ -164,8 +166,7 @@ bool device_try_regain_master(struct dispman_device *dev, bool force)
 	dispman_log(DISPMAN_LOG_INFO, "DRM master regained: restoring the state with one "
 		"modeset commit");
 	m->paused = false;
-	dev->force_modeset = true;
-	device_shape_changed(dev);
+	device_force_modeset(dev);
 	master_timer_set(dev, false);
 	refresh_plane_state(dev);
 	return true;
@@ -181,8 +182,7 @@ int dispman_device_resume(struct dispman_device *dev)
 		master_timer_set(dev, false);
 		refresh_plane_state(dev);
 	}
-	dev->force_modeset = true;
-	device_shape_changed(dev);
+	device_force_modeset(dev);
 	return 0;
 }
 

@@ -381,7 +381,7 @@ bool output_needs_modeset(struct dispman_output *out)
 {
 	if (!out->enabled)
 		return out->active;
-	if (!out->active || out->dev->force_modeset || out->crtc != out->cur_crtc)
+	if (!out->active || device_modeset_forced(out->dev) || out->crtc != out->cur_crtc)
 		return true;
 	if (out->mode == out->mode_is_cur)
 		return false; /* compared since cur_mode and the mode list last changed */

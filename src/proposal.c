@@ -19,6 +19,38 @@
 #include "output.h"
 #include "plane.h"
 
+/* What proposal.c keeps per device (dispman_device.proposal: proposal_state_init() to
+ * proposal_state_finish()). */
+struct proposal_state {
+	/* which planes the committed state uses (bit i: plane_in_use() of plane i), written
+	 * by proposal_record(), so that a frame keeping the shape visits only those; valid
+	 * when live_known */
+	uint64_t live;
+	bool live_known;
+};
+
+int proposal_state_init(struct dispman_device *dev)
+{
+	dev->proposal = calloc(1, sizeof(*dev->proposal));
+	if (!dev->proposal) {
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the proposal state");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void proposal_state_finish(struct dispman_device *dev)
+{
+	free(dev->proposal);
+	dev->proposal = NULL;
+}
+
+bool proposal_live_planes(const struct dispman_device *dev, uint64_t *mask)
+{
+	*mask = dev->proposal->live;
+	return dev->proposal->live_known;
+}
+
 /* No plane shows anything, no layer placed. */
 static void proposal_clear(struct proposal *prop)
 {
@@ -112,8 +144,9 @@ struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_
 
 struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev)
 {
-	bool all = !prop->kept || !dev->live_planes_known; /* never known beyond the mask */
-	return (struct plane_walk){ .mask = dev->live_planes, .n = dev->n_planes, .all = all };
+	const struct proposal_state *ps = dev->proposal;
+	bool all = !prop->kept || !ps->live_known; /* never known beyond the mask */
+	return (struct plane_walk){ .mask = ps->live, .n = dev->n_planes, .all = all };
 }
 
 struct plane *proposal_layer_plane(const struct proposal *prop,
@@ -154,7 +187,8 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 	/* a kept proposal: the same planes show the same layers (new framebuffers, and a
 	 * new CRTC after a modeset), and the planes it skips stay off */
 	struct plane_walk w = proposal_walk(prop, dev);
-	uint64_t live = w.all ? 0 : dev->live_planes;
+	struct proposal_state *ps = dev->proposal;
+	uint64_t live = w.all ? 0 : ps->live;
 	for (size_t i; proposal_walk_next(&w, &i);) {
 		struct plane *p = dev->planes[i];
 		struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
@@ -171,8 +205,8 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 		else
 			live &= ~bit;
 	}
-	dev->live_planes = live;
-	dev->live_planes_known = dev->n_planes <= PROPOSAL_LIVE_PLANES;
+	ps->live = live;
+	ps->live_known = dev->n_planes <= PROPOSAL_LIVE_PLANES;
 	if (prop->kept)
 		return; /* the layers keep their places */
 	for (size_t i = 0; i < prop->n_layers; i++) {

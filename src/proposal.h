@@ -54,6 +54,15 @@ struct commit_scope {
 	size_t n_outputs;
 };
 
+/* What proposal.c keeps per device between commits (dev->proposal, its body proposal.c's:
+ * the planes the committed state uses, proposal_walk()); allocated at device creation,
+ * freed at its destruction (by lifecycle.c; nothing when not allocated). */
+int proposal_state_init(struct dispman_device *dev);
+void proposal_state_finish(struct dispman_device *dev);
+/* The planes the committed state uses (bit i: plane i), as proposal_record() last recorded
+ * them; false when unknown (before the first record, or beyond PROPOSAL_LIVE_PLANES). */
+bool proposal_live_planes(const struct dispman_device *dev, uint64_t *mask);
+
 /* A device of usual size fits in the proposal itself: no allocation per commit. */
 #define PROPOSAL_INLINE_PLANES 32
 #define PROPOSAL_INLINE_LAYERS 64
@@ -115,12 +124,12 @@ static inline unsigned proposal_plane_zpos(const struct proposal *prop, const st
 }
 /*
  * The planes a request or a record of prop must visit, in index order: every plane of dev,
- * or for a kept proposal only those the committed state uses (dev->live_planes), when
+ * or for a kept proposal only those the committed state uses (proposal_live_planes()), when
  * known. A plane it skips is off and stays off. Usage:
  *   struct plane_walk w = proposal_walk(prop, dev);
  *   for (size_t i; proposal_walk_next(&w, &i);) ...
  */
-/* planes dev->live_planes can name (its bits); a device with more always walks them all */
+/* planes the live mask can name (its bits); a device with more always walks them all */
 #define PROPOSAL_LIVE_PLANES 64
 
 struct plane_walk {

@@ -130,21 +130,22 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 		if (err != EINTR && err != EAGAIN)
 			break;
 	}
+	struct dispman_stats *st = device_stats(dev);
 	if (test)
-		dev->stats.test_commits++;
+		st->test_commits++;
 	if (err == 0) {
 		if (!test) {
-			dev->stats.commits++;
+			st->commits++;
 			if (flags & DRM_MODE_ATOMIC_ALLOW_MODESET) {
-				dev->stats.modesets++;
+				st->modesets++;
 				dispman_log(DISPMAN_LOG_DEBUG, "modeset commit accepted "
-					"(%llu so far)", (unsigned long long)dev->stats.modesets);
+					"(%llu so far)", (unsigned long long)st->modesets);
 			}
 		}
 		return 0;
 	}
 	if (!test)
-		dev->stats.failed_commits++;
+		st->failed_commits++;
 	if (device_check_master_lost(dev, err))
 		return -err;
 	if (test && req_error_is_answer(err))

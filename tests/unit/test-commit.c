@@ -540,7 +540,7 @@ static void test_flip_only_what_changed(void **state)
 /*
  * Another master left an overlay on (learned from the kernel when master comes back): the
  * restoring commit (a search and a modeset) turns it off, and the flips after it, which
- * keep the shape and visit only the planes the committed state uses (dev->live_planes),
+ * keep the shape and visit only the planes the committed state uses (proposal_live_planes()),
  * neither set it again nor count it as used.
  */
 static void test_foreign_plane_turned_off(void **state)
@@ -585,8 +585,9 @@ static void test_foreign_plane_turned_off(void **state)
 		struct dispman_buffer *c = next_frame(f, (uint32_t)i);
 		assert_int_equal(dispman_device_commit(f->dev), 0);
 		assert_int_equal(counters().last_items, 1); /* the primary's FB_ID alone */
-		assert_true(f->dev->live_planes_known);
-		assert_false(f->dev->live_planes & (1ull << idx));
+		uint64_t live;
+		assert_true(proposal_live_planes(f->dev, &live));
+		assert_false(live & (1ull << idx));
 		assert_int_equal(unit_drain(f->dev), 1);
 		assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(c));
 		dispman_buffer_unref(c);
