@@ -130,8 +130,8 @@ static size_t collect_planes(struct ctx *c)
 	size_t primary_index = 0;
 	uint64_t keys[PLAN_MAX_PLANES];
 	size_t n = 1;
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		struct plane *p = dev->planes[i];
+	for (size_t i = 0; i < device_n_planes(dev); i++) {
+		struct plane *p = device_plane(dev, i);
 		if (!(plane_possible_crtcs(p) & bit) || c->prop->planes[i].layer)
 			continue; /* another CRTC's, or an earlier output's in this proposal */
 		plane_read_zpos(dev, p);
@@ -633,8 +633,8 @@ static bool stacking_holds(struct dispman_output *out, struct dispman_layer *d, 
  */
 static bool geometry_holds(struct dispman_device *dev)
 {
-	for (size_t o = 0; o < dev->n_outputs; o++) {
-		struct dispman_output *out = dev->outputs[o];
+	for (size_t o = 0; o < device_n_outputs(dev); o++) {
+		struct dispman_output *out = device_output(dev, o);
 		if (!output_enabled(out) || !output_crtc(out) || !output_mode(out))
 			continue;
 		const struct plan_input in = {
@@ -677,9 +677,9 @@ void alloc_check_geometry(struct dispman_device *dev)
 int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop,
 	struct frame_kind *kind)
 {
-	for (size_t i = 0; i < dev->n_outputs; i++)
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
 		if (proposal_has_output(prop, i))
-			update_rates(dev->outputs[i]);
+			update_rates(device_output(dev, i));
 	bool search = device_shape_dirty(dev);
 	*kind = (struct frame_kind){ 0 };
 	if (search) {
@@ -688,17 +688,18 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 		if (proposal_start_search(prop, dev) < 0)
 			return -ENOMEM;
 		/* composition buffers are made before the clock starts */
-		for (size_t i = 0; i < dev->n_outputs; i++)
-			if (output_enabled(dev->outputs[i]) && output_mode(dev->outputs[i]) &&
-			    !compose_get_layer(dev->outputs[i]))
+		for (size_t i = 0; i < device_n_outputs(dev); i++) {
+			struct dispman_output *out = device_output(dev, i);
+			if (output_enabled(out) && output_mode(out) && !compose_get_layer(out))
 				return -ENOMEM;
+		}
 		const struct alloc_state *a = dev->alloc;
 		unsigned max_tests = a->max_tests ? a->max_tests : DEFAULT_MAX_TESTS;
 		unsigned max_usec = a->max_usec ? a->max_usec : DEFAULT_MAX_USEC;
 		uint64_t deadline = clock_usec() + max_usec;
 		unsigned tests = 0;
-		for (size_t i = 0; i < dev->n_outputs; i++) {
-			int ret = search_output(dev, prop, dev->outputs[i], flags, &tests,
+		for (size_t i = 0; i < device_n_outputs(dev); i++) {
+			int ret = search_output(dev, prop, device_output(dev, i), flags, &tests,
 				deadline, max_tests);
 			if (ret < 0)
 				return ret;
@@ -708,8 +709,8 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	} else {
 		proposal_keep_committed(prop);
 	}
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		int ret = compose_output(prop, dev->outputs[i], proposal_has_output(prop, i),
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		int ret = compose_output(prop, device_output(dev, i), proposal_has_output(prop, i),
 			search);
 		if (ret < 0)
 			return ret;
@@ -738,8 +739,8 @@ bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
 	if (geometry)
 		device_stats(dev)->geometry_commits++;
 	bool pending = false;
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
 		if (proposal_has_output(prop, i) || full)
 			compose_commit_done(out);
 		if (!device_geometry_dirty(dev))

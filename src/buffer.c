@@ -155,7 +155,7 @@ static struct dispman_buffer *buffer_alloc(struct dispman_device *dev, enum buff
 	buf->modifier = DRM_FORMAT_MOD_INVALID;
 	for (int i = 0; i < 4; i++)
 		buf->fds[i] = -1;
-	list_insert_tail(&dev->buffers, &buf->link);
+	list_insert_tail(device_buffers(dev), &buf->link);
 	return buf;
 }
 
@@ -168,7 +168,7 @@ static struct dispman_buffer *buffer_alloc(struct dispman_device *dev, enum buff
 static bool handle_shared(struct dispman_buffer *buf, uint32_t handle)
 {
 	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &buf->dev->buffers) {
+	list_for_each_safe(pos, tmp, device_buffers(buf->dev)) {
 		struct dispman_buffer *o = container_of(pos, struct dispman_buffer, link);
 		for (uint32_t i = 0; o != buf && i < o->n_planes; i++)
 			if (o->handles[i] == handle)
@@ -187,19 +187,19 @@ static void buffer_free_kernel(struct dispman_buffer *buf)
 		munmap(buf->map, buf->map_size);
 	buf->map = NULL;
 	if (buf->fb_id)
-		drmModeRmFB(dev->fd, buf->fb_id);
+		drmModeRmFB(device_fd(dev), buf->fb_id);
 	buf->fb_id = 0;
 	if (buf->kind == BUFFER_DUMB && buf->handles[0]) {
 		struct drm_mode_destroy_dumb d = { .handle = buf->handles[0] };
 		if (!handle_shared(buf, buf->handles[0]))
-			drmIoctl(dev->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+			drmIoctl(device_fd(dev), DRM_IOCTL_MODE_DESTROY_DUMB, &d);
 	} else if (buf->owns_handles) {
 		for (uint32_t i = 0; i < buf->n_planes; i++) {
 			bool dup = false;
 			for (uint32_t j = 0; j < i; j++)
 				dup = dup || buf->handles[j] == buf->handles[i];
 			if (buf->handles[i] && !dup && !handle_shared(buf, buf->handles[i]))
-				drmCloseBufferHandle(dev->fd, buf->handles[i]);
+				drmCloseBufferHandle(device_fd(dev), buf->handles[i]);
 		}
 	}
 	memset(buf->handles, 0, sizeof(buf->handles));
@@ -220,7 +220,7 @@ static void buffer_free_kernel(struct dispman_buffer *buf)
 void buffer_orphan_all(struct dispman_device *dev)
 {
 	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, &dev->buffers) {
+	list_for_each_safe(pos, tmp, device_buffers(dev)) {
 		struct dispman_buffer *buf = container_of(pos, struct dispman_buffer, link);
 		dispman_log(DISPMAN_LOG_WARNING, "buffer %ux%u still referenced at device "
 			"destruction, its kernel objects are freed now", buf->width, buf->height);
@@ -248,7 +248,7 @@ static void buffer_destroy(struct dispman_buffer *buf)
 static bool modifier_usable(struct dispman_device *dev, uint64_t modifier, const char *what)
 {
 	if (modifier == DRM_FORMAT_MOD_INVALID || modifier == DRM_FORMAT_MOD_LINEAR ||
-	    dev->addfb2_modifiers)
+	    device_addfb2_modifiers(dev))
 		return true;
 	dispman_log(DISPMAN_LOG_ERROR, "%s: modifier 0x%016llx needs DRM_CAP_ADDFB2_MODIFIERS, "
 		"which the device lacks (it takes LINEAR or implicit layouts only)", what,
@@ -264,12 +264,12 @@ static int buffer_add_fb(struct dispman_buffer *buf, enum dispman_log_level leve
 	char name[8];
 	if (!modifier_usable(dev, buf->modifier, "AddFB2"))
 		return -EINVAL;
-	if (buf->modifier != DRM_FORMAT_MOD_INVALID && dev->addfb2_modifiers) {
+	if (buf->modifier != DRM_FORMAT_MOD_INVALID && device_addfb2_modifiers(dev)) {
 		uint64_t mods[4] = { 0 };
 		for (uint32_t i = 0; i < buf->n_planes; i++)
 			mods[i] = buf->modifier;
-		ret = drmModeAddFB2WithModifiers(dev->fd, buf->width, buf->height, buf->format,
-			buf->handles, buf->pitches, buf->offsets, mods, &buf->fb_id,
+		ret = drmModeAddFB2WithModifiers(device_fd(dev), buf->width, buf->height,
+			buf->format, buf->handles, buf->pitches, buf->offsets, mods, &buf->fb_id,
 			DRM_MODE_FB_MODIFIERS);
 	} else {
 		/* Implicit, or LINEAR on a device without DRM_CAP_ADDFB2_MODIFIERS: such a
@@ -278,8 +278,8 @@ static int buffer_add_fb(struct dispman_buffer *buf, enum dispman_log_level leve
 		if (buf->modifier == DRM_FORMAT_MOD_LINEAR)
 			dispman_log(DISPMAN_LOG_DEBUG, "AddFB2: LINEAR without "
 				"DRM_CAP_ADDFB2_MODIFIERS, as an implicit (linear) layout");
-		ret = drmModeAddFB2(dev->fd, buf->width, buf->height, buf->format, buf->handles,
-			buf->pitches, buf->offsets, &buf->fb_id, 0);
+		ret = drmModeAddFB2(device_fd(dev), buf->width, buf->height, buf->format,
+			buf->handles, buf->pitches, buf->offsets, &buf->fb_id, 0);
 	}
 	if (ret != 0) {
 		int err = errno ? errno : EINVAL;
@@ -327,8 +327,8 @@ static int map_dumb(struct dispman_buffer *buf)
 	struct dispman_device *dev = buf->dev;
 	size_t size = (size_t)buf->dumb_size;
 	struct drm_mode_map_dumb md = { .handle = buf->handles[0] };
-	if (drmIoctl(dev->fd, DRM_IOCTL_MODE_MAP_DUMB, &md) == 0) {
-		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd,
+	if (drmIoctl(device_fd(dev), DRM_IOCTL_MODE_MAP_DUMB, &md) == 0) {
+		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, device_fd(dev),
 			(off_t)md.offset);
 		if (p != MAP_FAILED) {
 			buf->map = p;
@@ -339,7 +339,7 @@ static int map_dumb(struct dispman_buffer *buf)
 	dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "dumb mmap through the DRM fd failed, "
 		"trying the dma-buf");
 	int fd = -1;
-	if (drmPrimeHandleToFD(dev->fd, buf->handles[0], DRM_CLOEXEC | DRM_RDWR, &fd) != 0) {
+	if (drmPrimeHandleToFD(device_fd(dev), buf->handles[0], DRM_CLOEXEC | DRM_RDWR, &fd) != 0) {
 		int err = errno ? errno : EINVAL;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot map dumb buffer");
 		return -err;
@@ -371,7 +371,7 @@ struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, ui
 	buf->n_planes = 1;
 	uint32_t w = fi->hsub > 1 ? (width + fi->hsub - 1) / fi->hsub : width;
 	struct drm_mode_create_dumb cd = { .width = w, .height = height, .bpp = fi->cpp[0] * 8u };
-	if (drmIoctl(dev->fd, DRM_IOCTL_MODE_CREATE_DUMB, &cd) != 0) {
+	if (drmIoctl(device_fd(dev), DRM_IOCTL_MODE_CREATE_DUMB, &cd) != 0) {
 		ret = -(errno ? errno : EINVAL);
 		dispman_log_errno(DISPMAN_LOG_ERROR, -ret, "CREATE_DUMB %ux%u failed", width,
 			height);
@@ -409,14 +409,16 @@ struct dispman_buffer *dispman_buffer_create_gbm(struct dispman_device *dev, uin
 		errno = -ret;
 		return NULL;
 	}
-	if (!dev->gbm) {
-		dev->gbm = gbm_create_device(dev->fd);
-		if (!dev->gbm) {
+	struct gbm_device *gbm = device_gbm(dev);
+	if (!gbm) {
+		gbm = gbm_create_device(device_fd(dev));
+		if (!gbm) {
 			int err = errno ? errno : ENODEV;
 			dispman_log_errno(DISPMAN_LOG_ERROR, err, "gbm_create_device failed");
 			errno = err;
 			return NULL;
 		}
+		device_set_gbm(dev, gbm);
 	}
 	struct dispman_buffer *buf = buffer_alloc(dev, BUFFER_GBM, width, height, fourcc);
 	if (!buf) {
@@ -424,10 +426,10 @@ struct dispman_buffer *dispman_buffer_create_gbm(struct dispman_device *dev, uin
 		return NULL;
 	}
 	if (n > 0)
-		buf->bo = gbm_bo_create_with_modifiers2(dev->gbm, width, height, fourcc, modifiers,
+		buf->bo = gbm_bo_create_with_modifiers2(gbm, width, height, fourcc, modifiers,
 			(unsigned)n, GBM_BO_USE_SCANOUT);
 	else
-		buf->bo = gbm_bo_create(dev->gbm, width, height, fourcc,
+		buf->bo = gbm_bo_create(gbm, width, height, fourcc,
 			GBM_BO_USE_SCANOUT | GBM_BO_USE_LINEAR);
 	if (!buf->bo) {
 		ret = -(errno ? errno : EINVAL);
@@ -517,7 +519,8 @@ static int check_import(struct dispman_device *dev, const struct dispman_dmabuf_
 	if (!modifier_usable(dev, desc->modifier, "dma-buf import"))
 		return -EINVAL;
 	if (desc->modifier != DRM_FORMAT_MOD_INVALID &&
-	    !planes_take(dev->planes, dev->n_planes, desc->fourcc, desc->modifier, true)) {
+	    !planes_take(device_planes(dev), device_n_planes(dev), desc->fourcc, desc->modifier,
+			true)) {
 		dispman_log(DISPMAN_LOG_ERROR, "dma-buf import: no plane takes %s with modifier "
 			"0x%016llx", fourcc_str(desc->fourcc, name),
 			(unsigned long long)desc->modifier);
@@ -553,7 +556,7 @@ struct dispman_buffer *buffer_import_dmabuf(struct dispman_device *dev,
 				desc->fds[i]);
 			goto err;
 		}
-		if (drmPrimeFDToHandle(dev->fd, buf->fds[i], &buf->handles[i]) != 0) {
+		if (drmPrimeFDToHandle(device_fd(dev), buf->fds[i], &buf->handles[i]) != 0) {
 			ret = -(errno ? errno : EINVAL);
 			dispman_log_errno(kernel_level, -ret, "dma-buf import: PRIME import of "
 				"plane %u failed", i);
@@ -593,7 +596,8 @@ int dispman_buffer_export_dmabuf(struct dispman_buffer *buf, int *fd)
 		}
 		return 0;
 	}
-	if (drmPrimeHandleToFD(buf->dev->fd, buf->handles[0], DRM_CLOEXEC | DRM_RDWR, fd) != 0) {
+	if (drmPrimeHandleToFD(device_fd(buf->dev), buf->handles[0], DRM_CLOEXEC | DRM_RDWR,
+			fd) != 0) {
 		int err = errno ? errno : EINVAL;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "export: PRIME export failed");
 		return -err;

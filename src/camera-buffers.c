@@ -22,7 +22,8 @@
 
 bool camera_display_takes(struct dispman_device *dev, uint32_t fourcc)
 {
-	return planes_take(dev->planes, dev->n_planes, fourcc, DRM_FORMAT_MOD_LINEAR, false);
+	return planes_take(device_planes(dev), device_n_planes(dev), fourcc,
+		DRM_FORMAT_MOD_LINEAR, false);
 }
 
 void camera_free_buffers(struct dispman_camera *cam)

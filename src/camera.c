@@ -546,8 +546,8 @@ int dispman_camera_stop(struct dispman_camera *cam)
 
 static bool flip_pending(struct dispman_device *dev)
 {
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (output_flip_pending(dev->outputs[i]))
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		if (output_flip_pending(device_output(dev, i)))
 			return true;
 	return false;
 }

@@ -33,9 +33,9 @@
 
 static struct writeback *find_writeback(struct dispman_device *dev, struct crtc *crtc)
 {
-	for (size_t i = 0; i < dev->n_writebacks; i++)
-		if (writeback_possible_crtcs(dev->writebacks[i]) & (1u << crtc_index(crtc)))
-			return dev->writebacks[i];
+	for (size_t i = 0; i < device_n_writebacks(dev); i++)
+		if (writeback_possible_crtcs(device_writeback(dev, i)) & (1u << crtc_index(crtc)))
+			return device_writeback(dev, i);
 	return NULL;
 }
 
@@ -214,9 +214,9 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	 * part of what it asked to capture: let it go (it runs after that flip) first. */
 	int ret = 0;
 	if (output_commit_queued(out) || commit_all_queued(dev))
-		for (size_t i = 0; i < dev->n_outputs && ret == 0; i++)
-			if (output_flip_pending(dev->outputs[i]))
-				ret = output_wait_flip(dev->outputs[i], FENCE_TIMEOUT_MS);
+		for (size_t i = 0; i < device_n_outputs(dev) && ret == 0; i++)
+			if (output_flip_pending(device_output(dev, i)))
+				ret = output_wait_flip(device_output(dev, i), FENCE_TIMEOUT_MS);
 	/* Capture the frame in flight once it is on screen. Meanwhile (and during the
 	 * capture) frame callbacks run as usual; the commits they make are held and made
 	 * right after the capture. */

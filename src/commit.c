@@ -53,7 +53,7 @@ void commit_finish(struct dispman_device *dev)
  */
 struct commit_run {
 	struct commit_scope scope;
-	bool *want; /* index i is dev->outputs[i]: asked for (select_outputs() takes it) */
+	bool *want; /* index i is device_output(dev, i): asked for (select_outputs() takes it) */
 	struct scope_output inline_outputs[COMMIT_INLINE_OUTPUTS];
 	bool inline_want[COMMIT_INLINE_OUTPUTS];
 };
@@ -70,7 +70,7 @@ static void run_finish(struct commit_run *run)
  * outputs than fit inline when they cannot be allocated. */
 static int run_init(struct dispman_device *dev, struct commit_run *run)
 {
-	size_t n = dev->n_outputs;
+	size_t n = device_n_outputs(dev);
 	bool inl = n <= COMMIT_INLINE_OUTPUTS;
 	/* only the n entries in use are cleared (a frame's commit: one or two) */
 	run->scope = (struct commit_scope){ .n_outputs = n,
@@ -90,10 +90,10 @@ static int run_init(struct dispman_device *dev, struct commit_run *run)
 
 static void rollback_blobs(struct dispman_device *dev, struct commit_scope *scope)
 {
-	for (size_t i = 0; i < dev->n_outputs; i++) {
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct scope_output *o = &scope->outputs[i];
 		if (o->mode_blob)
-			drmModeDestroyPropertyBlob(dev->fd, o->mode_blob);
+			drmModeDestroyPropertyBlob(device_fd(dev), o->mode_blob);
 		o->mode_blob = 0;
 	}
 }
@@ -101,15 +101,15 @@ static void rollback_blobs(struct dispman_device *dev, struct commit_scope *scop
 /* modeset: select_outputs() found an output that needs one (else none needs a blob) */
 static int prepare_blobs(struct dispman_device *dev, struct commit_scope *scope, bool modeset)
 {
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
 		scope->outputs[i].mode_blob = 0;
 		if (!modeset || !scope->outputs[i].in || !output_enabled(out) ||
 		    !output_needs_modeset(out))
 			continue;
 		uint32_t blob = 0;
-		if (drmModeCreatePropertyBlob(dev->fd, output_mode(out), sizeof(*output_mode(out)),
-				&blob) != 0) {
+		if (drmModeCreatePropertyBlob(device_fd(dev), output_mode(out),
+				sizeof(*output_mode(out)), &blob) != 0) {
 			int err = errno ? errno : EINVAL;
 			dispman_log_errno(DISPMAN_LOG_ERROR, err, "%s: cannot create MODE_ID blob",
 				output_name(out));
@@ -179,8 +179,8 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 	struct commit_scope *scope)
 {
 	proposal_record(prop, dev);
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
 		if (!scope->outputs[i].in)
 			continue;
 		if (output_enabled(out)) {
@@ -221,8 +221,8 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 	bool any = false, pending = false;
 	bool full = device_shape_dirty(dev) || device_modeset_forced(dev);
 	*modeset = device_modeset_forced(dev);
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
 		scope->outputs[i].in = false;
 		if (!output_enabled(out) && !output_active(out))
 			run->want[i] = false;
@@ -236,8 +236,8 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 	if (dev->commit->hold > 0 || (full && pending)) {
 		if (full)
 			dev->commit->all_queued = true;
-		for (size_t i = 0; i < dev->n_outputs; i++) {
-			struct dispman_output *out = dev->outputs[i];
+		for (size_t i = 0; i < device_n_outputs(dev); i++) {
+			struct dispman_output *out = device_output(dev, i);
 			set_queued(dev, out, output_commit_queued(out) || run->want[i]);
 			run->want[i] = false;
 		}
@@ -245,8 +245,8 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 	}
 	scope->full = full;
 	bool now = false;
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
 		bool live = output_enabled(out) || output_active(out);
 		bool want = run->want[i];
 		if (full ? live : want && !output_flip_pending(out)) {
@@ -298,9 +298,9 @@ static int commit_selected(struct dispman_device *dev, struct commit_scope *scop
 	if (ret == 0) {
 		apply_success(dev, &prop, scope);
 		alloc_done(dev, &prop, &kind, true);
-		for (size_t i = 0; i < dev->n_outputs; i++)
-			if (scope->outputs[i].in && output_enabled(dev->outputs[i]))
-				output_frame_committed(dev->outputs[i], modeset);
+		for (size_t i = 0; i < device_n_outputs(dev); i++)
+			if (scope->outputs[i].in && output_enabled(device_output(dev, i)))
+				output_frame_committed(device_output(dev, i), modeset);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
 		device_shape_changed(dev);
@@ -326,7 +326,7 @@ static int commit_wanted(struct dispman_device *dev, struct commit_run *run)
 		/* The kernel refused new rectangles on the committed planes, which changed
 		 * nothing: search (the whole device) and commit this frame again now, or as
 		 * soon as the other outputs' flips are done. */
-		for (size_t i = 0; i < dev->n_outputs; i++)
+		for (size_t i = 0; i < device_n_outputs(dev); i++)
 			run->want[i] = run->scope.outputs[i].in;
 		ret = select_outputs(dev, run, &modeset) ?
 			commit_selected(dev, &run->scope, modeset) : 0;
@@ -363,8 +363,8 @@ static __attribute__((noinline)) int commit_now(struct dispman_device *dev,
 	int ret = run_init(dev, &run);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		run.want[i] = !only || dev->outputs[i] == only;
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		run.want[i] = !only || device_output(dev, i) == only;
 	ret = commit_wanted(dev, &run);
 	run_finish(&run);
 	return ret;
@@ -379,9 +379,9 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 	if (dev->commit->defer > 0) {
 		/* From a handler or callback: queued, made by device_run_queued() when they
 		 * are done (each output still after its own flip). */
-		for (size_t i = 0; i < dev->n_outputs; i++)
-			if (!only || dev->outputs[i] == only)
-				set_queued(dev, dev->outputs[i], true);
+		for (size_t i = 0; i < device_n_outputs(dev); i++)
+			if (!only || device_output(dev, i) == only)
+				set_queued(dev, device_output(dev, i), true);
 		return 0;
 	}
 	return commit_now(dev, only);
@@ -394,8 +394,8 @@ static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 	struct commit_state *c = dev->commit;
 	bool pending = false, ready = false;
 	size_t queued = 0;
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
 		bool flip_pending = output_flip_pending(out);
 		bool commit_queued = output_commit_queued(out);
 		pending = pending || flip_pending;
@@ -412,8 +412,8 @@ static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 	bool all = c->all_queued && !pending;
 	if (all)
 		c->all_queued = false;
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
 		bool want = all || (output_commit_queued(out) && !output_flip_pending(out));
 		run.want[i] = want;
 		if (want)

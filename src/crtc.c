@@ -30,10 +30,10 @@ struct crtc *crtc_create(struct dispman_device *dev, uint32_t id, unsigned index
 	}
 	crtc->id = id;
 	crtc->index = index;
-	int ret = props_get_crtc(dev->fd, crtc->id, &crtc->props);
+	int ret = props_get_crtc(device_fd(dev), crtc->id, &crtc->props);
 	if (ret < 0)
 		goto fail;
-	drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc->id);
+	drmModeCrtc *c = drmModeGetCrtc(device_fd(dev), crtc->id);
 	if (c) {
 		crtc->cur_active = c->mode_valid != 0;
 		drmModeFreeCrtc(c);
@@ -55,15 +55,15 @@ void crtc_destroy(struct dispman_device *dev, struct crtc *crtc)
 	if (!crtc)
 		return;
 	if (crtc->cur_mode_blob)
-		drmModeDestroyPropertyBlob(dev->fd, crtc->cur_mode_blob);
+		drmModeDestroyPropertyBlob(device_fd(dev), crtc->cur_mode_blob);
 	free(crtc);
 }
 
 struct crtc *crtc_find(const struct dispman_device *dev, uint32_t id)
 {
-	for (size_t i = 0; i < dev->n_crtcs; i++)
-		if (dev->crtcs[i]->id == id)
-			return dev->crtcs[i];
+	for (size_t i = 0; i < device_n_crtcs(dev); i++)
+		if (device_crtc(dev, i)->id == id)
+			return device_crtc(dev, i);
 	return NULL;
 }
 
@@ -106,7 +106,7 @@ void crtc_record_on(struct dispman_device *dev, struct crtc *crtc, uint32_t blob
 {
 	if (blob) {
 		if (crtc->cur_mode_blob)
-			drmModeDestroyPropertyBlob(dev->fd, crtc->cur_mode_blob);
+			drmModeDestroyPropertyBlob(device_fd(dev), crtc->cur_mode_blob);
 		crtc->cur_mode_blob = blob;
 	}
 	crtc->cur_active = true;
@@ -115,7 +115,7 @@ void crtc_record_on(struct dispman_device *dev, struct crtc *crtc, uint32_t blob
 void crtc_record_off(struct dispman_device *dev, struct crtc *crtc)
 {
 	if (crtc->cur_mode_blob)
-		drmModeDestroyPropertyBlob(dev->fd, crtc->cur_mode_blob);
+		drmModeDestroyPropertyBlob(device_fd(dev), crtc->cur_mode_blob);
 	crtc->cur_mode_blob = 0;
 	crtc->cur_active = false;
 }

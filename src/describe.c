@@ -142,9 +142,9 @@ static void em_crtc_mask(struct em *em, struct dispman_device *dev, const char *
 	uint32_t mask)
 {
 	em_open(em, key, true);
-	for (size_t i = 0; i < dev->n_crtcs; i++)
-		if (mask & (1u << crtc_index(dev->crtcs[i])))
-			em_uint(em, NULL, crtc_id(dev->crtcs[i]));
+	for (size_t i = 0; i < device_n_crtcs(dev); i++)
+		if (mask & (1u << crtc_index(device_crtc(dev, i))))
+			em_uint(em, NULL, crtc_id(device_crtc(dev, i)));
 	em_close(em);
 }
 
@@ -339,7 +339,7 @@ static void em_blob_data(struct em *em, struct dispman_device *dev, drmModePrope
 {
 	if (!value || value > UINT32_MAX)
 		return;
-	drmModePropertyBlobRes *blob = drmModeGetPropertyBlob(dev->fd, (uint32_t)value);
+	drmModePropertyBlobRes *blob = drmModeGetPropertyBlob(device_fd(dev), (uint32_t)value);
 	if (!blob)
 		return;
 	char name[128];
@@ -507,7 +507,7 @@ static void em_property(struct em *em, struct dispman_device *dev, drmModeProper
 
 static int em_properties(struct em *em, struct dispman_device *dev, uint32_t id, uint32_t type)
 {
-	drmModeObjectProperties *props = drmModeObjectGetProperties(dev->fd, id, type);
+	drmModeObjectProperties *props = drmModeObjectGetProperties(device_fd(dev), id, type);
 	if (!props) {
 		int err = errno ? errno : EINVAL;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "describe: no properties for object %u",
@@ -516,7 +516,7 @@ static int em_properties(struct em *em, struct dispman_device *dev, uint32_t id,
 	}
 	em_open(em, "properties", false);
 	for (uint32_t i = 0; i < props->count_props; i++) {
-		drmModePropertyRes *prop = drmModeGetProperty(dev->fd, props->props[i]);
+		drmModePropertyRes *prop = drmModeGetProperty(device_fd(dev), props->props[i]);
 		if (!prop)
 			continue;
 		em_property(em, dev, prop, props->prop_values[i]);
@@ -551,19 +551,20 @@ static void em_caps(struct em *em, struct dispman_device *dev)
 	em_open(em, "caps", false);
 	for (size_t i = 0; i < ARRAY_SIZE(caps); i++) {
 		uint64_t v;
-		if (drmGetCap(dev->fd, caps[i].cap, &v) == 0)
+		if (drmGetCap(device_fd(dev), caps[i].cap, &v) == 0)
 			em_uint(em, caps[i].name, v);
 	}
 	em_close(em);
 	/* Client caps: the ones the library set at open, and the two it leaves off, asked by
 	 * setting them to their current value 0 (which any kernel that knows them accepts). */
 	em_open(em, "client_caps", false);
-	em_bool(em, "STEREO_3D", drmSetClientCap(dev->fd, DRM_CLIENT_CAP_STEREO_3D, 0) == 0);
+	em_bool(em, "STEREO_3D", drmSetClientCap(device_fd(dev), DRM_CLIENT_CAP_STEREO_3D, 0) == 0);
 	em_bool(em, "UNIVERSAL_PLANES", true);
 	em_bool(em, "ATOMIC", true);
-	em_bool(em, "ASPECT_RATIO", drmSetClientCap(dev->fd, DRM_CLIENT_CAP_ASPECT_RATIO, 0) == 0);
-	em_bool(em, "WRITEBACK_CONNECTORS", dev->writeback_cap);
-	em_bool(em, "CURSOR_PLANE_HOTSPOT", dev->cursor_hotspot_cap);
+	em_bool(em, "ASPECT_RATIO",
+		drmSetClientCap(device_fd(dev), DRM_CLIENT_CAP_ASPECT_RATIO, 0) == 0);
+	em_bool(em, "WRITEBACK_CONNECTORS", device_writeback_cap(dev));
+	em_bool(em, "CURSOR_PLANE_HOTSPOT", device_cursor_hotspot_cap(dev));
 	em_close(em);
 }
 
@@ -589,7 +590,7 @@ static const char *connection_name(drmModeConnection c)
 
 static void em_version(struct em *em, struct dispman_device *dev)
 {
-	drmVersion *ver = drmGetVersion(dev->fd);
+	drmVersion *ver = drmGetVersion(device_fd(dev));
 	em_str(em, "driver", ver && ver->name ? ver->name : "");
 	em_open(em, "version", false);
 	em_str(em, "desc", ver && ver->desc ? ver->desc : "");
@@ -647,11 +648,11 @@ static void em_encoder(struct em *em, struct dispman_device *dev, const drmModeE
 /* CRTC i of the device; returns em_properties()'s result. */
 static int em_crtc(struct em *em, struct dispman_device *dev, size_t i)
 {
-	uint32_t id = crtc_id(dev->crtcs[i]);
-	drmModeCrtc *c = drmModeGetCrtc(dev->fd, id);
+	uint32_t id = crtc_id(device_crtc(dev, i));
+	drmModeCrtc *c = drmModeGetCrtc(device_fd(dev), id);
 	em_open(em, NULL, false);
 	em_uint(em, "id", id);
-	em_uint(em, "index", crtc_index(dev->crtcs[i]));
+	em_uint(em, "index", crtc_index(device_crtc(dev, i)));
 	if (c) {
 		em_uint(em, "fb_id", c->buffer_id);
 		em_uint(em, "x", c->x);
@@ -671,7 +672,7 @@ static int em_crtc(struct em *em, struct dispman_device *dev, size_t i)
 /* The plane's kernel state now (drmModeGetPlane), as drm_info has it. */
 static void em_plane_state(struct em *em, struct dispman_device *dev, uint32_t id)
 {
-	drmModePlane *kp = drmModeGetPlane(dev->fd, id);
+	drmModePlane *kp = drmModeGetPlane(device_fd(dev), id);
 	if (!kp)
 		return;
 	em_uint(em, "crtc_id", kp->crtc_id);
@@ -755,7 +756,7 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 	em_close(em);
 	em_open(em, "connectors", true);
 	for (int i = 0; i < res->count_connectors; i++) {
-		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
+		drmModeConnector *c = drmModeGetConnector(device_fd(dev), res->connectors[i]);
 		if (!c)
 			continue;
 		r = em_connector(em, dev, c);
@@ -765,7 +766,7 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 	em_close(em);
 	em_open(em, "encoders", true);
 	for (int i = 0; i < res->count_encoders; i++) {
-		drmModeEncoder *e = drmModeGetEncoder(dev->fd, res->encoders[i]);
+		drmModeEncoder *e = drmModeGetEncoder(device_fd(dev), res->encoders[i]);
 		if (!e)
 			continue;
 		em_encoder(em, dev, e);
@@ -773,14 +774,14 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 	}
 	em_close(em);
 	em_open(em, "crtcs", true);
-	for (size_t i = 0; i < dev->n_crtcs; i++) {
+	for (size_t i = 0; i < device_n_crtcs(dev); i++) {
 		r = em_crtc(em, dev, i);
 		ret = ret ? ret : r;
 	}
 	em_close(em);
 	em_open(em, "planes", true);
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		r = em_plane(em, dev, dev->planes[i]);
+	for (size_t i = 0; i < device_n_planes(dev); i++) {
+		r = em_plane(em, dev, device_plane(dev, i));
 		ret = ret ? ret : r;
 	}
 	em_close(em);
@@ -792,12 +793,12 @@ static int describe_tree(struct dispman_device *dev, drmModeRes *res, struct em 
 static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 {
 	char name[128];
-	drmVersion *ver = drmGetVersion(dev->fd);
+	drmVersion *ver = drmGetVersion(device_fd(dev));
 	fputs("digraph kms {\n\trankdir=LR\n\tnode [shape=record]\n", f);
 	fprintf(f, "\tlabel=\"%s\"\n", ver && ver->name ? ver->name : "");
 	drmFreeVersion(ver);
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		const struct plane *p = dev->planes[i];
+	for (size_t i = 0; i < device_n_planes(dev); i++) {
+		const struct plane *p = device_plane(dev, i);
 		uint32_t id = plane_id(p);
 		fprintf(f, "\tplane_%u [label=\"{plane %u|%s|", id, id,
 			plane_type_name(plane_type(p)));
@@ -814,17 +815,18 @@ static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 		}
 		fprintf(f, "}\", style=filled, fillcolor=%s]\n",
 			plane_cur_fb_id(p) ? "lightgreen" : "white");
-		for (size_t c = 0; c < dev->n_crtcs; c++) {
-			if (!(plane_possible_crtcs(p) & (1u << crtc_index(dev->crtcs[c]))))
+		for (size_t c = 0; c < device_n_crtcs(dev); c++) {
+			const struct crtc *crtc = device_crtc(dev, c);
+			if (!(plane_possible_crtcs(p) & (1u << crtc_index(crtc))))
 				continue;
-			bool active = plane_cur_crtc_id(p) == crtc_id(dev->crtcs[c]);
-			fprintf(f, "\tplane_%u -> crtc_%u [style=%s]\n", id, crtc_id(dev->crtcs[c]),
+			bool active = plane_cur_crtc_id(p) == crtc_id(crtc);
+			fprintf(f, "\tplane_%u -> crtc_%u [style=%s]\n", id, crtc_id(crtc),
 				active ? "bold" : "dashed");
 		}
 	}
-	for (size_t i = 0; i < dev->n_crtcs; i++) {
-		uint32_t id = crtc_id(dev->crtcs[i]);
-		drmModeCrtc *c = drmModeGetCrtc(dev->fd, id);
+	for (size_t i = 0; i < device_n_crtcs(dev); i++) {
+		uint32_t id = crtc_id(device_crtc(dev, i));
+		drmModeCrtc *c = drmModeGetCrtc(device_fd(dev), id);
 		if (c && c->mode_valid)
 			snprintf(name, sizeof(name), "%ux%u", c->mode.hdisplay, c->mode.vdisplay);
 		else
@@ -835,22 +837,22 @@ static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 			id, id, name);
 	}
 	for (int i = 0; i < res->count_encoders; i++) {
-		drmModeEncoder *e = drmModeGetEncoder(dev->fd, res->encoders[i]);
+		drmModeEncoder *e = drmModeGetEncoder(device_fd(dev), res->encoders[i]);
 		if (!e)
 			continue;
 		fprintf(f, "\tencoder_%u [label=\"{encoder %u|%s}\"]\n", e->encoder_id,
 			e->encoder_id, encoder_type_name(e->encoder_type));
-		for (size_t c = 0; c < dev->n_crtcs; c++) {
-			if (!(e->possible_crtcs & (1u << crtc_index(dev->crtcs[c]))))
+		for (size_t c = 0; c < device_n_crtcs(dev); c++) {
+			if (!(e->possible_crtcs & (1u << crtc_index(device_crtc(dev, c)))))
 				continue;
-			uint32_t id = crtc_id(dev->crtcs[c]);
+			uint32_t id = crtc_id(device_crtc(dev, c));
 			fprintf(f, "\tcrtc_%u -> encoder_%u [style=%s]\n", id, e->encoder_id,
 				e->crtc_id == id ? "bold" : "dashed");
 		}
 		drmModeFreeEncoder(e);
 	}
 	for (int i = 0; i < res->count_connectors; i++) {
-		drmModeConnector *c = drmModeGetConnector(dev->fd, res->connectors[i]);
+		drmModeConnector *c = drmModeGetConnector(device_fd(dev), res->connectors[i]);
 		if (!c)
 			continue;
 		fprintf(f, "\tconnector_%u [label=\"{connector %u|%s-%u|%s}\", style=filled, "
@@ -874,7 +876,7 @@ int dispman_device_describe(struct dispman_device *dev, enum dispman_describe_fo
 		dispman_log(DISPMAN_LOG_ERROR, "describe: invalid arguments");
 		return -EINVAL;
 	}
-	drmModeRes *res = drmModeGetResources(dev->fd);
+	drmModeRes *res = drmModeGetResources(device_fd(dev));
 	if (!res) {
 		int err = errno ? errno : EINVAL;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "describe: cannot get KMS resources");

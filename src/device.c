@@ -136,3 +136,95 @@ struct dispman_stats *device_stats(struct dispman_device *dev)
 {
 	return &dev->stats;
 }
+
+size_t device_n_outputs(const struct dispman_device *dev)
+{
+	return dev->n_outputs;
+}
+
+struct dispman_output *device_output(const struct dispman_device *dev, size_t i)
+{
+	return dev->outputs[i];
+}
+
+size_t device_n_planes(const struct dispman_device *dev)
+{
+	return dev->n_planes;
+}
+
+struct plane *device_plane(const struct dispman_device *dev, size_t i)
+{
+	return dev->planes[i];
+}
+
+struct plane *const *device_planes(const struct dispman_device *dev)
+{
+	return dev->planes;
+}
+
+size_t device_n_crtcs(const struct dispman_device *dev)
+{
+	return dev->n_crtcs;
+}
+
+struct crtc *device_crtc(const struct dispman_device *dev, size_t i)
+{
+	return dev->crtcs[i];
+}
+
+size_t device_n_writebacks(const struct dispman_device *dev)
+{
+	return dev->n_writebacks;
+}
+
+struct writeback *device_writeback(const struct dispman_device *dev, size_t i)
+{
+	return dev->writebacks[i];
+}
+
+int device_fd(const struct dispman_device *dev)
+{
+	return dev->fd;
+}
+
+bool device_addfb2_modifiers(const struct dispman_device *dev)
+{
+	return dev->addfb2_modifiers;
+}
+
+bool device_writeback_cap(const struct dispman_device *dev)
+{
+	return dev->writeback_cap;
+}
+
+bool device_cursor_hotspot_cap(const struct dispman_device *dev)
+{
+	return dev->cursor_hotspot_cap;
+}
+
+struct seat *device_seat(const struct dispman_device *dev)
+{
+	return dev->seat;
+}
+
+void device_set_seat(struct dispman_device *dev, struct seat *seat)
+{
+	dev->seat = seat;
+}
+
+struct list *device_buffers(struct dispman_device *dev)
+{
+	return &dev->buffers;
+}
+
+#if HAVE_GBM
+struct gbm_device *device_gbm(const struct dispman_device *dev)
+{
+	return dev->gbm;
+}
+
+void device_set_gbm(struct dispman_device *dev, struct gbm_device *gbm)
+{
+	dev->gbm = gbm;
+}
+#endif

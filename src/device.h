@@ -96,6 +96,41 @@ void device_notify_layer_destroyed(struct dispman_device *dev, struct dispman_la
 void device_notify_seat(struct dispman_device *dev, bool enabled);
 
 /*
+ * The device's KMS objects, created by lifecycle.c in the order the kernel lists them and
+ * destroyed only with the device (outputs are only appended, by a hotplug probe: an
+ * output's index never changes, output_index()). Index i must be below the count; the
+ * objects are owned by the device. Cheap: the frame path reads them on every frame.
+ */
+size_t device_n_outputs(const struct dispman_device *dev);
+struct dispman_output *device_output(const struct dispman_device *dev, size_t i);
+size_t device_n_planes(const struct dispman_device *dev);
+struct plane *device_plane(const struct dispman_device *dev, size_t i);
+/* all of them, device_n_planes() long (planes_take()) */
+struct plane *const *device_planes(const struct dispman_device *dev);
+size_t device_n_crtcs(const struct dispman_device *dev);
+struct crtc *device_crtc(const struct dispman_device *dev, size_t i);
+size_t device_n_writebacks(const struct dispman_device *dev);
+struct writeback *device_writeback(const struct dispman_device *dev, size_t i);
+
+/* The DRM fd (the device's own, closed with it) and what it was opened with. */
+int device_fd(const struct dispman_device *dev);
+bool device_addfb2_modifiers(const struct dispman_device *dev);
+bool device_writeback_cap(const struct dispman_device *dev);  /* writeback connectors */
+bool device_cursor_hotspot_cap(const struct dispman_device *dev); /* cursor hotspots set */
+/* The libseat seat the nodes came from, or NULL (seat.h); lifecycle.c sets it (and the unit
+ * tests, a stand-in), the device's, detached at its destruction. */
+struct seat *device_seat(const struct dispman_device *dev);
+void device_set_seat(struct dispman_device *dev, struct seat *seat);
+/* The device's buffers (dispman_buffer.link), linked by buffer.c alone. */
+struct list *device_buffers(struct dispman_device *dev);
+#if HAVE_GBM
+/* The GBM device on the DRM fd, NULL until buffer.c creates it on first use (its one
+ * writer); destroyed with the device. */
+struct gbm_device *device_gbm(const struct dispman_device *dev);
+void device_set_gbm(struct dispman_device *dev, struct gbm_device *gbm);
+#endif
+
+/*
  * The frame path's flags: what changed in the scene since the last accepted commit, set by
  * the modules that change it (layer.c, output.c, master.c, lifecycle.c; below the frame
  * path, so the flags are the device's) and cleared only by the frame path (commit.c,

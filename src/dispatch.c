@@ -41,8 +41,8 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
 	dev->dispatch->events_handled++;
 	device_stats(dev)->flips++;
 	struct timespec ts = { .tv_sec = (time_t)tv_sec, .tv_nsec = (long)tv_usec * 1000 };
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (output_flip_event(dev->outputs[i], crtc_id, sequence, &ts))
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		if (output_flip_event(device_output(dev, i), crtc_id, sequence, &ts))
 			break;
 }
 
@@ -55,16 +55,16 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
  */
 static void handle_flips(struct dispman_device *dev)
 {
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (output_flip_is_done(dev->outputs[i]))
-			output_flip_complete(dev->outputs[i]);
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		if (output_flip_is_done(device_output(dev, i)))
+			output_flip_complete(device_output(dev, i));
 	commit_defer(dev, true);
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (output_flip_notify_due(dev->outputs[i]))
-			output_flip_notify(dev->outputs[i]);
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		if (output_flip_notify_due(device_output(dev, i)))
+			output_flip_notify(device_output(dev, i));
 	device_run_queued(dev);
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		output_flip_release(dev->outputs[i]);
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		output_flip_release(device_output(dev, i));
 	commit_defer(dev, false);
 	device_run_queued(dev);
 }
@@ -83,7 +83,7 @@ static int read_drm(struct dispman_device *dev, uint32_t events)
 	struct dispatch_state *d = dev->dispatch;
 	int before = d->events_handled;
 	d->drm_read_batch = event_batch(dev);
-	if (drmHandleEvent(dev->fd, &ctx) != 0) {
+	if (drmHandleEvent(device_fd(dev), &ctx) != 0) {
 		int err = errno ? errno : EIO;
 		handle_flips(dev); /* those read before the failure */
 		if (err == EAGAIN || err == EINTR)
@@ -124,7 +124,7 @@ int dispatch_init(struct dispman_device *dev)
 		return -ENOMEM;
 	}
 	dev->dispatch = d;
-	d->drm_source = event_source_add(dev, dev->fd, EPOLLIN, handle_drm, dev);
+	d->drm_source = event_source_add(dev, device_fd(dev), EPOLLIN, handle_drm, dev);
 	return d->drm_source ? 0 : -errno;
 }
 
@@ -152,7 +152,7 @@ int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
 
 int drm_dispatch(struct dispman_device *dev, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = device_fd(dev), .events = POLLIN };
 	int n = poll(&pfd, 1, timeout_ms);
 	if (n < 0) {
 		if (errno == EINTR)

@@ -38,7 +38,7 @@ static int open_restricted(const char *path, int flags, void *data)
 {
 	struct dispman_input *input = data;
 	/* through the device's seat when it has one (seat.h), so that no root is needed */
-	struct seat *seat = input->dev ? input->dev->seat : NULL;
+	struct seat *seat = input->dev ? device_seat(input->dev) : NULL;
 	int fd = seat ? seat_open_node(seat, path) : open(path, flags | O_CLOEXEC);
 	if (fd < 0) {
 		int err = seat ? -fd : errno;
@@ -62,7 +62,7 @@ static void close_restricted(int fd, void *data)
 {
 	struct dispman_input *input = data;
 	/* without the device, its seat and the seat's devices are gone already */
-	seat_close_node(input->dev ? input->dev->seat : NULL, fd);
+	seat_close_node(input->dev ? device_seat(input->dev) : NULL, fd);
 }
 
 static const struct libinput_interface li_interface = {

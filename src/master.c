@@ -135,9 +135,9 @@ void master_finish(struct dispman_device *dev)
  * (proposal_record()). */
 static void refresh_plane_state(struct dispman_device *dev)
 {
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		struct plane *p = dev->planes[i];
-		drmModePlane *kp = drmModeGetPlane(dev->fd, plane_id(p));
+	for (size_t i = 0; i < device_n_planes(dev); i++) {
+		struct plane *p = device_plane(dev, i);
+		drmModePlane *kp = drmModeGetPlane(device_fd(dev), plane_id(p));
 		if (!kp) {
 			/* unknown: make the next commit set it explicitly */
 			plane_set_kernel_state(p, UINT32_MAX, UINT32_MAX);
@@ -159,7 +159,7 @@ bool device_try_regain_master(struct dispman_device *dev, bool force)
 	if (!force && now - m->try_ms < 500)
 		return false;
 	m->try_ms = now;
-	if (drmSetMaster(dev->fd) != 0) {
+	if (drmSetMaster(device_fd(dev)) != 0) {
 		dispman_log_errno(DISPMAN_LOG_DEBUG, errno, "DRM master still unavailable");
 		return false;
 	}
@@ -207,7 +207,7 @@ bool device_check_master_lost(struct dispman_device *dev, int err)
 	if (err != EACCES && err != EPERM)
 		return false;
 	struct master_state *m = dev->master;
-	if (!m->paused && dev->seat) {
+	if (!m->paused && device_seat(dev)) {
 		/* The seat manager took master away (a VT switch, say) before its disable event
 		 * reached us: expected, and the seat's enable event brings it back. */
 		dispman_log(DISPMAN_LOG_INFO, "DRM master taken away through the seat (%s): "

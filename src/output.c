@@ -128,7 +128,7 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 	}
 
 	for (int e = 0; e < conn->count_encoders; e++) {
-		drmModeEncoder *enc = drmModeGetEncoder(dev->fd, conn->encoders[e]);
+		drmModeEncoder *enc = drmModeGetEncoder(device_fd(dev), conn->encoders[e]);
 		if (!enc)
 			continue;
 		out->possible_crtcs |= enc->possible_crtcs;
@@ -137,7 +137,7 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 		drmModeFreeEncoder(enc);
 	}
 
-	if (props_get_connector(dev->fd, out->connector_id, &out->props) < 0 ||
+	if (props_get_connector(device_fd(dev), out->connector_id, &out->props) < 0 ||
 	    !out->props.crtc_id) {
 		dispman_log(DISPMAN_LOG_WARNING, "%s has no CRTC_ID property", out->name);
 	}
@@ -145,7 +145,7 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 	/* Adopt the CRTC already driving the connector as committed state. */
 	struct crtc *crtc = out->initial_crtc_id ? crtc_find(dev, out->initial_crtc_id) : NULL;
 	if (crtc && crtc_cur_active(crtc)) {
-		drmModeCrtc *c = drmModeGetCrtc(dev->fd, crtc_id(crtc));
+		drmModeCrtc *c = drmModeGetCrtc(device_fd(dev), crtc_id(crtc));
 		if (c) {
 			out->active = true;
 			out->cur_crtc = crtc;
@@ -393,10 +393,10 @@ bool output_needs_modeset(struct dispman_output *out)
 
 struct dispman_output *dispman_device_get_first_connected_output(struct dispman_device *dev)
 {
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		if (dev->outputs[i]->status == DISPMAN_CONNECTED)
-			return dev->outputs[i];
-	dispman_log(DISPMAN_LOG_ERROR, "no connected output among %zu", dev->n_outputs);
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		if (device_output(dev, i)->status == DISPMAN_CONNECTED)
+			return device_output(dev, i);
+	dispman_log(DISPMAN_LOG_ERROR, "no connected output among %zu", device_n_outputs(dev));
 	errno = ENOENT;
 	return NULL;
 }
@@ -497,16 +497,17 @@ static struct crtc *pick_crtc(struct dispman_output *out)
 	if (out->crtc && crtc_user(out->crtc) == out)
 		return out->crtc;
 	struct crtc *best = NULL;
-	for (size_t i = 0; i < dev->n_crtcs; i++) {
-		struct crtc *crtc = dev->crtcs[i];
+	for (size_t i = 0; i < device_n_crtcs(dev); i++) {
+		struct crtc *crtc = device_crtc(dev, i);
 		if (!(out->possible_crtcs & (1u << crtc_index(crtc))) || crtc_user(crtc))
 			continue;
 		/* A CRTC still active for another output in the committed state would need
 		 * that output disabled in the same commit: avoid it when possible. */
 		bool busy = false;
-		for (size_t j = 0; j < dev->n_outputs; j++)
-			busy = busy || (dev->outputs[j] != out && dev->outputs[j]->active &&
-				dev->outputs[j]->cur_crtc == crtc);
+		for (size_t j = 0; j < device_n_outputs(dev); j++) {
+			const struct dispman_output *o = device_output(dev, j);
+			busy = busy || (o != out && o->active && o->cur_crtc == crtc);
+		}
 		if (crtc == out->cur_crtc || crtc_id(crtc) == out->initial_crtc_id)
 			return crtc;
 		if (!best && !busy)

@@ -41,10 +41,10 @@ struct scene {
 	bool valid; /* a frame committed by the library (n may be 0: nothing on a plane) */
 };
 
-/* The output of conn, to be dev->outputs[index] (outputs are only ever appended). */
+/* The output of conn, to be device_output(dev, index) (outputs are only ever appended). */
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn,
 	size_t index);
-/* i, where out is dev->outputs[i] (the index of the commit's per-output values). */
+/* i, where out is device_output(dev, i) (the index of the commit's per-output values). */
 size_t output_index(const struct dispman_output *out);
 /* Free the output; its layers (layer_destroy_all()) and compositor (compose_destroy())
  * are destroyed first, by the device (lifecycle.c). */

@@ -54,7 +54,7 @@ static int add_format(struct plane *plane, size_t *cap, uint32_t format, uint64_
 static int read_in_formats(struct dispman_device *dev, struct plane *plane, uint32_t blob_id,
 	size_t *cap)
 {
-	drmModePropertyBlobRes *blob = drmModeGetPropertyBlob(dev->fd, blob_id);
+	drmModePropertyBlobRes *blob = drmModeGetPropertyBlob(device_fd(dev), blob_id);
 	if (!blob) {
 		dispman_log(DISPMAN_LOG_WARNING, "plane %u: cannot read IN_FORMATS blob %u",
 			plane->id, blob_id);
@@ -98,7 +98,7 @@ static void plane_free(struct plane *plane)
 static int plane_read(struct dispman_device *dev, struct plane *plane, uint32_t id)
 {
 	plane->id = id;
-	drmModePlane *p = drmModeGetPlane(dev->fd, id);
+	drmModePlane *p = drmModeGetPlane(device_fd(dev), id);
 	if (!p) {
 		int err = errno ? errno : EINVAL;
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot get plane %u", id);
@@ -107,12 +107,12 @@ static int plane_read(struct dispman_device *dev, struct plane *plane, uint32_t 
 	plane->possible_crtcs = p->possible_crtcs;
 	plane_set_kernel_state(plane, p->fb_id, p->crtc_id);
 
-	int ret = props_get_plane(dev->fd, id, &plane->props);
+	int ret = props_get_plane(device_fd(dev), id, &plane->props);
 	if (ret < 0)
 		goto out;
 
 	uint64_t type = DRM_PLANE_TYPE_OVERLAY;
-	if (props_get_value(dev->fd, id, DRM_MODE_OBJECT_PLANE, "type", &type) < 0)
+	if (props_get_value(device_fd(dev), id, DRM_MODE_OBJECT_PLANE, "type", &type) < 0)
 		dispman_log(DISPMAN_LOG_WARNING, "plane %u has no type property, assuming overlay",
 			id);
 	plane->type = (int)type;
@@ -120,7 +120,8 @@ static int plane_read(struct dispman_device *dev, struct plane *plane, uint32_t 
 	size_t cap = 0;
 	uint64_t blob_id = 0;
 	if (plane->props.in_formats &&
-	    props_get_value(dev->fd, id, DRM_MODE_OBJECT_PLANE, "IN_FORMATS", &blob_id) == 0 &&
+	    props_get_value(device_fd(dev), id, DRM_MODE_OBJECT_PLANE, "IN_FORMATS",
+		    &blob_id) == 0 &&
 	    blob_id != 0 && read_in_formats(dev, plane, (uint32_t)blob_id, &cap) == 0) {
 		/* formats and modifiers from the blob */
 	} else {
@@ -138,11 +139,11 @@ static int plane_read(struct dispman_device *dev, struct plane *plane, uint32_t 
 	ret = 0;
 
 	if (plane->props.zpos)
-		plane->zpos_mutable = !props_is_immutable(dev->fd, plane->props.zpos);
+		plane->zpos_mutable = !props_is_immutable(device_fd(dev), plane->props.zpos);
 	if (plane->props.pixel_blend_mode) {
 		static const char *const names[] = { "Pre-multiplied", "Coverage", "None" };
 		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-			plane->has_blend[i] = props_get_enum_value(dev->fd,
+			plane->has_blend[i] = props_get_enum_value(device_fd(dev),
 				plane->props.pixel_blend_mode, names[i], &plane->blend_values[i]) == 0;
 	}
 out:
@@ -263,15 +264,15 @@ void plane_read_zpos(struct dispman_device *dev, struct plane *p)
 	p->zpos_min = p->zpos_max = 0;
 	if (!p->props.zpos)
 		return;
-	drmModePropertyRes *prop = drmModeGetProperty(dev->fd, p->props.zpos);
+	drmModePropertyRes *prop = drmModeGetProperty(device_fd(dev), p->props.zpos);
 	if (prop && (prop->flags & DRM_MODE_PROP_RANGE) && prop->count_values >= 2) {
 		p->zpos_min = prop->values[0];
 		p->zpos_max = prop->values[1];
 	}
 	drmModeFreeProperty(prop);
 	uint64_t cur;
-	if (!p->zpos_mutable && props_get_value(dev->fd, p->id, DRM_MODE_OBJECT_PLANE, "zpos",
-			&cur) == 0)
+	if (!p->zpos_mutable &&
+	    props_get_value(device_fd(dev), p->id, DRM_MODE_OBJECT_PLANE, "zpos", &cur) == 0)
 		p->zpos_min = p->zpos_max = cur;
 }
 

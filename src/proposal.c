@@ -94,14 +94,14 @@ int proposal_start_search(struct proposal *prop, const struct dispman_device *de
 {
 	proposal_finish(prop);
 	size_t n = 0;
-	for (size_t i = 0; i < dev->n_outputs; i++) {
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct list *pos, *tmp;
-		list_for_each_safe(pos, tmp, output_layers(dev->outputs[i]))
+		list_for_each_safe(pos, tmp, output_layers(device_output(dev, i)))
 			n++;
 		n++; /* its composition layer */
 	}
 	/* not the whole struct: its inline room need not be cleared */
-	prop->n_planes = dev->n_planes;
+	prop->n_planes = device_n_planes(dev);
 	prop->n_layers = 0;
 	prop->max_layers = n;
 	prop->planes = prop->n_planes <= PROPOSAL_INLINE_PLANES ? prop->inline_planes :
@@ -146,7 +146,7 @@ struct plane_walk proposal_walk(const struct proposal *prop, const struct dispma
 {
 	const struct proposal_state *ps = dev->proposal;
 	bool all = !prop->kept || !ps->live_known; /* never known beyond the mask */
-	return (struct plane_walk){ .mask = ps->live, .n = dev->n_planes, .all = all };
+	return (struct plane_walk){ .mask = ps->live, .n = device_n_planes(dev), .all = all };
 }
 
 struct plane *proposal_layer_plane(const struct proposal *prop,
@@ -173,8 +173,8 @@ bool proposal_covers_plane_off(const struct proposal *prop, const struct dispman
 	uint32_t cur_crtc_id = plane_cur_crtc_id(p);
 	if (!cur_crtc_id)
 		return false; /* on no CRTC, and none of this request's */
-	for (size_t o = 0; o < dev->n_outputs; o++) {
-		const struct dispman_output *out = dev->outputs[o];
+	for (size_t o = 0; o < device_n_outputs(dev); o++) {
+		const struct dispman_output *out = device_output(dev, o);
 		const struct crtc *cur = output_cur_crtc(out);
 		if (proposal_has_output(prop, o) && cur && crtc_id(cur) == cur_crtc_id)
 			return true;
@@ -190,7 +190,7 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 	struct proposal_state *ps = dev->proposal;
 	uint64_t live = w.all ? 0 : ps->live;
 	for (size_t i; proposal_walk_next(&w, &i);) {
-		struct plane *p = dev->planes[i];
+		struct plane *p = device_plane(dev, i);
 		struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 		if (!layer && !plane_in_use(p))
 			continue; /* off, and staying off: nothing to record */
@@ -206,7 +206,7 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 			live &= ~bit;
 	}
 	ps->live = live;
-	ps->live_known = dev->n_planes <= PROPOSAL_LIVE_PLANES;
+	ps->live_known = device_n_planes(dev) <= PROPOSAL_LIVE_PLANES;
 	if (prop->kept)
 		return; /* the layers keep their places */
 	for (size_t i = 0; i < prop->n_layers; i++) {

@@ -34,7 +34,7 @@ struct proposed_layer {
 	struct dispman_placement placement; /* COMPOSITED: drawn by compose.c */
 };
 
-/* One output in a commit's request (commit_scope.outputs[i] is dev->outputs[i]). */
+/* One output in a commit's request (commit_scope.outputs[i] is device_output(dev, i)). */
 struct scope_output {
 	bool in;            /* its connector and CRTC are in the request (select_outputs()) */
 	uint32_t mode_blob; /* the MODE_ID blob of its new mode (prepare_blobs()), 0: none */
@@ -50,7 +50,7 @@ struct commit_scope {
 	/* the request covers the whole device (a new shape or a modeset): every live output
 	 * and every plane */
 	bool full;
-	struct scope_output *outputs; /* index i is dev->outputs[i] */
+	struct scope_output *outputs; /* index i is device_output(dev, i) */
 	size_t n_outputs;
 };
 
@@ -74,7 +74,7 @@ struct proposal {
 	 * and layers are not filled, the readers below read the committed state instead, and
 	 * recording it updates only the planes' framebuffers. No copy in, no copy back. */
 	bool kept;
-	struct proposed_plane *planes; /* index i is dev->planes[i]; unused when kept */
+	struct proposed_plane *planes; /* index i is device_plane(dev, i); unused when kept */
 	size_t n_planes;
 	/* every layer the proposal places (a search: all of the device's, and each output's
 	 * composition layer), one output's together */
@@ -88,7 +88,7 @@ struct proposal {
 /* An empty proposal for the commit that covers scope: nothing proposed, nothing allocated
  * (proposal_finish() is fine). */
 void proposal_init(struct proposal *prop, const struct commit_scope *scope);
-/* dev->outputs[i] is in the request of prop (its connector and CRTC are set), and the
+/* device_output(dev, i) is in the request of prop (its connector and CRTC are set), and the
  * MODE_ID blob prepared for it (0: none). */
 static inline bool proposal_has_output(const struct proposal *prop, size_t i)
 {
@@ -109,7 +109,7 @@ void proposal_finish(struct proposal *prop);
 /* Places layer (not shown, INVISIBLE, until changed). NULL (logged) only for a layer created
  * after proposal_init(), which made room for every layer of the device. */
 struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_layer *layer);
-/* What plane p, dev->planes[i], shows in the proposal (NULL: off) and at which zpos, kept
+/* What plane p, device_plane(dev, i), shows in the proposal (NULL: off) and at which zpos, kept
  * or searched. Inline: the request builder asks for every plane of every frame. */
 static inline struct dispman_layer *proposal_plane_layer(const struct proposal *prop,
 	const struct plane *p, size_t i)

@@ -125,7 +125,7 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	bool test = (flags & DRM_MODE_ATOMIC_TEST_ONLY) != 0;
 	int ret, err = 0;
 	for (int tries = 0; tries < 64; tries++) {
-		ret = drmModeAtomicCommit(dev->fd, r->req, flags, user_data);
+		ret = drmModeAtomicCommit(device_fd(dev), r->req, flags, user_data);
 		err = ret == 0 ? 0 : (errno ? errno : EINVAL);
 		if (err != EINTR && err != EAGAIN)
 			break;
@@ -189,7 +189,7 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 {
 	struct plane_walk w = proposal_walk(prop, dev);
 	for (size_t i; proposal_walk_next(&w, &i);) {
-		const struct plane *p = dev->planes[i];
+		const struct plane *p = device_plane(dev, i);
 		const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 		uint32_t cur_fb_id = plane_cur_fb_id(p), cur_crtc_id = plane_cur_crtc_id(p);
 		if (!layer && !cur_fb_id && !cur_crtc_id)
@@ -256,8 +256,8 @@ void req_build(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r, const struct frame_kind *kind)
 {
 	add_planes(dev, prop, r, kind);
-	for (size_t i = 0; i < dev->n_outputs; i++) {
-		struct dispman_output *out = dev->outputs[i];
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
 		if (!proposal_has_output(prop, i))
 			continue;
 		uint32_t connector_id = output_connector_id(out);

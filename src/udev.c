@@ -190,7 +190,7 @@ static int handle_uevent(int fd, uint32_t events, void *data)
 int hotplug_init(struct dispman_device *dev, hotplug_probe_func probe)
 {
 	struct stat st;
-	if (fstat(dev->fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+	if (fstat(device_fd(dev), &st) < 0 || !S_ISCHR(st.st_mode)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "DRM fd is not a device node: no hotplug monitor");
 		return 0;
 	}

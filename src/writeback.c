@@ -23,13 +23,13 @@ int writeback_create(struct dispman_device *dev, const drmModeConnector *conn,
 		return -ENOMEM;
 	wb->connector_id = conn->connector_id;
 	for (int e = 0; e < conn->count_encoders; e++) {
-		drmModeEncoder *enc = drmModeGetEncoder(dev->fd, conn->encoders[e]);
+		drmModeEncoder *enc = drmModeGetEncoder(device_fd(dev), conn->encoders[e]);
 		if (enc) {
 			wb->possible_crtcs |= enc->possible_crtcs;
 			drmModeFreeEncoder(enc);
 		}
 	}
-	if (props_get_connector(dev->fd, wb->connector_id, &wb->props) == 0 &&
+	if (props_get_connector(device_fd(dev), wb->connector_id, &wb->props) == 0 &&
 	    wb->props.writeback_fb_id && wb->props.crtc_id)
 		*out = wb;
 	else

@@ -309,12 +309,12 @@ static void test_sized_getters(void **state)
 	struct dispman_stats st = { .size = sizeof(st) };
 	assert_int_equal(dispman_device_get_stats(f->dev, &st), 0);
 	assert_true(st.commits >= 1 && st.flips >= 1);
-	assert_int_equal(st.commits, f->dev->stats.commits);
+	assert_int_equal(st.commits, device_stats(f->dev)->commits);
 
 	CHECK_SIZED_GETTER(struct dispman_limits, dispman_device_get_limits, f->dev, min_height);
 	struct dispman_limits lim = { .size = sizeof(lim) };
 	assert_int_equal(dispman_device_get_limits(f->dev, &lim), 0);
-	assert_int_equal(lim.max_width, f->dev->limits.max_width);
+	assert_int_equal(lim.max_width, device_limits(f->dev)->max_width);
 	assert_true(lim.max_width > 0);
 
 	CHECK_SIZED_GETTER(struct dispman_output_stats, dispman_output_get_stats, f->out,

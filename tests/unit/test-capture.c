@@ -195,8 +195,8 @@ static void test_clones_allowed(void **state)
 		.num_formats = 1,
 	});
 	unit_open_device(f);
-	assert_int_equal(f->dev->n_writebacks, 1);
-	assert_int_equal(writeback_connector_id(f->dev->writebacks[0]), wb);
+	assert_int_equal(device_n_writebacks(f->dev), 1);
+	assert_int_equal(writeback_connector_id(device_writeback(f->dev, 0)), wb);
 	struct dispman_buffer *buf = unit_show_first_frame(f, 0x556677);
 	struct mock_drm_counters before = counters();
 	struct dispman_buffer *frame = NULL;
@@ -217,7 +217,7 @@ static void test_no_writeback(void **state)
 	struct unit_fixture *f = *state;
 	unit_build_plain_device();
 	unit_open_device(f);
-	assert_int_equal(f->dev->n_writebacks, 0);
+	assert_int_equal(device_n_writebacks(f->dev), 0);
 	struct dispman_buffer *buf = unit_show_first_frame(f, 0x336699);
 	struct dispman_buffer *frame = (void *)1;
 	enum dispman_capture_path used = DISPMAN_CAPTURE_WRITEBACK;

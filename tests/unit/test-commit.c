@@ -414,14 +414,15 @@ static void test_master_lost_seat(void **state)
 	struct unit_fixture *f = *state;
 	struct dispman_buffer *a = unit_show_first_frame(f, 0);
 	struct device_seat_stand_in { int unused; } stand_in;
-	assert_null(f->dev->seat);
-	f->dev->seat = (struct seat *)(void *)&stand_in; /* never called into here */
+	assert_null(device_seat(f->dev));
+	device_set_seat(f->dev, (struct seat *)(void *)&stand_in); /* never called into here */
 	mock_drm_set_master(false);
 	unit_log_clear();
 	struct dispman_buffer *b = next_frame(f, 1);
 	int ret = dispman_device_commit(f->dev);
 	bool paused = dispman_device_is_paused(f->dev), timer = master_timer_created(f->dev);
-	f->dev->seat = NULL; /* before any assertion: the teardown must not close the stand-in */
+	/* before any assertion: the teardown must not close the stand-in */
+	device_set_seat(f->dev, NULL);
 	assert_int_equal(ret, -EACCES);
 	assert_true(paused);
 	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
@@ -576,11 +577,11 @@ static void test_foreign_plane_turned_off(void **state)
 	assert_int_equal(prop(ov, "CRTC_ID"), 0);
 	assert_int_equal(prop(MOCK_VKMS_PRIMARY, "FB_ID"), dispman_buffer_get_fb_id(b));
 	size_t idx = 0;
-	while (idx < f->dev->n_planes && plane_id(f->dev->planes[idx]) != ov)
+	while (idx < device_n_planes(f->dev) && plane_id(device_plane(f->dev, idx)) != ov)
 		idx++;
-	assert_true(idx < f->dev->n_planes);
-	assert_int_equal(plane_cur_fb_id(f->dev->planes[idx]), 0);
-	assert_int_equal(plane_cur_crtc_id(f->dev->planes[idx]), 0);
+	assert_true(idx < device_n_planes(f->dev));
+	assert_int_equal(plane_cur_fb_id(device_plane(f->dev, idx)), 0);
+	assert_int_equal(plane_cur_crtc_id(device_plane(f->dev, idx)), 0);
 	for (int i = 2; i < 5; i++) {
 		struct dispman_buffer *c = next_frame(f, (uint32_t)i);
 		assert_int_equal(dispman_device_commit(f->dev), 0);
@@ -935,10 +936,10 @@ struct recorded {
 static void record(const struct dispman_device *dev, const struct dispman_layer *layer,
 	struct recorded *r)
 {
-	assert_true(dev->n_planes <= UNIT_ARRAY_LEN(r->planes));
+	assert_true(device_n_planes(dev) <= UNIT_ARRAY_LEN(r->planes));
 	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		const struct plane *p = dev->planes[i];
+	for (size_t i = 0; i < device_n_planes(dev); i++) {
+		const struct plane *p = device_plane(dev, i);
 		r->planes[i] = (struct recorded_plane){ .layer = plane_cur_layer(p),
 			.zpos = plane_cur_zpos(p), .fb_id = plane_cur_fb_id(p),
 			.crtc_id = plane_cur_crtc_id(p) };
@@ -1003,27 +1004,30 @@ static void test_request_from_proposal(void **state)
 	struct dispman_buffer *sq2 = unit_pattern_buffer(dev, 64, 64, DRM_FORMAT_ARGB8888, 2);
 	struct dispman_layer *layer = overlay_layer(f, sq);
 	size_t from = 0, to = 0;
-	while (from < dev->n_planes && dev->planes[from] != layer_plane(layer))
+	while (from < device_n_planes(dev) && device_plane(dev, from) != layer_plane(layer))
 		from++;
-	assert_true(from < dev->n_planes);
-	while (to < dev->n_planes && (plane_type(dev->planes[to]) != DRM_PLANE_TYPE_OVERLAY ||
-	       plane_cur_layer(dev->planes[to]) || plane_cur_fb_id(dev->planes[to])))
+	assert_true(from < device_n_planes(dev));
+	while (to < device_n_planes(dev) &&
+	       (plane_type(device_plane(dev, to)) != DRM_PLANE_TYPE_OVERLAY ||
+	        plane_cur_layer(device_plane(dev, to)) || plane_cur_fb_id(device_plane(dev, to))))
 		to++;
-	assert_true(to < dev->n_planes);
+	assert_true(to < device_n_planes(dev));
 
 	/* the committed assignment, copied into a search's proposal to be changed, for a
 	 * request of the whole device (as select_outputs() picks it for a new shape) */
 	struct scope_output in[8] = { 0 };
-	assert_true(dev->n_outputs <= ARRAY_SIZE(in));
-	for (size_t i = 0; i < dev->n_outputs; i++)
-		in[i].in = dev->outputs[i] == f->out;
-	struct commit_scope scope = { .full = true, .outputs = in, .n_outputs = dev->n_outputs };
+	assert_true(device_n_outputs(dev) <= ARRAY_SIZE(in));
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		in[i].in = device_output(dev, i) == f->out;
+	struct commit_scope scope = { .full = true, .outputs = in,
+		.n_outputs = device_n_outputs(dev) };
 	struct proposal next;
 	proposal_init(&next, &scope);
 	assert_int_equal(proposal_start_search(&next, dev), 0);
-	for (size_t i = 0; i < dev->n_planes; i++)
-		next.planes[i] = (struct proposed_plane){ .layer = plane_cur_layer(dev->planes[i]),
-			.zpos = plane_cur_zpos(dev->planes[i]) };
+	for (size_t i = 0; i < device_n_planes(dev); i++)
+		next.planes[i] = (struct proposed_plane){
+			.layer = plane_cur_layer(device_plane(dev, i)),
+			.zpos = plane_cur_zpos(device_plane(dev, i)) };
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, output_layers(f->out)) {
 		struct dispman_layer *l = layer_from_link(pos);
@@ -1044,8 +1048,8 @@ static void test_request_from_proposal(void **state)
 	for (size_t i = 0; i < next.n_layers; i++) {
 		if (next.layers[i].layer != layer)
 			continue;
-		next.layers[i].plane = dev->planes[to];
-		next.layers[i].placement.plane_id = plane_id(dev->planes[to]);
+		next.layers[i].plane = device_plane(dev, to);
+		next.layers[i].placement.plane_id = plane_id(device_plane(dev, to));
 	}
 	struct recorded before, after;
 	record(dev, layer, &before);
@@ -1054,29 +1058,29 @@ static void test_request_from_proposal(void **state)
 	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
 	assert_int_equal(req_commit(dev, &r, 0, NULL), 0);
 	req_finish(dev, &r);
-	assert_int_equal(prop(plane_id(dev->planes[to]), "FB_ID"), buffer_fb_id(sq));
-	assert_int_equal(prop(plane_id(dev->planes[to]), "CRTC_X"), 100);
-	assert_int_equal(prop(plane_id(dev->planes[from]), "FB_ID"), 0);
+	assert_int_equal(prop(plane_id(device_plane(dev, to)), "FB_ID"), buffer_fb_id(sq));
+	assert_int_equal(prop(plane_id(device_plane(dev, to)), "CRTC_X"), 100);
+	assert_int_equal(prop(plane_id(device_plane(dev, from)), "FB_ID"), 0);
 	record(dev, layer, &after);
 	assert_recorded_equal(&before, &after); /* built and committed, not recorded */
 	proposal_record(&next, dev);
 	proposal_finish(&next);
-	assert_ptr_equal(plane_cur_layer(dev->planes[to]), layer);
-	assert_int_equal(plane_cur_fb_id(dev->planes[to]), buffer_fb_id(sq));
-	assert_null(plane_cur_layer(dev->planes[from]));
-	assert_int_equal(plane_cur_fb_id(dev->planes[from]), 0);
-	assert_ptr_equal(layer_plane(layer), dev->planes[to]);
+	assert_ptr_equal(plane_cur_layer(device_plane(dev, to)), layer);
+	assert_int_equal(plane_cur_fb_id(device_plane(dev, to)), buffer_fb_id(sq));
+	assert_null(plane_cur_layer(device_plane(dev, from)));
+	assert_int_equal(plane_cur_fb_id(device_plane(dev, from)), 0);
+	assert_ptr_equal(layer_plane(layer), device_plane(dev, to));
 	struct dispman_placement p;
 	assert_int_equal(dispman_layer_get_placement(layer, &p), 0);
-	assert_int_equal(p.plane_id, plane_id(dev->planes[to]));
+	assert_int_equal(p.plane_id, plane_id(device_plane(dev, to)));
 
 	uint64_t tests = stats(dev).test_commits;
 	assert_int_equal(dispman_layer_set_buffer(layer, sq2), 0);
 	assert_int_equal(dispman_device_commit(dev), 0);
 	assert_int_equal(unit_drain(dev), 1);
 	assert_int_equal(stats(dev).test_commits, tests);
-	assert_int_equal(prop(plane_id(dev->planes[to]), "FB_ID"), buffer_fb_id(sq2));
-	assert_int_equal(prop(plane_id(dev->planes[from]), "FB_ID"), 0);
+	assert_int_equal(prop(plane_id(device_plane(dev, to)), "FB_ID"), buffer_fb_id(sq2));
+	assert_int_equal(prop(plane_id(device_plane(dev, from)), "FB_ID"), 0);
 	dispman_buffer_unref(bg);
 	dispman_buffer_unref(sq);
 	dispman_buffer_unref(sq2);

@@ -165,7 +165,7 @@ static void test_no_writeback_cap(void **state)
 	struct unit_fixture *f = *state;
 	mock_drm_fail_nth("drmSetClientCap", 3, EINVAL);
 	unit_open_device(f);
-	assert_int_equal(f->dev->n_writebacks, 0);
+	assert_int_equal(device_n_writebacks(f->dev), 0);
 	assert_int_equal(dispman_device_get_output_count(f->dev), 1);
 }
 
@@ -191,13 +191,13 @@ static void test_outputs(void **state)
 	assert_int_equal(errno, EINVAL);
 	assert_error_logged("out of range");
 
-	assert_int_equal(dev->n_writebacks, 1);
-	assert_int_equal(writeback_connector_id(dev->writebacks[0]), MOCK_VKMS_WRITEBACK);
-	assert_int_equal(writeback_possible_crtcs(dev->writebacks[0]), 1);
-	assert_int_equal(dev->n_crtcs, 1);
-	assert_int_equal(crtc_id(dev->crtcs[0]), MOCK_VKMS_CRTC);
-	assert_int_equal(crtc_index(dev->crtcs[0]), 0);
-	assert_ptr_equal(crtc_find(dev, MOCK_VKMS_CRTC), dev->crtcs[0]);
+	assert_int_equal(device_n_writebacks(dev), 1);
+	assert_int_equal(writeback_connector_id(device_writeback(dev, 0)), MOCK_VKMS_WRITEBACK);
+	assert_int_equal(writeback_possible_crtcs(device_writeback(dev, 0)), 1);
+	assert_int_equal(device_n_crtcs(dev), 1);
+	assert_int_equal(crtc_id(device_crtc(dev, 0)), MOCK_VKMS_CRTC);
+	assert_int_equal(crtc_index(device_crtc(dev, 0)), 0);
+	assert_ptr_equal(crtc_find(dev, MOCK_VKMS_CRTC), device_crtc(dev, 0));
 	assert_null(crtc_find(dev, MOCK_VKMS_CRTC + 1));
 }
 
@@ -360,9 +360,9 @@ static void check_vkms_planes(struct dispman_device *dev, bool in_formats)
 		DRM_FORMAT_ARGB8888, DRM_FORMAT_XRGB8888, DRM_FORMAT_XRGB16161616,
 		DRM_FORMAT_ARGB16161616, DRM_FORMAT_RGB565,
 	};
-	assert_int_equal(dev->n_planes, 10);
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		const struct plane *p = dev->planes[i];
+	assert_int_equal(device_n_planes(dev), 10);
+	for (size_t i = 0; i < device_n_planes(dev); i++) {
+		const struct plane *p = device_plane(dev, i);
 		const uint32_t *fmts = i == 0 ? primary : others;
 		size_t n = i == 0 ? UNIT_ARRAY_LEN(primary) : UNIT_ARRAY_LEN(others);
 		int type = i == 0 ? DRM_PLANE_TYPE_PRIMARY :
@@ -406,7 +406,7 @@ static void test_planes_without_modifiers(void **state)
 	struct unit_fixture *f = *state;
 	mock_drm_set_cap(DRM_CAP_ADDFB2_MODIFIERS, 0);
 	unit_open_device(f);
-	assert_false(f->dev->addfb2_modifiers);
+	assert_false(device_addfb2_modifiers(f->dev));
 	check_vkms_planes(f->dev, false);
 }
 
@@ -440,7 +440,7 @@ static void test_properties(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct dispman_device *dev = f->dev;
-	const struct crtc *crtc = dev->crtcs[0];
+	const struct crtc *crtc = device_crtc(dev, 0);
 	const struct crtc_props *cp = crtc_props(crtc);
 	assert_int_equal(cp->active, mock_drm_prop_id(MOCK_VKMS_CRTC, "ACTIVE"));
 	assert_int_equal(cp->mode_id, mock_drm_prop_id(MOCK_VKMS_CRTC, "MODE_ID"));
@@ -452,7 +452,7 @@ static void test_properties(void **state)
 		mock_drm_prop_id(MOCK_VKMS_VIRTUAL, "CRTC_ID"));
 	assert_int_equal(output_props(out)->writeback_fb_id, 0);
 
-	const struct connector_props *wp = writeback_props(dev->writebacks[0]);
+	const struct connector_props *wp = writeback_props(device_writeback(dev, 0));
 	assert_int_equal(wp->crtc_id, mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "CRTC_ID"));
 	assert_int_equal(wp->writeback_fb_id,
 		mock_drm_prop_id(MOCK_VKMS_WRITEBACK, "WRITEBACK_FB_ID"));
@@ -465,8 +465,8 @@ static void test_properties(void **state)
 		"FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W", "SRC_H", "CRTC_X", "CRTC_Y",
 		"CRTC_W", "CRTC_H", "type", "IN_FORMATS",
 	};
-	for (size_t i = 0; i < dev->n_planes; i++) {
-		const struct plane *p = dev->planes[i];
+	for (size_t i = 0; i < device_n_planes(dev); i++) {
+		const struct plane *p = device_plane(dev, i);
 		const struct plane_props *pp = plane_props(p);
 		const uint32_t ids[] = {
 			pp->fb_id, pp->crtc_id, pp->src_x, pp->src_y, pp->src_w, pp->src_h,
@@ -480,21 +480,22 @@ static void test_properties(void **state)
 
 	/* props_get_value / props_get_enum_value / props_is_immutable against the mock. */
 	uint64_t v = 0;
-	assert_int_equal(props_get_value(dev->fd, MOCK_VKMS_PRIMARY, DRM_MODE_OBJECT_PLANE, "type",
+	int fd = device_fd(dev);
+	assert_int_equal(props_get_value(fd, MOCK_VKMS_PRIMARY, DRM_MODE_OBJECT_PLANE, "type",
 		&v), 0);
 	assert_int_equal(v, DRM_PLANE_TYPE_PRIMARY);
-	assert_int_equal(props_get_value(dev->fd, MOCK_VKMS_CURSOR, DRM_MODE_OBJECT_PLANE, "type",
+	assert_int_equal(props_get_value(fd, MOCK_VKMS_CURSOR, DRM_MODE_OBJECT_PLANE, "type",
 		&v), 0);
 	assert_int_equal(v, DRM_PLANE_TYPE_CURSOR);
-	assert_int_equal(props_get_value(dev->fd, MOCK_VKMS_PRIMARY, DRM_MODE_OBJECT_PLANE, "zpos",
+	assert_int_equal(props_get_value(fd, MOCK_VKMS_PRIMARY, DRM_MODE_OBJECT_PLANE, "zpos",
 		&v), -ENOENT);
-	const struct plane_props *pp0 = plane_props(dev->planes[0]);
-	assert_int_equal(props_get_enum_value(dev->fd, pp0->type, "Overlay", &v), 0);
+	const struct plane_props *pp0 = plane_props(device_plane(dev, 0));
+	assert_int_equal(props_get_enum_value(device_fd(dev), pp0->type, "Overlay", &v), 0);
 	assert_int_equal(v, DRM_PLANE_TYPE_OVERLAY);
-	assert_int_equal(props_get_enum_value(dev->fd, pp0->type, "Sideways", &v), -ENOENT);
-	assert_true(props_is_immutable(dev->fd, pp0->type));
-	assert_false(props_is_immutable(dev->fd, pp0->fb_id));
-	assert_false(props_is_immutable(dev->fd, 0x05ffffffu));
+	assert_int_equal(props_get_enum_value(device_fd(dev), pp0->type, "Sideways", &v), -ENOENT);
+	assert_true(props_is_immutable(device_fd(dev), pp0->type));
+	assert_false(props_is_immutable(device_fd(dev), pp0->fb_id));
+	assert_false(props_is_immutable(device_fd(dev), 0x05ffffffu));
 
 	/* Nothing is on screen after opening. */
 	assert_true(mock_drm_get_prop(MOCK_VKMS_CRTC, "ACTIVE", &v));

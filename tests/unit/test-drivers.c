@@ -403,11 +403,11 @@ static void test_cursor_hotspot(void **state)
 	struct unit_fixture *f = *state;
 	build_hotspot_device();
 	unit_open_device(f);
-	assert_true(f->dev->cursor_hotspot_cap);
+	assert_true(device_cursor_hotspot_cap(f->dev));
 	uint32_t cursor_id = 0;
-	for (size_t i = 0; i < f->dev->n_planes; i++)
-		if (plane_type(f->dev->planes[i]) == DRM_PLANE_TYPE_CURSOR)
-			cursor_id = plane_id(f->dev->planes[i]);
+	for (size_t i = 0; i < device_n_planes(f->dev); i++)
+		if (plane_type(device_plane(f->dev, i)) == DRM_PLANE_TYPE_CURSOR)
+			cursor_id = plane_id(device_plane(f->dev, i));
 	assert_int_not_equal(cursor_id, 0);
 	struct dispman_buffer *base = unit_show_first_frame(f, 0);
 	struct dispman_buffer *arrow = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_ARGB8888,
