@@ -71,18 +71,19 @@ struct alloc_state {
 
 int alloc_init(struct dispman_device *dev)
 {
-	dev->alloc = calloc(1, sizeof(*dev->alloc));
-	if (!dev->alloc) {
+	struct alloc_state *st = calloc(1, sizeof(*st));
+	if (!st) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the allocator's state");
 		return -ENOMEM;
 	}
+	device_set_alloc_state(dev, st);
 	return 0;
 }
 
 void alloc_finish(struct dispman_device *dev)
 {
-	free(dev->alloc);
-	dev->alloc = NULL;
+	free(device_alloc_state(dev));
+	device_set_alloc_state(dev, NULL);
 }
 
 int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tests,
@@ -92,8 +93,9 @@ int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tes
 		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
 		return -EINVAL;
 	}
-	dev->alloc->max_tests = max_tests;
-	dev->alloc->max_usec = max_usec;
+	struct alloc_state *a = device_alloc_state(dev);
+	a->max_tests = max_tests;
+	a->max_usec = max_usec;
 	return 0;
 }
 
@@ -269,9 +271,10 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 static struct plan_limits plan_limits_of(const struct dispman_device *dev)
 {
 	const struct dispman_limits *dl = device_limits(dev);
+	const struct alloc_state *a = device_alloc_state(dev);
 	return (struct plan_limits){
-		.plane_cap = dev->alloc->plane_cap,
-		.no_scaling = dev->alloc->no_scaling,
+		.plane_cap = a->plane_cap,
+		.no_scaling = a->no_scaling,
 		.cursor_width = dl->cursor_width,
 		.cursor_height = dl->cursor_height,
 	};
@@ -442,22 +445,22 @@ static int build_input(struct ctx *c, struct proposed_layer *ents, size_t n_all)
  */
 static void learn_refusal(struct ctx *c, int ret)
 {
-	struct dispman_device *dev = c->dev;
+	struct alloc_state *a = device_alloc_state(c->dev);
 	bool scaled = false;
 	for (size_t i = 0; i < c->n; i++)
 		scaled = scaled || (c->res[i].plane >= 0 && plan_layer_scaled(&c->pl[i]));
-	if (scaled && !dev->alloc->no_scaling) {
+	if (scaled && !a->no_scaling) {
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: TEST_ONLY refused scaled planes: not "
 			"scaling on planes of this device any more", output_name(c->out));
-		dev->alloc->no_scaling = true;
+		a->no_scaling = true;
 		c->in.limits.no_scaling = true;
 		return;
 	}
 	if (ret == -ENOSPC && c->r.used > 1) {
-		dev->alloc->plane_cap = c->r.used - 1;
-		c->in.limits.plane_cap = dev->alloc->plane_cap;
+		a->plane_cap = c->r.used - 1;
+		c->in.limits.plane_cap = a->plane_cap;
 		dispman_log(DISPMAN_LOG_DEBUG, "%s: ENOSPC with %zu planes, using at most %zu",
-			output_name(c->out), c->r.used, dev->alloc->plane_cap);
+			output_name(c->out), c->r.used, a->plane_cap);
 		return;
 	}
 	/* ban the placed layer of lowest priority */
@@ -585,7 +588,7 @@ static bool layer_holds(struct dispman_device *dev, struct dispman_output *out,
 	if (check_geometry(out, l) != DISPMAN_REASON_NONE)
 		return false;
 	if (!plane) {
-		dev->alloc->stale = true;
+		device_alloc_state(dev)->stale = true;
 		return true;
 	}
 	const struct plan_layer pl = layer_to_plan(l, &vis);
@@ -663,7 +666,7 @@ void alloc_check_geometry(struct dispman_device *dev)
 	if (!device_geometry_dirty(dev)) {
 		/* a layer off the planes moved and the rectangles stopped changing: it may
 		 * fit a plane now */
-		if (dev->alloc->stale)
+		if (device_alloc_state(dev)->stale)
 			device_shape_changed(dev);
 		return;
 	}
@@ -683,7 +686,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	bool search = device_shape_dirty(dev);
 	*kind = (struct frame_kind){ 0 };
 	if (search) {
-		dev->alloc->stale = false;
+		device_alloc_state(dev)->stale = false;
 		device_stats(dev)->searches++;
 		if (proposal_start_search(prop, dev) < 0)
 			return -ENOMEM;
@@ -693,7 +696,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 			if (output_enabled(out) && output_mode(out) && !compose_get_layer(out))
 				return -ENOMEM;
 		}
-		const struct alloc_state *a = dev->alloc;
+		const struct alloc_state *a = device_alloc_state(dev);
 		unsigned max_tests = a->max_tests ? a->max_tests : DEFAULT_MAX_TESTS;
 		unsigned max_usec = a->max_usec ? a->max_usec : DEFAULT_MAX_USEC;
 		uint64_t deadline = clock_usec() + max_usec;

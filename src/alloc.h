@@ -10,9 +10,9 @@ struct dispman_device;
 struct frame_kind;
 struct proposal;
 
-/* What the allocator keeps per device (dev->alloc, its body alloc.c's: the search budget,
- * what the kernel taught): allocated at device creation, freed at its destruction (nothing
- * when not allocated). */
+/* What the allocator keeps per device (device_alloc_state(), its body alloc.c's: the search
+ * budget, what the kernel taught): allocated at device creation, freed at its destruction
+ * (nothing when not allocated). */
 int alloc_init(struct dispman_device *dev);
 void alloc_finish(struct dispman_device *dev);
 /*

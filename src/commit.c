@@ -29,18 +29,19 @@ struct commit_state {
 
 int commit_init(struct dispman_device *dev)
 {
-	dev->commit = calloc(1, sizeof(*dev->commit));
-	if (!dev->commit) {
+	struct commit_state *st = calloc(1, sizeof(*st));
+	if (!st) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the commit state");
 		return -ENOMEM;
 	}
+	device_set_commit_state(dev, st);
 	return 0;
 }
 
 void commit_finish(struct dispman_device *dev)
 {
-	free(dev->commit);
-	dev->commit = NULL;
+	free(device_commit_state(dev));
+	device_set_commit_state(dev, NULL);
 }
 
 /* Outputs of a usual device: one commit's values of them need no allocation. */
@@ -125,7 +126,7 @@ static int prepare_blobs(struct dispman_device *dev, struct commit_scope *scope,
 static void set_queued(struct dispman_device *dev, struct dispman_output *out, bool queued)
 {
 	if (output_commit_queued(out) != queued)
-		dev->commit->outputs_queued += queued ? 1 : (size_t)-1;
+		device_commit_state(dev)->outputs_queued += queued ? 1 : (size_t)-1;
 	output_set_commit_queued(out, queued);
 }
 
@@ -233,9 +234,9 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 	}
 	if (!any)
 		return false;
-	if (dev->commit->hold > 0 || (full && pending)) {
+	if (device_commit_state(dev)->hold > 0 || (full && pending)) {
 		if (full)
-			dev->commit->all_queued = true;
+			device_commit_state(dev)->all_queued = true;
 		for (size_t i = 0; i < device_n_outputs(dev); i++) {
 			struct dispman_output *out = device_output(dev, i);
 			set_queued(dev, out, output_commit_queued(out) || run->want[i]);
@@ -259,7 +260,7 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 		run->want[i] = false;
 	}
 	if (full)
-		dev->commit->all_queued = false;
+		device_commit_state(dev)->all_queued = false;
 	return now;
 }
 
@@ -336,22 +337,22 @@ static int commit_wanted(struct dispman_device *dev, struct commit_run *run)
 
 void commit_queue_all(struct dispman_device *dev)
 {
-	dev->commit->all_queued = true;
+	device_commit_state(dev)->all_queued = true;
 }
 
 bool commit_all_queued(const struct dispman_device *dev)
 {
-	return dev->commit->all_queued;
+	return device_commit_state(dev)->all_queued;
 }
 
 void commit_hold(struct dispman_device *dev, bool on)
 {
-	dev->commit->hold += on ? 1 : -1;
+	device_commit_state(dev)->hold += on ? 1 : -1;
 }
 
 void commit_defer(struct dispman_device *dev, bool on)
 {
-	dev->commit->defer += on ? 1 : -1;
+	device_commit_state(dev)->defer += on ? 1 : -1;
 }
 
 /* A commit made at once (device_commit_internal() outside handlers): out of line, so that
@@ -376,7 +377,7 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
 		return -EACCES;
 	}
-	if (dev->commit->defer > 0) {
+	if (device_commit_state(dev)->defer > 0) {
 		/* From a handler or callback: queued, made by device_run_queued() when they
 		 * are done (each output still after its own flip). */
 		for (size_t i = 0; i < device_n_outputs(dev); i++)
@@ -391,7 +392,7 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
  * call with nothing queued (every frame's flip comes here) stays a few instructions. */
 static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 {
-	struct commit_state *c = dev->commit;
+	struct commit_state *c = device_commit_state(dev);
 	bool pending = false, ready = false;
 	size_t queued = 0;
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
@@ -427,7 +428,7 @@ static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 
 void device_run_queued(struct dispman_device *dev)
 {
-	const struct commit_state *c = dev->commit;
+	const struct commit_state *c = device_commit_state(dev);
 	if ((c->all_queued || c->outputs_queued) && c->hold == 0 && !master_paused(dev))
 		run_queued(dev);
 }

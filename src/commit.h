@@ -12,9 +12,9 @@
 struct dispman_device;
 struct dispman_output;
 
-/* What commit.c keeps per device between commits (dev->commit, its body commit.c's: the
- * queued whole-device commit, the queued outputs' count, holds, deferral): allocated at device creation, freed at its
- * destruction (nothing when not allocated). */
+/* What commit.c keeps per device between commits (device_commit_state(), its body commit.c's:
+ * the queued whole-device commit, the queued outputs' count, holds, deferral): allocated at
+ * device creation, freed at its destruction (nothing when not allocated). */
 int commit_init(struct dispman_device *dev);
 void commit_finish(struct dispman_device *dev);
 /*

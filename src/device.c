@@ -3,7 +3,7 @@
  * The device's own state: its listeners, statistics and limits, and the getters of
  * the public API. Creating and destroying a device and its objects is lifecycle.c's.
  */
-#include "device.h"
+#include "device-private.h"
 
 #include <errno.h>
 
@@ -228,3 +228,93 @@ void device_set_gbm(struct dispman_device *dev, struct gbm_device *gbm)
 	dev->gbm = gbm;
 }
 #endif
+
+struct event_loop *device_event_loop(const struct dispman_device *dev)
+{
+	return dev->event;
+}
+
+void device_set_event_loop(struct dispman_device *dev, struct event_loop *st)
+{
+	dev->event = st;
+}
+
+struct master_state *device_master_state(const struct dispman_device *dev)
+{
+	return dev->master;
+}
+
+void device_set_master_state(struct dispman_device *dev, struct master_state *st)
+{
+	dev->master = st;
+}
+
+struct layer_state *device_layer_state(const struct dispman_device *dev)
+{
+	return dev->layers;
+}
+
+void device_set_layer_state(struct dispman_device *dev, struct layer_state *st)
+{
+	dev->layers = st;
+}
+
+struct proposal_state *device_proposal_state(const struct dispman_device *dev)
+{
+	return dev->proposal;
+}
+
+void device_set_proposal_state(struct dispman_device *dev, struct proposal_state *st)
+{
+	dev->proposal = st;
+}
+
+struct req_cache *device_req_cache(const struct dispman_device *dev)
+{
+	return dev->req_cache;
+}
+
+void device_set_req_cache(struct dispman_device *dev, struct req_cache *st)
+{
+	dev->req_cache = st;
+}
+
+struct alloc_state *device_alloc_state(const struct dispman_device *dev)
+{
+	return dev->alloc;
+}
+
+void device_set_alloc_state(struct dispman_device *dev, struct alloc_state *st)
+{
+	dev->alloc = st;
+}
+
+struct commit_state *device_commit_state(const struct dispman_device *dev)
+{
+	return dev->commit;
+}
+
+void device_set_commit_state(struct dispman_device *dev, struct commit_state *st)
+{
+	dev->commit = st;
+}
+
+struct dispatch_state *device_dispatch_state(const struct dispman_device *dev)
+{
+	return dev->dispatch;
+}
+
+void device_set_dispatch_state(struct dispman_device *dev, struct dispatch_state *st)
+{
+	dev->dispatch = st;
+}
+
+struct hotplug *device_hotplug(const struct dispman_device *dev)
+{
+	return dev->hotplug;
+}
+
+void device_set_hotplug(struct dispman_device *dev, struct hotplug *st)
+{
+	dev->hotplug = st;
+}

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The device: its KMS objects, listeners, statistics (device.c; created and destroyed by
- * lifecycle.c). A field another module keeps here names that module in its comment. */
+ * lifecycle.c). Its body is device-private.h's, for device.c and lifecycle.c alone: the
+ * other modules use the functions below, and each of them keeps its own state in a struct
+ * of its own, which the device holds for it (device_commit_state(), ...). */
 #ifndef DISPMAN_DEVICE_H
 #define DISPMAN_DEVICE_H
 
@@ -32,49 +34,6 @@ struct proposal_state;
 struct req_cache;
 struct seat;
 struct writeback;
-
-struct dispman_device {
-	int fd;
-	char path[256];            /* the node opened, "" when unknown */
-	struct seat *seat;         /* the libseat seat the nodes came from, or NULL (seat.h) */
-	bool addfb2_modifiers;
-	bool writeback_cap;
-	bool cursor_hotspot_cap;   /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
-	struct commit_state *commit; /* commit.c's: queued commits, holds, deferral */
-	struct req_cache *req_cache; /* request.c's: the last request's memory, reused */
-	struct layer_state *layers; /* layer.c's: the creation order of the device's layers */
-	struct dispman_limits limits; /* lifecycle.c's (device_limits(): read-only) */
-	struct dispman_stats stats;   /* device_stats(): each counter's writer named there */
-	struct alloc_state *alloc; /* alloc.c's: search budget, what the kernel taught us */
-	struct {                   /* device.c's: device_shape_changed() ... */
-		bool shape_dirty;
-		bool force_modeset;
-		bool geometry_dirty;
-	} frame;
-
-	struct crtc **crtcs;       /* crtc.c's (crtc_create(), crtc_destroy()) */
-	size_t n_crtcs;
-	struct plane **planes;     /* plane.c's (plane_create(), plane_destroy()) */
-	size_t n_planes;
-	struct proposal_state *proposal; /* proposal.c's: the planes in use (proposal_walk()) */
-	struct dispman_output **outputs;
-	size_t n_outputs;
-	struct writeback **writebacks; /* writeback.c's (writeback_create(), ..._destroy()) */
-	size_t n_writebacks;
-
-	struct dispatch_state *dispatch; /* dispatch.c's: the DRM fd's source, its reads */
-	struct event_loop *event;  /* event.c's (event_init() to event_finish()) */
-	struct list listeners;     /* device_listener.link */
-	/* hotplug (udev.c, lifecycle.c) */
-	struct hotplug *hotplug;   /* NULL without a udev monitor */
-	struct output_listener *output_listener; /* lifecycle.c's: the output callback */
-	struct master_state *master; /* master.c's: paused, the retry timer (master_paused()) */
-	struct list buffers;       /* dispman_buffer.link */
-
-#if HAVE_GBM
-	struct gbm_device *gbm;
-#endif
-};
 
 /*
  * Modules that keep pointers into a device (input.c) hear about its teardown here: the
@@ -129,6 +88,40 @@ struct list *device_buffers(struct dispman_device *dev);
 struct gbm_device *device_gbm(const struct dispman_device *dev);
 void device_set_gbm(struct dispman_device *dev, struct gbm_device *gbm);
 #endif
+
+/*
+ * The modules' own state of the device, one struct each, its body in the module's .c: the
+ * device holds the pointer from the module's init to its finish (lifecycle.c calls them
+ * in order, bottom up and top down), and only that module reads it or sets it, through
+ * these (NULL outside that span).
+ */
+/* event.c: event_init() to event_finish() */
+struct event_loop *device_event_loop(const struct dispman_device *dev);
+void device_set_event_loop(struct dispman_device *dev, struct event_loop *st);
+/* master.c: master_init() to master_finish() */
+struct master_state *device_master_state(const struct dispman_device *dev);
+void device_set_master_state(struct dispman_device *dev, struct master_state *st);
+/* layer.c: layer_init() to layer_finish() */
+struct layer_state *device_layer_state(const struct dispman_device *dev);
+void device_set_layer_state(struct dispman_device *dev, struct layer_state *st);
+/* proposal.c: proposal_state_init() to proposal_state_finish() */
+struct proposal_state *device_proposal_state(const struct dispman_device *dev);
+void device_set_proposal_state(struct dispman_device *dev, struct proposal_state *st);
+/* request.c: req_cache_init() to req_cache_free() */
+struct req_cache *device_req_cache(const struct dispman_device *dev);
+void device_set_req_cache(struct dispman_device *dev, struct req_cache *st);
+/* alloc.c: alloc_init() to alloc_finish() */
+struct alloc_state *device_alloc_state(const struct dispman_device *dev);
+void device_set_alloc_state(struct dispman_device *dev, struct alloc_state *st);
+/* commit.c: commit_init() to commit_finish() */
+struct commit_state *device_commit_state(const struct dispman_device *dev);
+void device_set_commit_state(struct dispman_device *dev, struct commit_state *st);
+/* dispatch.c: dispatch_init() to dispatch_finish() */
+struct dispatch_state *device_dispatch_state(const struct dispman_device *dev);
+void device_set_dispatch_state(struct dispman_device *dev, struct dispatch_state *st);
+/* udev.c: hotplug_init() to hotplug_finish(); NULL without a udev monitor */
+struct hotplug *device_hotplug(const struct dispman_device *dev);
+void device_set_hotplug(struct dispman_device *dev, struct hotplug *st);
 
 /*
  * The frame path's flags: what changed in the scene since the last accepted commit, set by

@@ -38,7 +38,7 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
 {
 	(void)fd;
 	struct dispman_device *dev = user_data;
-	dev->dispatch->events_handled++;
+	device_dispatch_state(dev)->events_handled++;
 	device_stats(dev)->flips++;
 	struct timespec ts = { .tv_sec = (time_t)tv_sec, .tv_nsec = (long)tv_usec * 1000 };
 	for (size_t i = 0; i < device_n_outputs(dev); i++)
@@ -80,7 +80,7 @@ static int read_drm(struct dispman_device *dev, uint32_t events)
 		.version = 3,
 		.page_flip_handler2 = page_flip_handler,
 	};
-	struct dispatch_state *d = dev->dispatch;
+	struct dispatch_state *d = device_dispatch_state(dev);
 	int before = d->events_handled;
 	d->drm_read_batch = event_batch(dev);
 	if (drmHandleEvent(device_fd(dev), &ctx) != 0) {
@@ -105,7 +105,7 @@ static int read_drm(struct dispman_device *dev, uint32_t events)
 static int handle_drm(int fd, uint32_t events, void *data)
 {
 	struct dispman_device *dev = data;
-	if (dev->dispatch->drm_read_batch == event_batch(dev)) {
+	if (device_dispatch_state(dev)->drm_read_batch == event_batch(dev)) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		if (poll(&pfd, 1, 0) <= 0)
 			return 0;
@@ -123,19 +123,19 @@ int dispatch_init(struct dispman_device *dev)
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the dispatch state");
 		return -ENOMEM;
 	}
-	dev->dispatch = d;
+	device_set_dispatch_state(dev, d);
 	d->drm_source = event_source_add(dev, device_fd(dev), EPOLLIN, handle_drm, dev);
 	return d->drm_source ? 0 : -errno;
 }
 
 void dispatch_finish(struct dispman_device *dev)
 {
-	struct dispatch_state *d = dev->dispatch;
+	struct dispatch_state *d = device_dispatch_state(dev);
 	if (!d)
 		return;
 	event_source_remove(d->drm_source);
 	free(d);
-	dev->dispatch = NULL;
+	device_set_dispatch_state(dev, NULL);
 }
 
 int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)

@@ -10,8 +10,8 @@ struct dispman_device;
 struct dispman_output;
 
 /*
- * What dispatch.c keeps per device (dev->dispatch, its body dispatch.c's: the DRM fd's
- * source in the event loop, the flip events counted, the batch of the last read):
+ * What dispatch.c keeps per device (device_dispatch_state(), its body dispatch.c's: the
+ * DRM fd's source in the event loop, the flip events counted, the batch of the last read):
  * dispatch_init() adds the DRM fd to the loop (event_init() first); dispatch_finish()
  * removes it and frees the state before the loop goes (nothing when not allocated).
  */

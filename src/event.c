@@ -43,7 +43,7 @@ struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32
 		errno = ENOMEM;
 		return NULL;
 	}
-	struct event_loop *loop = dev->event;
+	struct event_loop *loop = device_event_loop(dev);
 	source->loop = loop;
 	source->fd = fd;
 	source->events = events;
@@ -103,13 +103,13 @@ int event_init(struct dispman_device *dev)
 		free(loop);
 		return -err;
 	}
-	dev->event = loop;
+	device_set_event_loop(dev, loop);
 	return 0;
 }
 
 void event_finish(struct dispman_device *dev)
 {
-	struct event_loop *loop = dev->event;
+	struct event_loop *loop = device_event_loop(dev);
 	if (!loop)
 		return;
 	struct list *pos, *tmp;
@@ -118,18 +118,18 @@ void event_finish(struct dispman_device *dev)
 	free_dead_sources(loop);
 	close(loop->epoll_fd);
 	free(loop);
-	dev->event = NULL;
+	device_set_event_loop(dev, NULL);
 }
 
 int dispman_device_get_fd(struct dispman_device *dev)
 {
-	return dev->event->epoll_fd;
+	return device_event_loop(dev)->epoll_fd;
 }
 
 int event_dispatch(struct dispman_device *dev, int timeout_ms)
 {
 	struct epoll_event evs[16];
-	struct event_loop *loop = dev->event;
+	struct event_loop *loop = device_event_loop(dev);
 	int n = epoll_wait(loop->epoll_fd, evs, (int)ARRAY_SIZE(evs), timeout_ms);
 	if (n < 0) {
 		if (errno == EINTR)
@@ -157,10 +157,10 @@ int event_dispatch(struct dispman_device *dev, int timeout_ms)
 
 unsigned event_batch(const struct dispman_device *dev)
 {
-	return dev->event->batch;
+	return device_event_loop(dev)->batch;
 }
 
 bool event_dispatching(const struct dispman_device *dev)
 {
-	return dev->event->dispatch_depth > 0;
+	return device_event_loop(dev)->dispatch_depth > 0;
 }

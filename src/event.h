@@ -20,9 +20,9 @@ struct event_source;
 struct event_source *event_source_add(struct dispman_device *dev, int fd, uint32_t events,
 	event_source_func func, void *data);
 void event_source_remove(struct event_source *source);
-/* The device's loop (dev->event, its body event.c's) and its epoll fd, the public
- * dispman_device_get_fd(); event_finish() removes every source left, closes the fd and
- * frees the loop (nothing when event_init() did not run or failed). */
+/* The device's loop (device_event_loop(), its body event.c's) and its epoll fd, the public
+ * dispman_device_get_fd(); event_finish() removes every source left, closes the fd and frees
+ * the loop (nothing when event_init() did not run or failed). */
 int event_init(struct dispman_device *dev);
 void event_finish(struct dispman_device *dev);
 /*

@@ -17,18 +17,19 @@ struct layer_state {
 
 int layer_init(struct dispman_device *dev)
 {
-	dev->layers = calloc(1, sizeof(*dev->layers));
-	if (!dev->layers) {
+	struct layer_state *st = calloc(1, sizeof(*st));
+	if (!st) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the layer state");
 		return -ENOMEM;
 	}
+	device_set_layer_state(dev, st);
 	return 0;
 }
 
 void layer_finish(struct dispman_device *dev)
 {
-	free(dev->layers);
-	dev->layers = NULL;
+	free(device_layer_state(dev));
+	device_set_layer_state(dev, NULL);
 }
 
 struct dispman_layer {
@@ -77,7 +78,7 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 	layer->alpha = 0xffff;
 	layer->blend = DISPMAN_BLEND_PREMULTIPLIED;
 	layer->visible = true;
-	layer->serial = output_device(out)->layers->next_serial++;
+	layer->serial = device_layer_state(output_device(out))->next_serial++;
 	layer->placement.reason = DISPMAN_REASON_INVISIBLE;
 	list_insert_tail(output_layers(out), &layer->link);
 	device_shape_changed(output_device(out));

@@ -77,7 +77,7 @@ struct dispman_layer *layer_create_composition(struct dispman_output *out);
 void layer_set_composition_buffer(struct dispman_layer *layer, struct dispman_buffer *buf);
 void layer_destroy_composition(struct dispman_layer *layer);
 
-/* What layer.c keeps per device (dev->layers, its body layer.c's): allocated at device
+/* What layer.c keeps per device (device_layer_state(), its body layer.c's): allocated at device
  * creation, freed at its destruction once its layers are gone (nothing when not allocated). */
 int layer_init(struct dispman_device *dev);
 void layer_finish(struct dispman_device *dev);

@@ -29,7 +29,7 @@
 #include "commit.h"
 #include "compose.h"
 #include "crtc.h"
-#include "device.h"
+#include "device-private.h"
 #include "dispatch.h"
 #include "event.h"
 #include "layer.h"

@@ -47,13 +47,13 @@ int master_init(struct dispman_device *dev, master_queue_commit_fn queue_commit)
 	}
 	m->timer_fd = -1;
 	m->queue_commit = queue_commit;
-	dev->master = m;
+	device_set_master_state(dev, m);
 	return 0;
 }
 
 bool master_paused(const struct dispman_device *dev)
 {
-	return dev->master->paused;
+	return device_master_state(dev)->paused;
 }
 
 bool dispman_device_is_paused(struct dispman_device *dev)
@@ -63,7 +63,7 @@ bool dispman_device_is_paused(struct dispman_device *dev)
 
 bool master_timer_created(const struct dispman_device *dev)
 {
-	return dev->master->timer_fd >= 0;
+	return device_master_state(dev)->timer_fd >= 0;
 }
 
 /* While paused: every 500 ms try to take DRM master back and restore the screen. */
@@ -74,7 +74,7 @@ static int handle_master_timer(int fd, uint32_t events, void *data)
 	uint64_t expirations;
 	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
 		dispman_log_errno(DISPMAN_LOG_WARNING, errno, "master timer read failed");
-	if (!dev->master->paused) {
+	if (!device_master_state(dev)->paused) {
 		master_timer_set(dev, false);
 		return 0;
 	}
@@ -82,14 +82,14 @@ static int handle_master_timer(int fd, uint32_t events, void *data)
 		return 0;
 	/* the restoring commit (a full modeset) runs after this dispatch, from
 	 * device_run_queued(), like every commit an event asks for */
-	dev->master->queue_commit(dev);
+	device_master_state(dev)->queue_commit(dev);
 	return 1;
 }
 
 /* Arm (true) or disarm the timer that retries DRM master every 500 ms while paused. */
 static void master_timer_set(struct dispman_device *dev, bool on)
 {
-	struct master_state *m = dev->master;
+	struct master_state *m = device_master_state(dev);
 	if (m->timer_fd < 0) {
 		if (!on)
 			return;
@@ -118,14 +118,14 @@ static void master_timer_set(struct dispman_device *dev, bool on)
 
 void master_finish(struct dispman_device *dev)
 {
-	struct master_state *m = dev->master;
+	struct master_state *m = device_master_state(dev);
 	if (!m)
 		return;
 	event_source_remove(m->timer_source);
 	if (m->timer_fd >= 0)
 		close(m->timer_fd);
 	free(m);
-	dev->master = NULL;
+	device_set_master_state(dev, NULL);
 }
 
 /* Another master may have changed the planes: learn what they show now, so that the
@@ -150,7 +150,7 @@ static void refresh_plane_state(struct dispman_device *dev)
 
 bool device_try_regain_master(struct dispman_device *dev, bool force)
 {
-	struct master_state *m = dev->master;
+	struct master_state *m = device_master_state(dev);
 	if (!m->paused)
 		return true;
 	if (m->seat_disabled)
@@ -174,11 +174,12 @@ bool device_try_regain_master(struct dispman_device *dev, bool force)
 
 int dispman_device_resume(struct dispman_device *dev)
 {
-	if (dev->master->paused && !device_try_regain_master(dev, true)) {
+	struct master_state *m = device_master_state(dev);
+	if (m->paused && !device_try_regain_master(dev, true)) {
 		/* Whoever manages the VT may have given us master in a way our fd cannot
 		 * check (drmSetMaster refused): believe the caller, the commit will tell. */
 		dispman_log(DISPMAN_LOG_INFO, "resuming commits, next commit is a full modeset");
-		dev->master->paused = false;
+		m->paused = false;
 		master_timer_set(dev, false);
 		refresh_plane_state(dev);
 	}
@@ -188,9 +189,10 @@ int dispman_device_resume(struct dispman_device *dev)
 
 void master_seat_changed(struct dispman_device *dev, bool enabled)
 {
-	dev->master->seat_disabled = !enabled;
+	struct master_state *m = device_master_state(dev);
+	m->seat_disabled = !enabled;
 	if (!enabled) {
-		dev->master->paused = true;
+		m->paused = true;
 		master_timer_set(dev, false);
 		device_notify_seat(dev, false);
 		return;
@@ -199,14 +201,14 @@ void master_seat_changed(struct dispman_device *dev, bool enabled)
 	/* seatd made our fd DRM master again; the commit restores every output. */
 	dispman_device_resume(dev);
 	/* the restoring commit runs once this dispatch is over (device_run_queued()) */
-	dev->master->queue_commit(dev);
+	device_master_state(dev)->queue_commit(dev);
 }
 
 bool device_check_master_lost(struct dispman_device *dev, int err)
 {
 	if (err != EACCES && err != EPERM)
 		return false;
-	struct master_state *m = dev->master;
+	struct master_state *m = device_master_state(dev);
 	if (!m->paused && device_seat(dev)) {
 		/* The seat manager took master away (a VT switch, say) before its disable event
 		 * reached us: expected, and the seat's enable event brings it back. */

@@ -26,10 +26,10 @@ void master_seat_changed(struct dispman_device *dev, bool enabled);
  * after the current dispatch, never from inside the handler that got master back.
  */
 typedef void (*master_queue_commit_fn)(struct dispman_device *dev);
-/* DRM master's state of the device (dev->master, its body master.c's): allocated at device
- * creation after the event loop, with the callback that queues the restoring commit;
- * master_finish() closes the master timer and frees it before the loop goes (nothing when
- * not allocated). */
+/* DRM master's state of the device (device_master_state(), its body master.c's): allocated at
+ * device creation after the event loop, with the callback that queues the restoring commit;
+ * master_finish() closes the master timer and frees it before the loop goes (nothing when not
+ * allocated). */
 int master_init(struct dispman_device *dev, master_queue_commit_fn queue_commit);
 void master_finish(struct dispman_device *dev);
 /* DRM master was lost (or the seat disabled): commits return -EACCES. */

@@ -31,24 +31,25 @@ struct proposal_state {
 
 int proposal_state_init(struct dispman_device *dev)
 {
-	dev->proposal = calloc(1, sizeof(*dev->proposal));
-	if (!dev->proposal) {
+	struct proposal_state *st = calloc(1, sizeof(*st));
+	if (!st) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the proposal state");
 		return -ENOMEM;
 	}
+	device_set_proposal_state(dev, st);
 	return 0;
 }
 
 void proposal_state_finish(struct dispman_device *dev)
 {
-	free(dev->proposal);
-	dev->proposal = NULL;
+	free(device_proposal_state(dev));
+	device_set_proposal_state(dev, NULL);
 }
 
 bool proposal_live_planes(const struct dispman_device *dev, uint64_t *mask)
 {
-	*mask = dev->proposal->live;
-	return dev->proposal->live_known;
+	*mask = device_proposal_state(dev)->live;
+	return device_proposal_state(dev)->live_known;
 }
 
 /* No plane shows anything, no layer placed. */
@@ -144,7 +145,7 @@ struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_
 
 struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev)
 {
-	const struct proposal_state *ps = dev->proposal;
+	const struct proposal_state *ps = device_proposal_state(dev);
 	bool all = !prop->kept || !ps->live_known; /* never known beyond the mask */
 	return (struct plane_walk){ .mask = ps->live, .n = device_n_planes(dev), .all = all };
 }
@@ -187,7 +188,7 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 	/* a kept proposal: the same planes show the same layers (new framebuffers, and a
 	 * new CRTC after a modeset), and the planes it skips stay off */
 	struct plane_walk w = proposal_walk(prop, dev);
-	struct proposal_state *ps = dev->proposal;
+	struct proposal_state *ps = device_proposal_state(dev);
 	uint64_t live = w.all ? 0 : ps->live;
 	for (size_t i; proposal_walk_next(&w, &i);) {
 		struct plane *p = device_plane(dev, i);

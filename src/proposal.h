@@ -54,9 +54,9 @@ struct commit_scope {
 	size_t n_outputs;
 };
 
-/* What proposal.c keeps per device between commits (dev->proposal, its body proposal.c's:
- * the planes the committed state uses, proposal_walk()); allocated at device creation,
- * freed at its destruction (by lifecycle.c; nothing when not allocated). */
+/* What proposal.c keeps per device between commits (device_proposal_state(), its body
+ * proposal.c's: the planes the committed state uses, proposal_walk()); allocated at device
+ * creation, freed at its destruction (by lifecycle.c; nothing when not allocated). */
 int proposal_state_init(struct dispman_device *dev);
 void proposal_state_finish(struct dispman_device *dev);
 /* The planes the committed state uses (bit i: plane i), as proposal_record() last recorded

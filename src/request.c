@@ -30,26 +30,27 @@ struct req_cache {
 
 int req_cache_init(struct dispman_device *dev)
 {
-	dev->req_cache = calloc(1, sizeof(*dev->req_cache));
-	if (!dev->req_cache) {
+	struct req_cache *st = calloc(1, sizeof(*st));
+	if (!st) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating the request cache");
 		return -ENOMEM;
 	}
+	device_set_req_cache(dev, st);
 	return 0;
 }
 
 void req_cache_free(struct dispman_device *dev)
 {
-	if (!dev->req_cache)
+	if (!device_req_cache(dev))
 		return;
-	drmModeAtomicFree(dev->req_cache->spare);
-	free(dev->req_cache);
-	dev->req_cache = NULL;
+	drmModeAtomicFree(device_req_cache(dev)->spare);
+	free(device_req_cache(dev));
+	device_set_req_cache(dev, NULL);
 }
 
 int req_init(struct dispman_device *dev, struct atomic_req *r)
 {
-	struct req_cache *cache = dev->req_cache;
+	struct req_cache *cache = device_req_cache(dev);
 	r->failed = 0;
 	r->n_crtcs_in = 0;
 	if (cache->spare) {
@@ -69,7 +70,7 @@ int req_init(struct dispman_device *dev, struct atomic_req *r)
 
 void req_finish(struct dispman_device *dev, struct atomic_req *r)
 {
-	struct req_cache *cache = dev->req_cache;
+	struct req_cache *cache = device_req_cache(dev);
 	if (!cache->spare)
 		cache->spare = r->req;
 	else

@@ -45,7 +45,7 @@ struct frame_kind {
  * req_finish() gives it back. -ENOMEM (logged) when none can be allocated. */
 int req_init(struct dispman_device *dev, struct atomic_req *r);
 void req_finish(struct dispman_device *dev, struct atomic_req *r);
-/* The device's kept request (dev->req_cache, its body request.c's): allocated at device
+/* The device's kept request (device_req_cache(), its body request.c's): allocated at device
  * creation, freed with the kept request at its destruction (nothing when not allocated). */
 int req_cache_init(struct dispman_device *dev);
 void req_cache_free(struct dispman_device *dev);

@@ -169,7 +169,7 @@ static bool is_our_hotplug(struct hotplug *hp, struct udev_device *d)
 static int handle_uevent(int fd, uint32_t events, void *data)
 {
 	struct dispman_device *dev = data;
-	struct hotplug *hp = dev->hotplug;
+	struct hotplug *hp = device_hotplug(dev);
 	bool probe = false;
 	struct udev_device *d;
 	/* Drain everything queued: one probe covers a burst of events. */
@@ -201,7 +201,7 @@ int hotplug_init(struct dispman_device *dev, hotplug_probe_func probe)
 	}
 	hp->devnum = st.st_rdev;
 	hp->probe = probe;
-	dev->hotplug = hp;
+	device_set_hotplug(dev, hp);
 	hp->udev = udev_new();
 	if (!hp->udev)
 		goto fail;
@@ -231,7 +231,7 @@ fail:
 
 void hotplug_finish(struct dispman_device *dev)
 {
-	struct hotplug *hp = dev->hotplug;
+	struct hotplug *hp = device_hotplug(dev);
 	if (!hp)
 		return;
 	event_source_remove(hp->source);
@@ -240,5 +240,5 @@ void hotplug_finish(struct dispman_device *dev)
 	if (hp->udev)
 		udev_unref(hp->udev);
 	free(hp);
-	dev->hotplug = NULL;
+	device_set_hotplug(dev, NULL);
 }
