@@ -73,14 +73,12 @@ static int run_init(struct dispman_device *dev, struct commit_run *run)
 {
 	size_t n = device_n_outputs(dev);
 	bool inl = n <= COMMIT_INLINE_OUTPUTS;
-	/* only the n entries in use are cleared (a frame's commit: one or two) */
+	/* Nothing is cleared (a frame's commit): the caller sets every want[i],
+	 * select_outputs() every scope.outputs[i].in and prepare_blobs() every mode_blob,
+	 * each before anything reads them. */
 	run->scope = (struct commit_scope){ .n_outputs = n,
 		.outputs = inl ? run->inline_outputs : calloc(n, sizeof(*run->scope.outputs)) };
 	run->want = inl ? run->inline_want : calloc(n, sizeof(*run->want));
-	for (size_t i = 0; inl && i < n; i++) {
-		run->inline_outputs[i] = (struct scope_output){ 0 };
-		run->inline_want[i] = false;
-	}
 	if (!run->scope.outputs || !run->want) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory for a commit of %zu outputs", n);
 		run_finish(run);
@@ -89,9 +87,10 @@ static int run_init(struct dispman_device *dev, struct commit_run *run)
 	return 0;
 }
 
-static void rollback_blobs(struct dispman_device *dev, struct commit_scope *scope)
+/* The blobs of the first n outputs (prepare_blobs() set those) are destroyed. */
+static void rollback_blobs(struct dispman_device *dev, struct commit_scope *scope, size_t n)
 {
-	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct scope_output *o = &scope->outputs[i];
 		if (o->mode_blob)
 			drmModeDestroyPropertyBlob(device_fd(dev), o->mode_blob);
@@ -114,7 +113,7 @@ static int prepare_blobs(struct dispman_device *dev, struct commit_scope *scope,
 			int err = errno ? errno : EINVAL;
 			dispman_log_errno(DISPMAN_LOG_ERROR, err, "%s: cannot create MODE_ID blob",
 				output_name(out));
-			rollback_blobs(dev, scope);
+			rollback_blobs(dev, scope, i);
 			return -err;
 		}
 		scope->outputs[i].mode_blob = blob;
@@ -132,11 +131,14 @@ static void set_queued(struct dispman_device *dev, struct dispman_output *out, b
 
 static void scene_add(struct dispman_output *out, struct dispman_layer *layer)
 {
-	struct scene_entry e = { .buf = layer_buffer(layer), .alpha = layer_alpha(layer),
-		.blend = layer_blend(layer) };
-	layer_get_src(layer, &e.src_x, &e.src_y, &e.src_w, &e.src_h);
-	layer_get_dst(layer, &e.dst_x, &e.dst_y, &e.dst_w, &e.dst_h);
-	output_scene_add(out, &e);
+	struct scene_entry *e = output_scene_push(out);
+	if (!e)
+		return;
+	e->buf = layer_buffer(layer);
+	e->alpha = layer_alpha(layer);
+	e->blend = layer_blend(layer);
+	layer_get_src(layer, &e->src_x, &e->src_y, &e->src_w, &e->src_h);
+	layer_get_dst(layer, &e->dst_x, &e->dst_y, &e->dst_w, &e->dst_h);
 }
 
 /*
@@ -312,7 +314,7 @@ out:
 	req_finish(dev, &r);
 	proposal_finish(&prop);
 	if (ret < 0)
-		rollback_blobs(dev, scope);
+		rollback_blobs(dev, scope, device_n_outputs(dev));
 	return ret;
 }
 

@@ -150,7 +150,7 @@ int event_dispatch(struct dispman_device *dev, int timeout_ms)
 		if (ret > 0)
 			handled += ret;
 	}
-	if (--loop->dispatch_depth == 0)
+	if (--loop->dispatch_depth == 0 && !list_empty(&loop->dead_sources))
 		free_dead_sources(loop);
 	return ret < 0 ? ret : handled;
 }

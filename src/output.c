@@ -345,10 +345,10 @@ void output_flip_notify(struct dispman_output *out)
 	const struct frame *old = out->old, *shown = out->shown;
 	for (size_t j = 0; j < shown->n; j++) {
 		struct dispman_buffer *b = shown->bufs[j];
-		bool was_shown = false;
-		for (size_t i = 0; i < old->n; i++)
-			was_shown = was_shown || old->bufs[i] == b;
-		if (!was_shown)
+		size_t i = 0;
+		while (i < old->n && old->bufs[i] != b)
+			i++;
+		if (i == old->n) /* not on screen before this flip */
 			buffer_notify_shown(b, &ts);
 	}
 	/* the application's callback may dispatch events itself: it comes last */
@@ -358,9 +358,11 @@ void output_flip_notify(struct dispman_output *out)
 
 void output_flip_release(struct dispman_output *out)
 {
+	size_t n_old = out->old->n;
+	if (!n_old)
+		return; /* released already (output_flip_complete() releases the last flip's) */
 	/* the release callbacks may dispatch (another flip handled): iterate over a copy */
 	struct dispman_buffer *old[MAX_SHOWN];
-	size_t n_old = out->old->n;
 	memcpy(old, out->old->bufs, n_old * sizeof(old[0]));
 	out->old->n = 0;
 	/* A buffer left the screen when neither the new frame nor a frame
@@ -813,10 +815,8 @@ void output_scene_start(struct dispman_output *out)
 	out->queued->scene.valid = true;
 }
 
-void output_scene_add(struct dispman_output *out, const struct scene_entry *e)
+struct scene_entry *output_scene_push(struct dispman_output *out)
 {
 	struct scene *scene = &out->queued->scene;
-	if (scene->n >= MAX_SCENE)
-		return;
-	scene->e[scene->n++] = *e;
+	return scene->n < MAX_SCENE ? &scene->e[scene->n++] : NULL;
 }

@@ -142,7 +142,7 @@ void output_set_commit_queued(struct dispman_output *out, bool queued);
  * Enabled: the output is active on its CRTC, with a flip pending there; new_mode: with
  * its pending mode (the MODE_ID blob of the commit). Then output_queue_buffer() for each
  * buffer the frame shows, and the frame's scene: output_scene_start(), then
- * output_scene_add() bottom to top.
+ * output_scene_push() bottom to top.
  */
 void output_record_enabled(struct dispman_output *out, bool new_mode);
 /* Disabled (it was active): no CRTC any more, a flip pending on the one it left (returned;
@@ -153,10 +153,10 @@ struct crtc *output_record_disabled(struct dispman_output *out);
 bool output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf);
 /* The queued scene starts again, empty and valid (a frame committed by the library). */
 void output_scene_start(struct dispman_output *out);
-/* e goes on top of the queued scene; ignored beyond MAX_SCENE. e->buf must be in the
- * committed frame (output_queue_buffer() returned true for it): the scene holds no
- * reference of its own. */
-void output_scene_add(struct dispman_output *out, const struct scene_entry *e);
+/* A new entry on top of the queued scene, for the caller to fill in place; NULL (nothing
+ * added) beyond MAX_SCENE. Its buf must be in the committed frame (output_queue_buffer()
+ * returned true for it): the scene holds no reference of its own. */
+struct scene_entry *output_scene_push(struct dispman_output *out);
 
 /*
  * output-pace.c. On a driver whose flips do not wait for a vblank (no vblank counter, the
