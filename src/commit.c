@@ -176,10 +176,10 @@ static void record_frame(struct dispman_output *out)
 		scene_add(out, on[i]);
 }
 
-/* The kernel accepted the commit of prop (whose mode blobs the CRTCs take from scope):
- * record it, then what it queued on each output. */
+/* The kernel accepted the commit of prop (whose mode blobs the CRTCs take from scope;
+ * modeset: it allowed one): record it, then what it queued on each output and when. */
 static void apply_success(struct dispman_device *dev, const struct proposal *prop,
-	struct commit_scope *scope)
+	struct commit_scope *scope, bool modeset)
 {
 	proposal_record(prop, dev);
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
@@ -196,6 +196,7 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 				crtc_record_off(dev, cur);
 			output_record_enabled(out, blob != 0);
 			record_frame(out);
+			output_frame_committed(out, modeset);
 		} else if (output_active(out)) {
 			struct crtc *old = output_record_disabled(out);
 			if (old && !crtc_user(old))
@@ -299,11 +300,8 @@ static int commit_selected(struct dispman_device *dev, struct commit_scope *scop
 		(modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : DRM_MODE_ATOMIC_NONBLOCK);
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
-		apply_success(dev, &prop, scope);
+		apply_success(dev, &prop, scope, modeset);
 		alloc_done(dev, &prop, &kind, true);
-		for (size_t i = 0; i < device_n_outputs(dev); i++)
-			if (scope->outputs[i].in && output_enabled(device_output(dev, i)))
-				output_frame_committed(device_output(dev, i), modeset);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
 		device_shape_changed(dev);

@@ -49,6 +49,7 @@ struct dispman_output {
 	bool active;
 	struct crtc *cur_crtc;
 	drmModeModeInfo cur_mode;
+	int64_t cur_period_ns; /* cur_mode's refresh period (mode_period_ns()), 0: unknown */
 	/* a mode of the list found equal to cur_mode (output_needs_modeset()), NULL when
 	 * cur_mode or the list changed since */
 	const struct mode_entry *mode_is_cur;

@@ -95,6 +95,14 @@ static struct mode_entry *read_modes(drmModeConnector *conn, size_t *n)
 	return modes;
 }
 
+/* Refresh period of a mode in ns, 0 when unknown. */
+static int64_t mode_period_ns(const drmModeModeInfo *m)
+{
+	if (!m->clock || !m->htotal || !m->vtotal)
+		return 0;
+	return (int64_t)m->htotal * m->vtotal * 1000000 / m->clock;
+}
+
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn,
 	size_t index)
 {
@@ -150,6 +158,7 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 			out->active = true;
 			out->cur_crtc = crtc;
 			out->cur_mode = c->mode;
+			out->cur_period_ns = mode_period_ns(&out->cur_mode);
 			out->mode_is_cur = NULL;
 			drmModeFreeCrtc(c);
 		}
@@ -203,14 +212,6 @@ bool output_holds_buffer(const struct dispman_output *out, const struct dispman_
 	return false;
 }
 
-
-/* Refresh period of a mode in ns, 0 when unknown. */
-static int64_t mode_period_ns(const drmModeModeInfo *m)
-{
-	if (!m->clock || !m->htotal || !m->vtotal)
-		return 0;
-	return (int64_t)m->htotal * m->vtotal * 1000000 / m->clock;
-}
 
 void output_frame_committed(struct dispman_output *out, bool modeset)
 {
@@ -267,7 +268,7 @@ static bool pacing_gap(struct dispman_output *out, uint64_t seq, const struct ti
 void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts)
 {
 	struct dispman_output_stats *ps = &out->pacing;
-	int64_t period = mode_period_ns(&out->cur_mode);
+	int64_t period = out->cur_period_ns;
 	uint64_t gap;
 	if (out->pacing_run && pacing_gap(out, seq, ts, period, &gap)) {
 		/* In time: committed before the vblank that followed the previous flip. */
@@ -376,7 +377,7 @@ void output_flip_release(struct dispman_output *out)
 
 uint64_t output_period_ns(const struct dispman_output *out)
 {
-	return (uint64_t)mode_period_ns(&out->cur_mode);
+	return (uint64_t)out->cur_period_ns;
 }
 
 bool output_needs_modeset(struct dispman_output *out)
@@ -781,6 +782,7 @@ void output_record_enabled(struct dispman_output *out, bool new_mode)
 {
 	if (new_mode) {
 		out->cur_mode = out->mode->info;
+		out->cur_period_ns = mode_period_ns(&out->cur_mode);
 		out->mode_is_cur = NULL;
 	}
 	out->active = true;
