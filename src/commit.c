@@ -393,34 +393,37 @@ int device_commit_internal(struct dispman_device *dev, struct dispman_output *on
 static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 {
 	struct commit_state *c = device_commit_state(dev);
-	bool pending = false, ready = false;
-	size_t queued = 0;
-	for (size_t i = 0; i < device_n_outputs(dev); i++) {
-		struct dispman_output *out = device_output(dev, i);
-		bool flip_pending = output_flip_pending(out);
-		bool commit_queued = output_commit_queued(out);
-		pending = pending || flip_pending;
-		ready = ready || (commit_queued && !flip_pending);
-		queued += commit_queued;
-	}
-	c->outputs_queued = queued; /* the count again (a destroyed output may have left it) */
-	if (!(c->all_queued && !pending) && !ready)
-		return;
+	size_t n = device_n_outputs(dev);
+	/* a whole-device commit waits until no flip is pending anywhere */
+	bool all = c->all_queued;
+	for (size_t i = 0; all && i < n; i++)
+		all = !output_flip_pending(device_output(dev, i));
 	struct commit_run run;
-	int ret = run_init(dev, &run);
-	if (ret < 0)
+	if (run_init(dev, &run) < 0)
 		return; /* logged; still queued */
-	bool all = c->all_queued && !pending;
+	/* in one walk: the outputs this commit takes, and the count of those left queued
+	 * (counted again: a destroyed output may have left it) */
+	bool any = false;
+	size_t queued = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct dispman_output *out = device_output(dev, i);
+		bool commit_queued = output_commit_queued(out);
+		bool want = all || (commit_queued && !output_flip_pending(out));
+		run.want[i] = want;
+		any = any || want;
+		if (want)
+			output_set_commit_queued(out, false);
+		else
+			queued += commit_queued;
+	}
+	c->outputs_queued = queued;
 	if (all)
 		c->all_queued = false;
-	for (size_t i = 0; i < device_n_outputs(dev); i++) {
-		struct dispman_output *out = device_output(dev, i);
-		bool want = all || (output_commit_queued(out) && !output_flip_pending(out));
-		run.want[i] = want;
-		if (want)
-			set_queued(dev, out, false);
+	if (!any) {
+		run_finish(&run);
+		return;
 	}
-	ret = commit_wanted(dev, &run);
+	int ret = commit_wanted(dev, &run);
 	run_finish(&run);
 	if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */
 		dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
