@@ -539,14 +539,6 @@ out:
 	return ret;
 }
 
-static void update_rates(struct dispman_output *out)
-{
-	struct list *pos, *tmp;
-	list_for_each_safe(pos, tmp, output_layers(out)) {
-		layer_count_update(layer_from_link(pos));
-	}
-}
-
 /* Draw the layers prop composites on out (in: in the request), when its composition layer
  * is on a plane. */
 static int compose_output(const struct proposal *prop, struct dispman_output *out, bool in,
@@ -680,9 +672,10 @@ void alloc_check_geometry(struct dispman_device *dev)
 int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop,
 	struct frame_kind *kind)
 {
+	/* a commit of these outputs: their layers' update rates count it (layer.c) */
 	for (size_t i = 0; i < device_n_outputs(dev); i++)
 		if (proposal_has_output(prop, i))
-			update_rates(device_output(dev, i));
+			output_count_prepared(device_output(dev, i));
 	bool search = device_shape_dirty(dev);
 	*kind = (struct frame_kind){ 0 };
 	if (search) {

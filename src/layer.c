@@ -50,8 +50,11 @@ struct dispman_layer {
 	struct plane *plane;
 	struct list link;    /* dispman_output.layers */
 	unsigned content_serial;  /* bumped by every dispman_layer_set_buffer() */
-	/* alloc.c: layer_count_update() */
-	unsigned rate_serial;     /* content_serial seen by the last commit */
+	/* the update rate (layer_update_rate()): an average over the prepared commits of its
+	 * output (output_prepared_commits()), brought to date only when read or when the
+	 * content changes (rate_settle()) */
+	unsigned rate_serial;     /* content_serial counted by commit rate_at */
+	unsigned rate_at;         /* the output's prepared commits when update_rate was */
 	unsigned update_rate;     /* 0..256: how often the buffer changes per commit (EMA) */
 	/* compose.c: layer_note_composed() */
 	unsigned composed_serial; /* content_serial in the composition buffer */
@@ -75,6 +78,7 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 		return NULL;
 	}
 	layer->out = out;
+	layer->rate_at = output_prepared_commits(out);
 	layer->alpha = 0xffff;
 	layer->blend = DISPMAN_BLEND_PREMULTIPLIED;
 	layer->visible = true;
@@ -111,6 +115,8 @@ void dispman_layer_destroy(struct dispman_layer *layer)
 }
 
 /* The setters' common check: a layer to set. */
+static void rate_settle(struct dispman_layer *layer);
+
 static bool have_layer(const struct dispman_layer *layer, const char *fn)
 {
 	if (!layer)
@@ -131,6 +137,7 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	if (!old || !buf || !buffer_same_shape(old, buf))
 		device_shape_changed(output_device(layer->out));
 	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
+	rate_settle(layer);
 	layer->content_serial++; /* new content, even with the same buffer: redraw it */
 	dispman_buffer_unref(old);
 	return 0;
@@ -388,16 +395,35 @@ void layer_record_placement(struct dispman_layer *layer, struct plane *plane,
 	layer->composited = placement->state == DISPMAN_PLACEMENT_COMPOSITED;
 }
 
+/*
+ * Each prepared commit of the output moves the rate an eighth of the way to 256 when the
+ * content changed since the commit before, else to 0 (integer steps: it stays below 8).
+ * The commits since rate_at are counted here at once: the first of them sees the change of
+ * content since rate_serial, if any; the others see none, since a change brings the rate
+ * to date first (rate_settle(), from dispman_layer_set_buffer()).
+ */
 unsigned layer_update_rate(const struct dispman_layer *layer)
 {
-	return layer->update_rate;
+	unsigned k = output_prepared_commits(layer->out) - layer->rate_at;
+	unsigned rate = layer->update_rate;
+	if (k && layer->content_serial != layer->rate_serial) {
+		rate = rate - rate / 8 + 32;
+		k--;
+	}
+	for (; k && rate >= 8; k--)
+		rate -= rate / 8;
+	return rate;
 }
 
-void layer_count_update(struct dispman_layer *layer)
+/* The rate brought to date before the content changes (see layer_update_rate()). */
+static void rate_settle(struct dispman_layer *layer)
 {
-	bool changed = layer->content_serial != layer->rate_serial;
+	unsigned now = output_prepared_commits(layer->out);
+	if (now == layer->rate_at)
+		return;
+	layer->update_rate = layer_update_rate(layer);
 	layer->rate_serial = layer->content_serial;
-	layer->update_rate = layer->update_rate - layer->update_rate / 8 + (changed ? 32 : 0);
+	layer->rate_at = now;
 }
 
 bool layer_geom_dirty(const struct dispman_layer *layer)
@@ -441,6 +467,7 @@ struct dispman_layer *layer_create_composition(struct dispman_output *out)
 	if (!layer)
 		return NULL;
 	layer->out = out;
+	layer->rate_at = output_prepared_commits(out);
 	layer->alpha = 0xffff;
 	layer->visible = true;
 	list_init(&layer->link);

@@ -49,11 +49,9 @@ bool layer_composited(const struct dispman_layer *layer);
 void layer_record_placement(struct dispman_layer *layer, struct plane *plane,
 	const struct dispman_placement *placement);
 
-/* How often the buffer changes per commit, 0..256 (an average of the prepared commits). */
+/* How often the buffer changes per commit, 0..256 (an average over the prepared commits
+ * of its output, output_prepared_commits()). */
 unsigned layer_update_rate(const struct dispman_layer *layer);
-/* One prepared commit of the layer's output: counts whether its buffer changed since the
- * last. alloc.c (alloc_prepare()) only. */
-void layer_count_update(struct dispman_layer *layer);
 /* Its rectangles changed since the last accepted commit of its output. */
 bool layer_geom_dirty(const struct dispman_layer *layer);
 /* An accepted commit of its output took them: alloc.c (alloc_done()) only. */

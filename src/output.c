@@ -778,6 +778,16 @@ void output_set_commit_queued(struct dispman_output *out, bool queued)
 	out->commit_queued = queued;
 }
 
+unsigned output_prepared_commits(const struct dispman_output *out)
+{
+	return out->prepared_commits;
+}
+
+void output_count_prepared(struct dispman_output *out)
+{
+	out->prepared_commits++;
+}
+
 void output_record_enabled(struct dispman_output *out, bool new_mode)
 {
 	if (new_mode) {

@@ -136,6 +136,11 @@ void output_set_base_layer(struct dispman_output *out, struct dispman_layer *lay
  * not the output's. */
 bool output_commit_queued(const struct dispman_output *out);
 void output_set_commit_queued(struct dispman_output *out, bool queued);
+/* The commits of this output prepared so far (each alloc_prepare() of a commit that has
+ * it in its request, refused ones too): the clock of its layers' update rates
+ * (layer_update_rate()). Counted by alloc.c alone. */
+unsigned output_prepared_commits(const struct dispman_output *out);
+void output_count_prepared(struct dispman_output *out);
 
 /*
  * Recording an accepted commit, by commit.c alone (apply_success()), for an output in it.

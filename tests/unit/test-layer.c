@@ -205,6 +205,66 @@ static void test_other_device_buffer(void **state)
 	dispman_device_destroy(other);
 }
 
+/* The eager average the update rate stands for: at each commit of the output, an eighth of
+ * the way to 256 when the content changed since the commit before, else to 0. */
+static unsigned eager_rate(unsigned r, bool changed)
+{
+	return r - r / 8 + (changed ? 32 : 0);
+}
+
+/* A layer's update rate, brought to date only when read or changed, is the eager average
+ * over every commit of its output: while it changes every frame, every fifth frame (twice
+ * in one frame, too), not at all for longer than the average takes to settle, and for a
+ * layer created between commits. */
+static void test_update_rate(void **state)
+{
+	struct unit_fixture *f = *state;
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	struct dispman_buffer *full = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888,
+		0);
+	struct dispman_buffer *small = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_ARGB8888, 0);
+	struct dispman_layer *a = dispman_layer_create(f->out);
+	struct dispman_layer *b = dispman_layer_create(f->out);
+	struct dispman_layer *c = NULL;
+	assert_int_equal(dispman_layer_set_buffer(a, full), 0);
+	assert_int_equal(dispman_layer_set_buffer(b, small), 0);
+	dispman_layer_set_z(b, 1);
+	unsigned ra = 0, rb = 0, rc = 0;
+	bool ca = true, cb = true, cc = false;
+	for (int i = 0; i < 120; i++) {
+		if (i == 30) {
+			c = dispman_layer_create(f->out);
+			assert_int_equal(dispman_layer_set_buffer(c, small), 0);
+			dispman_layer_set_z(c, 2);
+			cc = true;
+		}
+		commit(f);
+		ra = eager_rate(ra, ca);
+		rb = eager_rate(rb, cb);
+		if (c)
+			rc = eager_rate(rc, cc);
+		assert_int_equal(layer_update_rate(a), ra);
+		assert_int_equal(layer_update_rate(b), rb);
+		if (c)
+			assert_int_equal(layer_update_rate(c), rc);
+		/* the next frame's changes: a every frame until 60, then none; b every fifth,
+		 * twice; c every other frame, read only now and then */
+		ca = i < 60;
+		cb = i % 5 == 0;
+		cc = c && i % 2 == 0;
+		if (ca)
+			assert_int_equal(dispman_layer_set_buffer(a, full), 0);
+		for (int k = 0; cb && k < 2; k++)
+			assert_int_equal(dispman_layer_set_buffer(b, small), 0);
+		if (cc)
+			assert_int_equal(dispman_layer_set_buffer(c, small), 0);
+	}
+	assert_true(ra > 0 && ra < 8); /* settled: a changed last 60 commits ago */
+	assert_true(rb > 32);
+	dispman_buffer_unref(full);
+	dispman_buffer_unref(small);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
@@ -219,6 +279,7 @@ int main(int argc, char **argv)
 			NULL },
 		{ "layer@other-device-buffer", test_other_device_buffer, unit_setup_vkms,
 			unit_teardown, NULL },
+		{ "layer@update-rate", test_update_rate, unit_setup_vkms, unit_teardown, NULL },
 	};
 	return unit_main("layer", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
