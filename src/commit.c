@@ -135,6 +135,7 @@ static void scene_add(struct dispman_output *out, struct dispman_layer *layer)
 	if (!e)
 		return;
 	e->buf = layer_buffer(layer);
+	e->layer = layer;
 	e->alpha = layer_alpha(layer);
 	e->blend = layer_blend(layer);
 	layer_get_src(layer, &e->src_x, &e->src_y, &e->src_w, &e->src_h);
@@ -146,17 +147,21 @@ static void scene_add(struct dispman_output *out, struct dispman_layer *layer)
  * until they leave the screen (the layers on planes and the composited ones, and the
  * composition buffer on its plane), and its scene, what it puts on the planes bottom to
  * top: the composition buffer (always on the primary, below every other plane), then the
- * layers on planes in their stacking order, which the plane assignment keeps.
+ * layers on planes in their stacking order, which the plane assignment keeps. A frame that
+ * keeps the shape and every rectangle (keep) reuses the output's last scene with the
+ * layers' new buffers, when the frame holds every buffer it shows.
  */
-static void record_frame(struct dispman_output *out)
+static void record_frame(struct dispman_output *out, bool keep)
 {
-	output_scene_start(out);
-	struct dispman_layer *comp = compose_peek_layer(out);
-	if (comp && layer_plane(comp) && output_queue_buffer(out, layer_buffer(comp)) &&
-	    layer_buffer(comp))
-		scene_add(out, comp);
-	struct dispman_layer *on[MAX_SCENE];
+	struct dispman_layer *comp = compose_peek_layer(out), *on[MAX_SCENE];
 	size_t n = 0;
+	bool all_held = true;
+	if (comp && layer_plane(comp)) {
+		all_held = output_queue_buffer(out, layer_buffer(comp));
+		if (all_held && layer_buffer(comp))
+			on[n++] = comp;
+	}
+	size_t first = n;
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, output_layers(out)) {
 		struct dispman_layer *layer = layer_from_link(pos);
@@ -164,22 +169,35 @@ static void record_frame(struct dispman_output *out)
 		if (!on_plane && !layer_composited(layer))
 			continue;
 		bool held = output_queue_buffer(out, layer_buffer(layer));
-		if (!on_plane || !layer_buffer(layer) || !held || n >= MAX_SCENE)
-			continue;
-		/* insertion into stacking order: a handful of layers, usually in order */
-		size_t i = n++;
-		for (; i > 0 && layer_below(layer, on[i - 1]); i--)
+		all_held = all_held && held;
+		if (on_plane && layer_buffer(layer) && held && n < MAX_SCENE)
+			on[n++] = layer;
+	}
+	struct scene *kept = keep && all_held ? output_scene_reuse(out, n) : NULL;
+	if (kept) {
+		for (size_t i = 0; i < kept->n; i++)
+			kept->e[i].buf = layer_buffer(kept->e[i].layer);
+		return;
+	}
+	/* a new scene: the layers on planes in stacking order (a handful, usually in order),
+	 * above the composition buffer */
+	for (size_t j = first + 1; j < n; j++) {
+		struct dispman_layer *layer = on[j];
+		size_t i = j;
+		for (; i > first && layer_below(layer, on[i - 1]); i--)
 			on[i] = on[i - 1];
 		on[i] = layer;
 	}
+	output_scene_start(out);
 	for (size_t i = 0; i < n; i++)
 		scene_add(out, on[i]);
 }
 
 /* The kernel accepted the commit of prop (whose mode blobs the CRTCs take from scope;
- * modeset: it allowed one): record it, then what it queued on each output and when. */
+ * modeset: it allowed one): record it, then what it queued on each output and when
+ * (keep_scene: the frame kept the shape and every rectangle, see record_frame()). */
 static void apply_success(struct dispman_device *dev, const struct proposal *prop,
-	struct commit_scope *scope, bool modeset)
+	struct commit_scope *scope, bool modeset, bool keep_scene)
 {
 	proposal_record(prop, dev);
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
@@ -195,7 +213,7 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 			if (cur && cur != crtc && !crtc_user(cur) && crtc_cur_mode_blob(cur))
 				crtc_record_off(dev, cur);
 			output_record_enabled(out, blob != 0);
-			record_frame(out);
+			record_frame(out, keep_scene);
 			output_frame_committed(out, modeset);
 		} else if (output_active(out)) {
 			struct crtc *old = output_record_disabled(out);
@@ -300,7 +318,8 @@ static int commit_selected(struct dispman_device *dev, struct commit_scope *scop
 		(modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : DRM_MODE_ATOMIC_NONBLOCK);
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
-		apply_success(dev, &prop, scope, modeset);
+		/* the shape and every rectangle kept: the outputs' scenes too */
+		apply_success(dev, &prop, scope, modeset, kind.reused && !kind.geometry);
 		alloc_done(dev, &prop, &kind, true);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */

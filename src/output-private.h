@@ -63,6 +63,7 @@ struct dispman_output {
 	struct timespec flip_ts;
 	bool commit_queued;               /* a commit waits for this output's flip */
 	unsigned prepared_commits;        /* alloc.c: output_count_prepared() */
+	unsigned scene_gen;               /* the last scene built (output_scene_start()) */
 	/* Three frames, which a flip rotates (no copies): the committed frame not yet flipped,
 	 * the frame on screen, and the one that left the screen with the flip handled (its
 	 * buffers until output_flip_release(); its scene is unused). */

@@ -170,6 +170,7 @@ static void scene_clear(struct scene *scene)
 {
 	scene->n = 0;
 	scene->valid = false;
+	scene->gen = 0;
 }
 
 /* Drops the frame's references (releasing its buffers first when release) and its scene. */
@@ -332,7 +333,7 @@ void output_flip_complete(struct dispman_output *out)
 	out->old = out->shown;
 	out->shown = out->queued;
 	out->queued = left;
-	scene_clear(&left->scene);
+	left->scene.valid = false; /* its entries stay, for output_scene_reuse() */
 	out->flip_pending = false;
 	out->flip_notify = true;
 }
@@ -823,8 +824,31 @@ bool output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf)
 
 void output_scene_start(struct dispman_output *out)
 {
-	scene_clear(&out->queued->scene);
-	out->queued->scene.valid = true;
+	struct scene *scene = &out->queued->scene;
+	scene_clear(scene);
+	scene->valid = true;
+	if (++out->scene_gen == 0)
+		out->scene_gen = 1; /* 0 is no scene */
+	scene->gen = out->scene_gen;
+}
+
+struct scene *output_scene_reuse(struct dispman_output *out, size_t n)
+{
+	struct scene *q = &out->queued->scene;
+	const struct scene *s = &out->shown->scene;
+	if (!out->scene_gen)
+		return NULL;
+	if (q->gen != out->scene_gen) {
+		if (!s->valid || s->gen != out->scene_gen)
+			return NULL;
+		memcpy(q->e, s->e, s->n * sizeof(s->e[0]));
+		q->n = s->n;
+		q->gen = s->gen;
+	}
+	if (q->n != n)
+		return NULL;
+	q->valid = true;
+	return q;
 }
 
 struct scene_entry *output_scene_push(struct dispman_output *out)

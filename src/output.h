@@ -28,6 +28,10 @@ struct dispman_layer;
  * rectangles, alpha and blend mode then. A scene lists them bottom to top. */
 struct scene_entry {
 	struct dispman_buffer *buf;
+	/* the layer it shows (composition layer included): read only to take its buffer in a
+	 * later frame that reuses the scene (output_scene_reuse()), never after the layer may
+	 * be gone (a destroyed layer changes the shape, and the next scene is a new one) */
+	struct dispman_layer *layer;
 	uint32_t src_x, src_y, src_w, src_h; /* 16.16 */
 	int32_t dst_x, dst_y;
 	uint32_t dst_w, dst_h;
@@ -39,6 +43,9 @@ struct scene {
 	struct scene_entry e[MAX_SCENE];
 	size_t n;
 	bool valid; /* a frame committed by the library (n may be 0: nothing on a plane) */
+	/* which scene of the output's (output_scene_start() numbers them): frames that reuse
+	 * it (output_scene_reuse()) keep its number; 0: none */
+	unsigned gen;
 };
 
 /* The output of conn, to be device_output(dev, index) (outputs are only ever appended). */
@@ -156,8 +163,19 @@ struct crtc *output_record_disabled(struct dispman_output *out);
 /* buf (referenced here) is in the committed frame: true; false (ignored) beyond MAX_SHOWN
  * buffers. */
 bool output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf);
-/* The queued scene starts again, empty and valid (a frame committed by the library). */
+/* The queued scene starts again, empty and valid (a frame committed by the library), with
+ * a new number (struct scene, gen). */
 void output_scene_start(struct dispman_output *out);
+/*
+ * For a frame that keeps the shape and every rectangle since the output's last recorded
+ * frame (the same layers on the same planes in the same order, at the same places): the
+ * queued scene is the last one the output built (the queued frame's own, when it still
+ * holds it, else a copy of the one on screen), valid, with its entries' old buffers for
+ * the caller to replace (each entry's layer's buffer now, which the frame must hold). NULL
+ * when the output has no such scene or its number of entries is not n: the caller starts
+ * a new one (output_scene_start()).
+ */
+struct scene *output_scene_reuse(struct dispman_output *out, size_t n);
 /* A new entry on top of the queued scene, for the caller to fill in place; NULL (nothing
  * added) beyond MAX_SCENE. Its buf must be in the committed frame (output_queue_buffer()
  * returned true for it): the scene holds no reference of its own. */

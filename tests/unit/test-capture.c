@@ -364,6 +364,71 @@ static void test_cpu_equals_writeback(void **state)
 	dispman_buffer_unref(base);
 }
 
+/* The CPU capture's pixel at (x, y) of a layer at (lx, ly) showing pattern color. */
+static void check_px(struct dispman_buffer *frame, int32_t lx, int32_t ly, uint32_t x,
+	uint32_t y, uint32_t color)
+{
+	void *data;
+	uint32_t stride;
+	assert_int_equal(dispman_buffer_map(frame, &data, &stride), 0);
+	const uint32_t *row = (const uint32_t *)(const void *)((char *)data +
+		(size_t)(ly + (int32_t)y) * stride);
+	assert_int_equal(row[lx + (int32_t)x] & 0xffffff, pattern(x, y, color) & 0xffffff);
+}
+
+/*
+ * Frames that only swap buffers of the same shape reuse the output's scene (the queued
+ * frame's own, or a copy of the one on screen) with the new buffers: the CPU capture of
+ * each shows each layer's buffer of that frame, also after a move (a new scene) and a
+ * frame that swaps nothing.
+ */
+static void test_cpu_kept_frames(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *base = unit_show_first_frame(f, 0x204080);
+	struct dispman_buffer *a[3], *b[3];
+	uint32_t ca[3] = { 0x112233, 0x445566, 0x778899 }, cb[3] = { 0xaa0000, 0x00bb00, 0x0000cc };
+	for (int i = 0; i < 3; i++) {
+		a[i] = unit_pattern_buffer(f->dev, 64, 48, DRM_FORMAT_XRGB8888, ca[i]);
+		b[i] = unit_pattern_buffer(f->dev, 100, 100, DRM_FORMAT_XRGB8888, cb[i]);
+	}
+	int32_t ax = 100, ay = 50;
+	struct dispman_layer *la = add_layer(f, a[0], ax, ay, 1);
+	struct dispman_layer *lb = add_layer(f, b[0], 400, 300, 2);
+	int ia = 0, ib = 0;
+	for (int frame = 0; frame < 12; frame++) {
+		if (frame == 6) { /* a move: a new scene, then buffer swaps again */
+			ax = 120;
+			ay = 70;
+			dispman_layer_set_destination(la, ax, ay, 0, 0);
+		} else if (frame > 0 && frame != 9) { /* frame 9 swaps nothing */
+			ia = (ia + 1) % 3;
+			assert_int_equal(dispman_layer_set_buffer(la, a[ia]), 0);
+			if (frame % 2) {
+				ib = (ib + 1) % 3;
+				assert_int_equal(dispman_layer_set_buffer(lb, b[ib]), 0);
+			}
+		}
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(unit_drain(f->dev), 1);
+		struct dispman_buffer *cpu = NULL;
+		enum dispman_capture_path used;
+		assert_int_equal(dispman_output_capture_with(f->out, DISPMAN_CAPTURE_CPU, &cpu,
+			&used), 0);
+		assert_int_equal(used, DISPMAN_CAPTURE_CPU);
+		check_px(cpu, ax, ay, 5, 7, ca[ia]);
+		check_px(cpu, ax, ay, 63, 47, ca[ia]);
+		check_px(cpu, 400, 300, 9, 3, cb[ib]);
+		check_px(cpu, 0, 0, 20, 20, 0x204080); /* the base layer */
+		dispman_buffer_unref(cpu);
+	}
+	for (int i = 0; i < 3; i++) {
+		dispman_buffer_unref(a[i]);
+		dispman_buffer_unref(b[i]);
+	}
+	dispman_buffer_unref(base);
+}
+
 /* The CPU path shows what was committed, not the pending state, and survives the layer. */
 static void test_cpu_committed_state(void **state)
 {
@@ -622,6 +687,8 @@ int main(int argc, char **argv)
 			unit_teardown, NULL },
 		{ "capture@cpu-equals-writeback", test_cpu_equals_writeback, setup_vkms_clones_refused,
 			unit_teardown, NULL },
+		{ "capture@cpu-kept-frames", test_cpu_kept_frames, unit_setup_vkms, unit_teardown,
+			NULL },
 		{ "capture@cpu-committed-state", test_cpu_committed_state, unit_setup_empty,
 			unit_teardown, NULL },
 		{ "capture@cpu-unreadable", test_cpu_unreadable, unit_setup_empty, unit_teardown,
