@@ -693,6 +693,11 @@ void buffer_set_shown_callback(struct dispman_buffer *buf, buffer_shown_func cb,
 	buf->shown_data = data;
 }
 
+bool buffer_has_shown_callback(const struct dispman_buffer *buf)
+{
+	return buf->shown_cb != NULL;
+}
+
 void buffer_notify_shown(struct dispman_buffer *buf, const struct timespec *ts)
 {
 	if (buf->shown_cb)

@@ -76,5 +76,7 @@ void buffer_release(struct dispman_buffer *buf);
 void buffer_set_shown_callback(struct dispman_buffer *buf, buffer_shown_func cb, void *data);
 /* A flip put buf on screen at ts: calls its shown callback, if any. output.c only. */
 void buffer_notify_shown(struct dispman_buffer *buf, const struct timespec *ts);
+/* It has a shown callback (output.c looks for a frame's new buffers only among those). */
+bool buffer_has_shown_callback(const struct dispman_buffer *buf);
 
 #endif

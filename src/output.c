@@ -347,6 +347,8 @@ void output_flip_notify(struct dispman_output *out)
 	const struct frame *old = out->old, *shown = out->shown;
 	for (size_t j = 0; j < shown->n; j++) {
 		struct dispman_buffer *b = shown->bufs[j];
+		if (!buffer_has_shown_callback(b))
+			continue;
 		size_t i = 0;
 		while (i < old->n && old->bufs[i] != b)
 			i++;
