@@ -16,6 +16,7 @@ gid=65534
 as_nobody() { setpriv --reuid=$uid --regid=$gid --clear-groups "$@"; }
 fail=0
 FAIL() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/seatd-start.sh"
 
 command -v seatd >/dev/null || { echo "FAIL: seatd is not installed (scripts/setup-debian)"; exit 1; }
 card=${DISPMAN_DEVICE:-/dev/dri/card0}
@@ -34,12 +35,7 @@ cat /tmp/noseat.log
 grep -q "seatd" /tmp/noseat.log || FAIL "the error without a seat does not mention seatd"
 
 # 3. seatd, socket for nobody; not bound to a VT (the guest has a serial console)
-SEATD_VTBOUND=0 seatd -u nobody -g nogroup -l debug >"$out/seatd.log" 2>&1 &
-seatd_pid=$!
-i=0
-while [ ! -S /run/seatd.sock ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -S /run/seatd.sock ] || FAIL "seatd did not create /run/seatd.sock"
-ls -l /run/seatd.sock
+seatd_start "$out/seatd.log" SEATD_VTBOUND=0
 
 # An input node for the kiosk (the guest's keyboard): without udevd, give libinput the
 # udev properties it wants through the database, as tests/integration/uinput-dev.c does.
@@ -65,7 +61,7 @@ LIBSEAT_BACKEND=seatd DISPMAN_DEBUG=1 setpriv --reuid=$uid --regid=$gid --clear-
 kpid=$!
 # setpriv changes the ids and then execs the kiosk: on a loaded emulated guest that can take
 # more than a second, so read the ids until they changed (or the process is gone)
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
 	grep -E '^(Uid|Gid):' /proc/$kpid/status >"$out/kiosk-ids.txt.new" 2>/dev/null || break
 	mv "$out/kiosk-ids.txt.new" "$out/kiosk-ids.txt"
 	grep -q "^Uid:[[:space:]]*$uid[[:space:]]" "$out/kiosk-ids.txt" && break
@@ -77,7 +73,9 @@ krc=$?
 cp /tmp/kiosk.log "$out/kiosk.log"
 grep -v "^dispman debug" /tmp/kiosk.log | tail -n 15
 echo "--- kiosk ids while running:"; cat "$out/kiosk-ids.txt"
-[ $krc -eq 0 ] || FAIL "the kiosk exited with $krc through the seat"
+if [ $krc -ne 0 ]; then
+	FAIL "the kiosk exited with $krc through the seat: $(grep -E "error|warning|kiosk:" /tmp/kiosk.log | tail -n 4 | tr '\n' ' ')"
+fi
 grep -q "^Uid:[[:space:]]*$uid[[:space:]]" "$out/kiosk-ids.txt" || FAIL "the kiosk did not run as uid $uid"
 grep -q "using seat seat0 through libseat" /tmp/kiosk.log || FAIL "the kiosk log does not say it used the seat"
 kill $seatd_pid 2>/dev/null

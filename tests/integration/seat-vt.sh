@@ -18,6 +18,7 @@ out=${DISPMAN_VM_OUT:-/tmp}
 uid=65534
 fail=0
 FAIL() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/seatd-start.sh"
 
 command -v seatd >/dev/null || { echo "FAIL: seatd is not installed (scripts/setup-debian)"; exit 1; }
 command -v chvt >/dev/null || { echo "FAIL: chvt is not installed (kbd, scripts/setup-debian)"; exit 1; }
@@ -54,11 +55,7 @@ wait_master() {
 	[ "$m" = "$2" ]
 }
 
-seatd -u nobody -g nogroup -l debug >"$out/seatd-vt.log" 2>&1 &
-seatd_pid=$!
-i=0
-while [ ! -S /run/seatd.sock ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -S /run/seatd.sock ] || FAIL "seatd did not create /run/seatd.sock"
+seatd_start "$out/seatd-vt.log"
 
 rm -f /tmp/seat-vt.ppm /tmp/seat-vt.log
 LIBSEAT_BACKEND=seatd DISPMAN_DEBUG=1 setpriv --reuid=$uid --regid=$uid --clear-groups \
