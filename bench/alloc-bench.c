@@ -27,8 +27,8 @@
  * - R rounds; in each round every contender runs once (short and long), the order
  *   rotating from round to round, all in one boot. Medians over the rounds are printed
  *   with min and max. One warm-up run of each contender comes first and is not counted.
- * - ioctls, TEST_ONLY and real commits are counted by interposing ioctl() and
- *   drmModeAtomicCommit() in this executable (bench-kms.c), for every contender alike.
+ * - ioctls, TEST_ONLY and real commits are counted by interposing ioctl() in this
+ *   executable (bench-kms.c; an atomic commit by its flags), for every contender alike.
  * - libdispman's own counters give the pixels composed and damaged, the geometry commits
  *   made without a search, and the composition memory.
  * - --baseline adds a contender: the same libdispman code of this program run against the

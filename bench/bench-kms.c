@@ -20,9 +20,10 @@ unsigned long bench_ioctls, bench_tests, bench_commits;
 
 typedef int (*ioctl_fn)(int, unsigned long, ...);
 int ioctl(int fd, unsigned long request, ...);
-typedef int (*commit_fn)(int, drmModeAtomicReqPtr, uint32_t, void *);
 
-/* Interposed: libdrm and libdispman call ioctl() through the PLT and land here. */
+/* Interposed: libdrm calls ioctl() through its PLT and lands here, whoever called libdrm:
+ * libdispman and the floor (drmIoctl(DRM_IOCTL_MODE_ATOMIC)), libliftoff's contender
+ * (drmModeAtomicCommit()). Atomic commits are told apart by their flags. */
 int ioctl(int fd, unsigned long request, ...)
 {
 	static ioctl_fn real;
@@ -32,23 +33,16 @@ int ioctl(int fd, unsigned long request, ...)
 	va_start(ap, request);
 	void *arg = va_arg(ap, void *);
 	va_end(ap);
-	if (bench_counting)
-		bench_ioctls++;
-	return real(fd, request, arg);
-}
-
-int drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, void *user_data)
-{
-	static commit_fn real;
-	if (!real)
-		real = (commit_fn)(uintptr_t)dlsym(RTLD_NEXT, "drmModeAtomicCommit");
 	if (bench_counting) {
-		if (flags & DRM_MODE_ATOMIC_TEST_ONLY)
-			bench_tests++;
-		else
-			bench_commits++;
+		bench_ioctls++;
+		if (request == DRM_IOCTL_MODE_ATOMIC && arg) {
+			if (((const struct drm_mode_atomic *)arg)->flags & DRM_MODE_ATOMIC_TEST_ONLY)
+				bench_tests++;
+			else
+				bench_commits++;
+		}
 	}
-	return real(fd, req, flags, user_data);
+	return real(fd, request, arg);
 }
 
 void bench_make_scene(struct scene *s, size_t n, uint32_t w, uint32_t h)

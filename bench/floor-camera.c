@@ -9,8 +9,9 @@
  * KMS once (one framebuffer per V4L2 buffer), a black full-screen buffer on the primary
  * plane and the camera centred on the first overlay. Per frame: poll the camera, one
  * DQBUF, one nonblocking atomic commit of the overlay's FB_ID, wait for the flip event,
- * QBUF the buffer that left the screen. Nothing else: no allocation (one atomic request,
- * emptied for each frame), no clock reads, no search. Exits after N frames were shown.
+ * QBUF the buffer that left the screen. Nothing else: no allocation (one atomic request of
+ * fixed arrays, emptied for each frame and issued as the raw ioctl: raw-atomic.h), no
+ * clock reads, no search. Exits after N frames were shown.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,8 @@
 #include <linux/videodev2.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
+
+#include "raw-atomic.h"
 
 #define NBUF 4
 
@@ -168,9 +171,8 @@ int main(int argc, char **argv)
 		DIE("STREAMON");
 	drmEventContext ev = { .version = 3, .page_flip_handler2 = on_flip };
 	int on_screen = -1;
-	drmModeAtomicReq *r = drmModeAtomicAlloc();
-	if (!r)
-		DIE("drmModeAtomicAlloc");
+	static struct raw_req req;
+	struct raw_req *r = &req;
 	for (unsigned long f = 0; f <= frames; f++) {
 		struct pollfd pv = { .fd = vfd, .events = POLLIN };
 		if (poll(&pv, 1, 5000) <= 0)
@@ -179,28 +181,28 @@ int main(int argc, char **argv)
 			.memory = V4L2_MEMORY_MMAP };
 		if (ioctl(vfd, VIDIOC_DQBUF, &b) < 0)
 			DIE("DQBUF");
-		drmModeAtomicSetCursor(r, 0);
+		raw_req_reset(r);
 		uint32_t flags = DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK;
 		if (f == 0) {
 			uint64_t pv_[10] = { bg, crtc, 0, 0, (uint64_t)mode.hdisplay << 16,
 				(uint64_t)mode.vdisplay << 16, 0, 0, mode.hdisplay, mode.vdisplay };
 			uint64_t ov[10] = { fbs[b.index], crtc, 0, 0, (uint64_t)w << 16,
 				(uint64_t)h << 16, (mode.hdisplay - w) / 2, (mode.vdisplay - h) / 2, w, h };
-			drmModeAtomicAddProperty(r, conn, prop(dfd, conn, DRM_MODE_OBJECT_CONNECTOR,
+			raw_req_add(r, conn, prop(dfd, conn, DRM_MODE_OBJECT_CONNECTOR,
 				"CRTC_ID"), crtc);
-			drmModeAtomicAddProperty(r, crtc, prop(dfd, crtc, DRM_MODE_OBJECT_CRTC,
+			raw_req_add(r, crtc, prop(dfd, crtc, DRM_MODE_OBJECT_CRTC,
 				"MODE_ID"), blob);
-			drmModeAtomicAddProperty(r, crtc, prop(dfd, crtc, DRM_MODE_OBJECT_CRTC,
+			raw_req_add(r, crtc, prop(dfd, crtc, DRM_MODE_OBJECT_CRTC,
 				"ACTIVE"), 1);
 			for (int i = 0; i < 10; i++) {
-				drmModeAtomicAddProperty(r, primary, pp[i], pv_[i]);
-				drmModeAtomicAddProperty(r, overlay, op[i], ov[i]);
+				raw_req_add(r, primary, pp[i], pv_[i]);
+				raw_req_add(r, overlay, op[i], ov[i]);
 			}
 			flags = DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_ALLOW_MODESET;
 		} else {
-			drmModeAtomicAddProperty(r, overlay, op[0], fbs[b.index]);
+			raw_req_add(r, overlay, op[0], fbs[b.index]);
 		}
-		int ret = drmModeAtomicCommit(dfd, r, flags, NULL);
+		int ret = raw_req_commit(dfd, r, flags, NULL);
 		if (ret < 0)
 			DIE("commit");
 		flipped = 0;
@@ -218,7 +220,6 @@ int main(int argc, char **argv)
 		}
 		on_screen = (int)b.index;
 	}
-	drmModeAtomicFree(r);
 	printf("frames=%lu\n", frames);
 	return 0;
 }

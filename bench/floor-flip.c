@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The floor of the plane benchmark: a hand-written libdrm atomic flip loop. It knows the
- * planes beforehand (layer i on plane i: primary, overlays, cursor), so it never tests,
+ * The floor of the plane benchmark: a hand-written atomic flip loop (the ioctl from fixed
+ * arrays, as libdispman issues it: raw-atomic.h). It knows the planes beforehand (layer
+ * i on plane i: primary, overlays, cursor), so it never tests,
  * and sends only what changed each frame: the FB_IDs of the layers with a new buffer, or
  * CRTC_X of the moving layer. One atomic commit per frame, nonblocking, waiting for the
  * flip event. With more layers than planes it shows only as many layers as planes.
  */
 #include "bench-kms.h"
+#include "raw-atomic.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,18 +35,19 @@ int floor_flip_run(struct kms *k, const struct scene *s, enum bench_mode mode, i
 			props[i][j] = kms_prop(k->fd, k->planes[i], DRM_MODE_OBJECT_PLANE, names[j]);
 	}
 	/* the first frame puts every layer on its plane */
-	drmModeAtomicReq *r = drmModeAtomicAlloc();
+	static struct raw_req req; /* one request, emptied for each frame */
+	struct raw_req *r = &req;
+	raw_req_reset(r);
 	for (size_t i = 0; i < n; i++) {
 		const struct lspec *l = &s->l[i];
 		uint64_t v[9] = { k->crtc, 0, 0, (uint64_t)l->w << 16, (uint64_t)l->h << 16,
 			(uint64_t)(int64_t)l->x, (uint64_t)(int64_t)l->y, l->w, l->h };
-		drmModeAtomicAddProperty(r, k->planes[i], fb_prop[i], k->fbs[0][i]);
+		raw_req_add(r, k->planes[i], fb_prop[i], k->fbs[0][i]);
 		for (int j = 0; j < 9; j++)
-			drmModeAtomicAddProperty(r, k->planes[i], props[i][j], v[j]);
+			raw_req_add(r, k->planes[i], props[i][j], v[j]);
 	}
-	int ret = drmModeAtomicCommit(k->fd, r, DRM_MODE_ATOMIC_NONBLOCK |
+	int ret = raw_req_commit(k->fd, r, DRM_MODE_ATOMIC_NONBLOCK |
 		DRM_MODE_PAGE_FLIP_EVENT, k);
-	drmModeAtomicFree(r);
 	if (ret < 0 || kms_wait_flip(k) < 0) {
 		fprintf(stderr, "floor: first frame failed: %s\n", strerror(errno));
 		return -1;
@@ -52,31 +55,26 @@ int floor_flip_run(struct kms *k, const struct scene *s, enum bench_mode mode, i
 	size_t top = n - 1, changing = bench_changing_layer(s->n);
 	if (changing >= n)
 		changing = n - 1;
-	r = drmModeAtomicAlloc(); /* one request, emptied for each frame */
-	if (!r)
-		return -1;
 	for (int f = 0; f < frames; f++) {
-		drmModeAtomicSetCursor(r, 0);
+		raw_req_reset(r);
 		uint32_t fb = (uint32_t)((f + 1) & 1);
 		if (mode == MODE_STEADY) {
 			for (size_t i = 0; i < n; i++)
-				drmModeAtomicAddProperty(r, k->planes[i], fb_prop[i], k->fbs[fb][i]);
+				raw_req_add(r, k->planes[i], fb_prop[i], k->fbs[fb][i]);
 		} else if (mode == MODE_CHANGING) {
-			drmModeAtomicAddProperty(r, k->planes[changing], fb_prop[changing],
+			raw_req_add(r, k->planes[changing], fb_prop[changing],
 				k->fbs[fb][changing]);
 		} else {
-			drmModeAtomicAddProperty(r, k->planes[top], props[top][5],
+			raw_req_add(r, k->planes[top], props[top][5],
 				(uint64_t)(int64_t)(s->l[top].x + 1 + f % 64));
 		}
-		ret = drmModeAtomicCommit(k->fd, r, DRM_MODE_ATOMIC_NONBLOCK |
+		ret = raw_req_commit(k->fd, r, DRM_MODE_ATOMIC_NONBLOCK |
 			DRM_MODE_PAGE_FLIP_EVENT, k);
 		if (ret < 0 || kms_wait_flip(k) < 0) {
 			fprintf(stderr, "floor: frame %d failed: %s\n", f, strerror(errno));
-			drmModeAtomicFree(r);
 			return -1;
 		}
 		bench_frame_mark();
 	}
-	drmModeAtomicFree(r);
 	return 0;
 }

@@ -22,11 +22,58 @@
 #include "proposal.h"
 #include "rect.h"
 
-/* The memory of the device's last request, reused by the next (dispman_device.req_cache:
- * req_cache_init() to req_cache_free()). */
-struct req_cache {
-	drmModeAtomicReq *spare;
+/*
+ * A request's memory: the four arrays DRM_IOCTL_MODE_ATOMIC reads, filled in the order the
+ * properties are added (a property of the object added last joins it; another object
+ * starts a new entry). The kernel takes an object more than once, and a property set twice
+ * keeps the last value, so nothing is sorted. libdrm's drmModeAtomicCommit() would copy,
+ * sort and allocate (six allocations and a 4 KiB zeroed copy a commit); this is written
+ * once and reused: no allocation a frame.
+ */
+struct req_buf {
+	uint32_t *objs, *counts, *props;
+	uint64_t *values;
+	uint32_t n_objs, n_props, cap; /* n_objs <= n_props <= cap */
 };
+
+/* The device's kept request memory (device_req_cache(): req_cache_init() to
+ * req_cache_free()), lent to one request at a time. */
+struct req_cache {
+	struct req_buf *spare;
+};
+
+static void buf_free(struct req_buf *b)
+{
+	if (!b)
+		return;
+	free(b->objs);
+	free(b->counts);
+	free(b->props);
+	free(b->values);
+	free(b);
+}
+
+/* Room for twice as many properties (at least 64). -ENOMEM leaves b as it was. */
+static int buf_grow(struct req_buf *b)
+{
+	uint32_t cap = b->cap ? b->cap * 2 : 64;
+	uint32_t *objs = realloc(b->objs, cap * sizeof(*objs));
+	if (objs)
+		b->objs = objs;
+	uint32_t *counts = realloc(b->counts, cap * sizeof(*counts));
+	if (counts)
+		b->counts = counts;
+	uint32_t *props = realloc(b->props, cap * sizeof(*props));
+	if (props)
+		b->props = props;
+	uint64_t *values = realloc(b->values, cap * sizeof(*values));
+	if (values)
+		b->values = values;
+	if (!objs || !counts || !props || !values)
+		return -ENOMEM;
+	b->cap = cap;
+	return 0;
+}
 
 int req_cache_init(struct dispman_device *dev)
 {
@@ -43,7 +90,7 @@ void req_cache_free(struct dispman_device *dev)
 {
 	if (!device_req_cache(dev))
 		return;
-	drmModeAtomicFree(device_req_cache(dev)->spare);
+	buf_free(device_req_cache(dev)->spare);
 	free(device_req_cache(dev));
 	device_set_req_cache(dev, NULL);
 }
@@ -54,17 +101,14 @@ int req_init(struct dispman_device *dev, struct atomic_req *r)
 	r->failed = 0;
 	r->n_crtcs_in = 0;
 	if (cache->spare) {
-		r->req = cache->spare;
+		r->buf = cache->spare;
 		cache->spare = NULL;
-		drmModeAtomicSetCursor(r->req, 0);
-		return 0;
-	}
-	r->req = drmModeAtomicAlloc();
-	if (!r->req) {
+	} else if (!(r->buf = calloc(1, sizeof(*r->buf)))) {
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory allocating an atomic request");
 		r->failed = -ENOMEM;
 		return -ENOMEM;
 	}
+	r->buf->n_objs = r->buf->n_props = 0;
 	return 0;
 }
 
@@ -72,10 +116,10 @@ void req_finish(struct dispman_device *dev, struct atomic_req *r)
 {
 	struct req_cache *cache = device_req_cache(dev);
 	if (!cache->spare)
-		cache->spare = r->req;
+		cache->spare = r->buf;
 	else
-		drmModeAtomicFree(r->req);
-	r->req = NULL;
+		buf_free(r->buf);
+	r->buf = NULL;
 }
 
 static void note_crtc(struct atomic_req *r, uint32_t crtc_id)
@@ -107,11 +151,20 @@ void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t v
 		r->failed = -EINVAL;
 		return;
 	}
-	if (drmModeAtomicAddProperty(r->req, obj_id, prop_id, value) < 0) {
+	struct req_buf *b = r->buf;
+	if (b->n_props == b->cap && buf_grow(b) < 0) {
 		r->failed = -ENOMEM;
-		dispman_log(DISPMAN_LOG_ERROR, "cannot add property %u of object %u to the request",
-			prop_id, obj_id);
+		dispman_log(DISPMAN_LOG_ERROR, "out of memory adding property %u of object %u "
+			"to the request", prop_id, obj_id);
+		return;
 	}
+	if (!b->n_objs || b->objs[b->n_objs - 1] != obj_id) {
+		b->objs[b->n_objs] = obj_id;
+		b->counts[b->n_objs++] = 0;
+	}
+	b->counts[b->n_objs - 1]++;
+	b->props[b->n_props] = prop_id;
+	b->values[b->n_props++] = value;
 }
 
 bool req_error_is_answer(int err)
@@ -124,10 +177,21 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	if (r->failed)
 		return r->failed;
 	bool test = (flags & DRM_MODE_ATOMIC_TEST_ONLY) != 0;
-	int ret, err = 0;
-	for (int tries = 0; tries < 64; tries++) {
-		ret = drmModeAtomicCommit(device_fd(dev), r->req, flags, user_data);
-		err = ret == 0 ? 0 : (errno ? errno : EINVAL);
+	const struct req_buf *b = r->buf;
+	struct drm_mode_atomic arg = {
+		.flags = flags,
+		.count_objs = b->n_objs,
+		.objs_ptr = (uintptr_t)b->objs,
+		.count_props_ptr = (uintptr_t)b->counts,
+		.props_ptr = (uintptr_t)b->props,
+		.prop_values_ptr = (uintptr_t)b->values,
+		.user_data = (uintptr_t)user_data,
+	};
+	int err = 0;
+	/* nothing to say: no ioctl, as drmModeAtomicCommit() does */
+	for (int tries = 0; b->n_props && tries < 64; tries++) {
+		err = drmIoctl(device_fd(dev), DRM_IOCTL_MODE_ATOMIC, &arg) == 0 ? 0 :
+			(errno ? errno : EINVAL);
 		if (err != EINTR && err != EAGAIN)
 			break;
 	}

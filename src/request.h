@@ -18,8 +18,10 @@ struct proposal;
 /* Most CRTCs one request notes as pulled in by its plane properties. */
 #define REQ_MAX_CRTCS 8
 
+struct req_buf;
+
 struct atomic_req {
-	drmModeAtomicReq *req;
+	struct req_buf *buf; /* request.c's: the arrays of the ioctl */
 	int failed; /* sticky: first error, 0 if none */
 	/* CRTCs that the plane properties already put into the kernel's state (a plane on
 	 * them, before or after): those need no ACTIVE property for their flip event */

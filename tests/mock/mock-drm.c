@@ -1443,6 +1443,8 @@ static int map_dumb(struct drm_mode_map_dumb *a)
 	return 0;
 }
 
+static int atomic_ioctl(int fd, const struct drm_mode_atomic *a);
+
 int drmIoctl(int fd, unsigned long request, void *arg)
 {
 	ensure_init();
@@ -1462,6 +1464,8 @@ int drmIoctl(int fd, unsigned long request, void *arg)
 	}
 	if (injected("drmIoctl"))
 		return -1;
+	if (request == DRM_IOCTL_MODE_ATOMIC)
+		return atomic_ioctl(fd, arg);
 
 	const char *name;
 	switch (request) {
@@ -2854,4 +2858,44 @@ int drmModeAtomicCommit(int fd, const drmModeAtomicReqPtr req, uint32_t flags,
 		g.c.failed_commits++;
 	free(st);
 	return ret;
+}
+
+/*
+ * DRM_IOCTL_MODE_ATOMIC through drmIoctl(), as libdispman issues it: the same checks and
+ * staging as drmModeAtomicCommit() on the items the four arrays name, in their order (the
+ * kernel takes an object more than once; a property set twice keeps the last value).
+ * Returns 0, or -1 with errno, as drmIoctl() does.
+ */
+static int atomic_ioctl(int fd, const struct drm_mode_atomic *a)
+{
+	if (!a)
+		return fail(EFAULT, "DRM_IOCTL_MODE_ATOMIC: no argument"), -1;
+	if (a->reserved)
+		return fail(EINVAL, "DRM_IOCTL_MODE_ATOMIC: reserved is not 0"), -1;
+	const uint32_t *objs = (const uint32_t *)(uintptr_t)a->objs_ptr;
+	const uint32_t *counts = (const uint32_t *)(uintptr_t)a->count_props_ptr;
+	const uint32_t *props = (const uint32_t *)(uintptr_t)a->props_ptr;
+	const uint64_t *values = (const uint64_t *)(uintptr_t)a->prop_values_ptr;
+	size_t n = 0;
+	for (uint32_t i = 0; i < a->count_objs; i++) {
+		if (!objs || !counts)
+			return fail(EFAULT, "DRM_IOCTL_MODE_ATOMIC: objects without arrays"), -1;
+		n += counts[i];
+	}
+	if (n && (!props || !values))
+		return fail(EFAULT, "DRM_IOCTL_MODE_ATOMIC: properties without arrays"), -1;
+	struct _drmModeAtomicReq req = { 0 };
+	if (n && !(req.items = calloc(n, sizeof(*req.items))))
+		return fail(ENOMEM, "DRM_IOCTL_MODE_ATOMIC: out of memory"), -1;
+	for (uint32_t i = 0, k = 0; i < a->count_objs; i++)
+		for (uint32_t j = 0; j < counts[i]; j++, k++)
+			req.items[k] = (struct atomic_item){ objs[i], props[k], values[k] };
+	req.cursor = req.size = (int)n;
+	int ret = drmModeAtomicCommit(fd, &req, a->flags, (void *)(uintptr_t)a->user_data);
+	free(req.items);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return 0;
 }

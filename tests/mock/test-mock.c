@@ -553,6 +553,59 @@ static void test_page_flip_events(void **state)
 	drmModeAtomicFree(req);
 }
 
+/* DRM_IOCTL_MODE_ATOMIC through drmIoctl(), as libdispman issues it: the arrays in their
+ * order, an object named twice (its last value wins), and the ioctl's own errors as -1
+ * with errno. */
+static void test_raw_atomic_ioctl(void **state)
+{
+	struct fixture *f = *state;
+	enable_output(f);
+	uint32_t fb2 = make_fb(f, 1024, 768, DRM_FORMAT_XRGB8888);
+	uint32_t fb_id = mock_drm_prop_id(MOCK_VKMS_PRIMARY, "FB_ID");
+	uint32_t crtc_x = mock_drm_prop_id(MOCK_VKMS_PRIMARY, "CRTC_X");
+	uint32_t active = mock_drm_prop_id(MOCK_VKMS_CRTC, "ACTIVE");
+	uint32_t objs[] = { MOCK_VKMS_PRIMARY, MOCK_VKMS_CRTC, MOCK_VKMS_PRIMARY };
+	uint32_t counts[] = { 2, 1, 1 };
+	uint32_t props[] = { fb_id, crtc_x, active, fb_id };
+	uint64_t values[] = { f->primary_fb, 0, 1, fb2 };
+	struct drm_mode_atomic a = {
+		.count_objs = 3,
+		.objs_ptr = (uintptr_t)objs,
+		.count_props_ptr = (uintptr_t)counts,
+		.props_ptr = (uintptr_t)props,
+		.prop_values_ptr = (uintptr_t)values,
+	};
+	struct mock_drm_counters c0, c1;
+	mock_drm_get_counters(&c0);
+	assert_int_equal(drmIoctl(f->fd, DRM_IOCTL_MODE_ATOMIC, &a), 0);
+	mock_drm_get_counters(&c1);
+	assert_int_equal(c1.commits, c0.commits + 1);
+	assert_int_equal(c1.last_items, 4);
+	uint64_t v = 0;
+	assert_true(mock_drm_get_prop(MOCK_VKMS_PRIMARY, "FB_ID", &v));
+	assert_int_equal(v, fb2);
+
+	/* the kernel's answers: a property the object lacks, reserved set */
+	props[1] = active; /* ACTIVE on a plane */
+	errno = 0;
+	assert_int_equal(drmIoctl(f->fd, DRM_IOCTL_MODE_ATOMIC, &a), -1);
+	assert_int_equal(errno, ENOENT);
+	props[1] = crtc_x;
+	a.reserved = 1;
+	errno = 0;
+	assert_int_equal(drmIoctl(f->fd, DRM_IOCTL_MODE_ATOMIC, &a), -1);
+	assert_int_equal(errno, EINVAL);
+	a.reserved = 0;
+	a.flags = DRM_MODE_ATOMIC_TEST_ONLY;
+	mock_drm_fail_next("drmModeAtomicCommit/test", ENOSPC);
+	errno = 0;
+	assert_int_equal(drmIoctl(f->fd, DRM_IOCTL_MODE_ATOMIC, &a), -1);
+	assert_int_equal(errno, ENOSPC);
+	values[3] = f->primary_fb; /* leave the first FB on screen for the teardown */
+	a.flags = 0;
+	assert_int_equal(drmIoctl(f->fd, DRM_IOCTL_MODE_ATOMIC, &a), 0);
+}
+
 /* ---- writeback ----------------------------------------------------------------------- */
 
 static uint32_t *map_fb_pixels(struct fixture *f, uint32_t handle, size_t size, int *fd)
@@ -1021,6 +1074,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_dumb_prime_roundtrip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addfb_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_flip_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_atomic_ioctl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writeback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scripted_verdicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_properties, setup, teardown),
