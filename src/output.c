@@ -103,6 +103,14 @@ static int64_t mode_period_ns(const drmModeModeInfo *m)
 	return (int64_t)m->htotal * m->vtotal * 1000000 / m->clock;
 }
 
+/* The committed mode, and its frame period with it (cached: read at every flip), so that
+ * the two never disagree. */
+static void set_cur_mode(struct dispman_output *out, const drmModeModeInfo *mode)
+{
+	out->cur_mode = *mode;
+	out->cur_period_ns = mode_period_ns(mode);
+}
+
 struct dispman_output *output_create(struct dispman_device *dev, drmModeConnector *conn,
 	size_t index)
 {
@@ -157,8 +165,7 @@ struct dispman_output *output_create(struct dispman_device *dev, drmModeConnecto
 		if (c) {
 			out->active = true;
 			out->cur_crtc = crtc;
-			out->cur_mode = c->mode;
-			out->cur_period_ns = mode_period_ns(&out->cur_mode);
+			set_cur_mode(out, &c->mode);
 			out->mode_is_cur = NULL;
 			drmModeFreeCrtc(c);
 		}
@@ -794,8 +801,7 @@ void output_count_prepared(struct dispman_output *out)
 void output_record_enabled(struct dispman_output *out, bool new_mode)
 {
 	if (new_mode) {
-		out->cur_mode = out->mode->info;
-		out->cur_period_ns = mode_period_ns(&out->cur_mode);
+		set_cur_mode(out, &out->mode->info);
 		out->mode_is_cur = NULL;
 	}
 	out->active = true;

@@ -138,7 +138,8 @@ void output_set_compositor(struct dispman_output *out, struct compositor *comp);
 struct dispman_layer *output_base_layer(const struct dispman_output *out);
 void output_set_base_layer(struct dispman_output *out, struct dispman_layer *layer);
 /* A commit waits for this output's flip: set by commit.c alone (set_queued(), which also
- * counts it in struct commit_state). Which outputs one commit asks for and puts in its
+ * counts it in struct commit_state; run_queued() clears the marks of the outputs it takes
+ * and counts the ones left in the same walk). Which outputs one commit asks for and puts in its
  * request, and their MODE_ID blobs, are that commit's (struct commit_scope, proposal.h),
  * not the output's. */
 bool output_commit_queued(const struct dispman_output *out);
