@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <xf86drm.h>
 
 #include "buffer.h"
@@ -31,8 +32,8 @@
  * once and reused: no allocation a frame.
  */
 struct req_buf {
+	uint64_t *values; /* one allocation: values[cap], then objs, counts and props */
 	uint32_t *objs, *counts, *props;
-	uint64_t *values;
 	uint32_t n_objs, n_props, cap; /* n_objs <= n_props <= cap */
 };
 
@@ -46,31 +47,30 @@ static void buf_free(struct req_buf *b)
 {
 	if (!b)
 		return;
-	free(b->objs);
-	free(b->counts);
-	free(b->props);
 	free(b->values);
 	free(b);
 }
 
-/* Room for twice as many properties (at least 64). -ENOMEM leaves b as it was. */
+/* Room for twice as many properties (16 at first: a flip needs a few, a modeset of every
+ * plane some dozens, and the memory is kept). -ENOMEM leaves b as it was. */
 static int buf_grow(struct req_buf *b)
 {
-	uint32_t cap = b->cap ? b->cap * 2 : 64;
-	uint32_t *objs = realloc(b->objs, cap * sizeof(*objs));
-	if (objs)
-		b->objs = objs;
-	uint32_t *counts = realloc(b->counts, cap * sizeof(*counts));
-	if (counts)
-		b->counts = counts;
-	uint32_t *props = realloc(b->props, cap * sizeof(*props));
-	if (props)
-		b->props = props;
-	uint64_t *values = realloc(b->values, cap * sizeof(*values));
-	if (values)
-		b->values = values;
-	if (!objs || !counts || !props || !values)
+	uint32_t cap = b->cap ? b->cap * 2 : 16;
+	uint64_t *values = malloc((size_t)cap * (sizeof(uint64_t) + 3 * sizeof(uint32_t)));
+	if (!values)
 		return -ENOMEM;
+	uint32_t *objs = (uint32_t *)(values + cap), *counts = objs + cap, *props = counts + cap;
+	if (b->values) {
+		memcpy(values, b->values, b->n_props * sizeof(*values));
+		memcpy(objs, b->objs, b->n_objs * sizeof(*objs));
+		memcpy(counts, b->counts, b->n_objs * sizeof(*counts));
+		memcpy(props, b->props, b->n_props * sizeof(*props));
+		free(b->values);
+	}
+	b->values = values;
+	b->objs = objs;
+	b->counts = counts;
+	b->props = props;
 	b->cap = cap;
 	return 0;
 }
