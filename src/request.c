@@ -187,14 +187,11 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 		.prop_values_ptr = (uintptr_t)b->values,
 		.user_data = (uintptr_t)user_data,
 	};
+	/* nothing to say: no ioctl, as drmModeAtomicCommit() does; drmIoctl() itself repeats
+	 * the call while the kernel answers EINTR or EAGAIN */
 	int err = 0;
-	/* nothing to say: no ioctl, as drmModeAtomicCommit() does */
-	for (int tries = 0; b->n_props && tries < 64; tries++) {
-		err = drmIoctl(device_fd(dev), DRM_IOCTL_MODE_ATOMIC, &arg) == 0 ? 0 :
-			(errno ? errno : EINVAL);
-		if (err != EINTR && err != EAGAIN)
-			break;
-	}
+	if (b->n_props && drmIoctl(device_fd(dev), DRM_IOCTL_MODE_ATOMIC, &arg) != 0)
+		err = errno ? errno : EINVAL;
 	struct dispman_stats *st = device_stats(dev);
 	if (test)
 		st->test_commits++;

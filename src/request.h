@@ -52,8 +52,8 @@ void req_finish(struct dispman_device *dev, struct atomic_req *r);
 int req_cache_init(struct dispman_device *dev);
 void req_cache_free(struct dispman_device *dev);
 void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value);
-/* Commit with retries on EINTR/EAGAIN; counts stats; a lost master pauses the device
- * (device_check_master_lost()). Returns 0 or -errno. */
+/* Commit (drmIoctl() repeats it on EINTR/EAGAIN); counts stats; a lost master pauses the
+ * device (device_check_master_lost()). Returns 0 or -errno. */
 int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags, void *user_data);
 /* err (positive) is the kernel's answer about the state (EINVAL, ERANGE, ENOSPC), not a
  * failure of the call. */

@@ -1445,7 +1445,19 @@ static int map_dumb(struct drm_mode_map_dumb *a)
 
 static int atomic_ioctl(int fd, const struct drm_mode_atomic *a);
 
+static int ioctl_once(int fd, unsigned long request, void *arg);
+
+/* As libdrm's: the call again while it fails with EINTR or EAGAIN (an injected one too). */
 int drmIoctl(int fd, unsigned long request, void *arg)
+{
+	int ret;
+	do
+		ret = ioctl_once(fd, request, arg);
+	while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret;
+}
+
+static int ioctl_once(int fd, unsigned long request, void *arg)
 {
 	ensure_init();
 	if (check_fd(fd) != 0) {
