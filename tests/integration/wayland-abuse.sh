@@ -34,7 +34,7 @@ wait_stat() { # NAME MIN TIMEOUT_S
 	done
 	fail "$1 stayed at ${v:-none} (< $2) for $3 s"
 }
-nfds() { ls "/proc/$kpid/fd" | wc -l; }
+# the compositor's open fds, one "fd target" line each
 fdlist() { for f in /proc/"$kpid"/fd/*; do echo "${f##*/} $(readlink "$f")"; done; }
 
 "$kiosk" --socket "$WAYLAND_DISPLAY" --stats "$stats" -- weston-simple-shm >"$out/kiosk.log" 2>&1 &
@@ -44,8 +44,8 @@ i=0; while [ ! -f "$stats" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 wait_stat frame_callbacks 20 180
 # the good client alone: its surface, layer and buffers, and the compositor's fds
 sleep 1
-base_fds=$(nfds) base_surfaces=$(stat surfaces) base_layers=$(stat layers)
 fdlist >"$out/fds-base.txt"
+base_fds=$(wc -l <"$out/fds-base.txt") base_surfaces=$(stat surfaces) base_layers=$(stat layers)
 base_buffers=$(stat buffers)
 echo "baseline with weston-simple-shm: $base_fds fds, $base_surfaces surfaces, $base_layers layers, $base_buffers buffers"
 
@@ -88,13 +88,14 @@ fi
 f=$(stat frame_callbacks)
 wait_stat frame_callbacks $((f + 20)) 120
 sleep 2
-fds=$(nfds) surfaces=$(stat surfaces) layers=$(stat layers) buffers=$(stat buffers)
+fdlist >"$out/fds-after.txt"
+fds=$(wc -l <"$out/fds-after.txt") surfaces=$(stat surfaces) layers=$(stat layers)
+buffers=$(stat buffers)
 clients=$(stat clients) errors=$(stat protocol_errors)
 echo "after the bad clients: $fds fds, $surfaces surfaces, $layers layers, $buffers buffers, $clients clients, $((errors - errors0)) protocol errors sent (plus libwayland's own)"
 # A leak is more fds than at the baseline. Fewer is not one (seen once on virtio-gpu under
 # load, 25 -> 24: something open at the baseline, not after); the two listings are kept
 # and their difference is shown either way.
-fdlist >"$out/fds-after.txt"
 if ! diff -u "$out/fds-base.txt" "$out/fds-after.txt" >"$out/fds.diff"; then
 	echo "the compositor's fds, baseline -> after:"
 	grep '^[-+][^-+]' "$out/fds.diff"
