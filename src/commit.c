@@ -335,9 +335,85 @@ out:
 	return ret;
 }
 
+/* commit_kept_frame(): not a frame of that kind; the general path takes it */
+#define NOT_KEPT 2
+
+/*
+ * The one output of a frame that only brings new buffers to the planes it shows (a
+ * camera's, a video's, a kiosk's redraw), or NULL. Nothing may be waiting that changes the
+ * shape, a rectangle, a mode or the composition: no commit held, no modeset, exactly one
+ * output asked for that is live on its committed CRTC with no flip pending, and no
+ * composition buffer on its planes (whether that needs a redraw is the general path's
+ * question). Live and needing no modeset means enabled, active and on its committed CRTC
+ * (output_needs_modeset()).
+ */
+static struct dispman_output *kept_frame_output(struct dispman_device *dev, const bool *want)
+{
+	alloc_check_geometry(dev); /* a layer off the planes that stopped moving: a search */
+	if (device_shape_dirty(dev) || device_modeset_forced(dev) ||
+	    device_geometry_dirty(dev) || device_commit_state(dev)->hold > 0)
+		return NULL;
+	struct dispman_output *only = NULL;
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
+		bool live = output_enabled(out) || output_active(out);
+		if (live && output_needs_modeset(out))
+			return NULL; /* a modeset covers the whole device */
+		if (!want[i] || !live)
+			continue;
+		if (only || output_flip_pending(out))
+			return NULL;
+		only = out;
+	}
+	struct dispman_layer *comp = only ? compose_peek_layer(only) : NULL;
+	return comp && layer_plane(comp) ? NULL : only;
+}
+
+/*
+ * The short frame path: the frame of kept_frame_output() as commit_selected() would make
+ * it with the committed assignment kept (new FB_IDs, or ACTIVE for the event), and its
+ * recording, without a proposal, a scope or walks over every output and plane. Returns 0,
+ * -errno, or NOT_KEPT (nothing done but out's queued mark cleared) when the committed
+ * planes are not plainly kept (req_build_kept_output()).
+ */
+static int commit_kept_frame(struct dispman_device *dev, struct dispman_output *out)
+{
+	struct atomic_req r;
+	int ret = req_init(dev, &r);
+	if (ret < 0)
+		return ret;
+	set_queued(dev, out, false);
+	if (!req_build_kept_output(dev, out, &r)) {
+		ret = r.failed ? r.failed : NOT_KEPT;
+		goto out;
+	}
+	output_count_prepared(out);
+	ret = req_commit(dev, &r, DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK, dev);
+	if (ret == 0) {
+		device_stats(dev)->buffer_commits++;
+		proposal_record_kept_output(dev, out);
+		crtc_record_on(dev, output_crtc(out), 0);
+		output_record_enabled(out, false);
+		record_frame(out, true);
+		output_frame_committed(out, false);
+		compose_commit_done(out);
+	} else if (req_error_is_answer(-ret)) {
+		device_shape_changed(dev); /* the kept shape was refused: search next time */
+	}
+out:
+	req_finish(dev, &r);
+	return ret;
+}
+
 /* Commit the outputs run asks for (run->want; see select_outputs()). */
 static int commit_wanted(struct dispman_device *dev, struct commit_run *run)
 {
+	struct dispman_output *kept = kept_frame_output(dev, run->want);
+	if (kept) {
+		int ret = commit_kept_frame(dev, kept);
+		if (ret != NOT_KEPT)
+			return ret; /* the outputs asked for but not live: nothing to do */
+	}
 	bool modeset;
 	if (!select_outputs(dev, run, &modeset))
 		return 0;

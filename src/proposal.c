@@ -215,3 +215,16 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 		layer_record_placement(e->layer, e->plane, &e->placement);
 	}
 }
+
+void proposal_record_kept_output(struct dispman_device *dev, const struct dispman_output *out)
+{
+	uint64_t live = device_proposal_state(dev)->live; /* unchanged: each plane stays in use */
+	while (live) {
+		struct plane *p = device_plane(dev, (size_t)__builtin_ctzll(live));
+		live &= live - 1;
+		struct dispman_layer *layer = plane_cur_layer(p);
+		if (layer && layer_output(layer) == out)
+			plane_record_commit(p, layer, plane_cur_zpos(p),
+				buffer_fb_id(layer_buffer(layer)), plane_cur_crtc_id(p));
+	}
+}

@@ -181,4 +181,9 @@ static inline bool proposal_covers_plane_of(const struct proposal *prop,
  * it. */
 void proposal_record(const struct proposal *prop, struct dispman_device *dev);
 
+/* The kernel accepted the request req_build_kept_output() made for out: each plane of out
+ * now shows its layer's buffer; the layers, the other planes and the planes in use stay as
+ * they were. */
+void proposal_record_kept_output(struct dispman_device *dev, const struct dispman_output *out);
+
 #endif

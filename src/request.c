@@ -314,6 +314,38 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 	}
 }
 
+bool req_build_kept_output(const struct dispman_device *dev, const struct dispman_output *out,
+	struct atomic_req *r)
+{
+	uint64_t live;
+	if (!proposal_live_planes(dev, &live))
+		return false;
+	const struct crtc *crtc = output_crtc(out);
+	uint32_t out_crtc_id = crtc_id(crtc);
+	bool any = false;
+	while (live) {
+		const struct plane *p = device_plane(dev, (size_t)__builtin_ctzll(live));
+		live &= live - 1;
+		const struct dispman_layer *layer = plane_cur_layer(p);
+		uint32_t cur_crtc_id = plane_cur_crtc_id(p);
+		if (!layer || layer_output(layer) != out) {
+			if (cur_crtc_id == out_crtc_id)
+				return false; /* on the CRTC without a layer of it: not a kept plane */
+			continue; /* another output's */
+		}
+		uint32_t fb_id = buffer_fb_id(layer_buffer(layer));
+		if (!fb_id || cur_crtc_id != out_crtc_id)
+			return false;
+		if (fb_id != plane_cur_fb_id(p)) {
+			req_add(r, plane_id(p), plane_props(p)->fb_id, fb_id);
+			any = true; /* the plane pulls the CRTC into the state */
+		}
+	}
+	if (!any || !crtc_cur_active(crtc))
+		req_add(r, out_crtc_id, crtc_props(crtc)->active, 1);
+	return r->failed == 0;
+}
+
 void req_build(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r, const struct frame_kind *kind)
 {

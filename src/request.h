@@ -13,6 +13,7 @@
 #include <xf86drmMode.h>
 
 struct dispman_device;
+struct dispman_output;
 struct proposal;
 
 /* Most CRTCs one request notes as pulled in by its plane properties. */
@@ -70,5 +71,18 @@ bool req_error_is_answer(int err);
  */
 void req_build(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r, const struct frame_kind *kind);
+
+/*
+ * The request of a frame that keeps out's committed planes as they are and only brings new
+ * buffers (commit.c's short frame path): the FB_ID of each plane of out whose layer's
+ * buffer is not the one it shows, and the CRTC's ACTIVE=1 when no plane pulls the CRTC in
+ * (or it is off), as req_build() makes for a kept proposal of out alone. Reads the recorded
+ * state only. Returns false, with r to be dropped, when the committed state is not plainly
+ * kept: the planes in use are unknown (proposal_live_planes()), a plane on out's CRTC shows
+ * no layer of out or a layer of out is on another CRTC, a layer has no framebuffer, or r
+ * failed (its error in r->failed).
+ */
+bool req_build_kept_output(const struct dispman_device *dev, const struct dispman_output *out,
+	struct atomic_req *r);
 
 #endif

@@ -278,6 +278,10 @@ struct dispman_stats {
 	uint64_t composed_pixels;  /* pixels written there (black fill included) */
 	uint64_t composition_bytes;      /* composition buffer memory allocated now */
 	uint64_t composition_bytes_peak; /* the most allocated at once */
+	/* of commits: frames that only put new buffers on the planes one output already
+	 * showed, made by the short frame path (no plane assignment, composition or walk of
+	 * the other outputs); the rest went the general way */
+	uint64_t buffer_commits;
 };
 
 /**

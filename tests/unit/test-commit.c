@@ -462,6 +462,7 @@ static void test_stats(void **state)
 	c = counters();
 	s = stats(f->dev);
 	assert_int_equal(c.test_commits, tests_after_first);
+	assert_int_equal(s.buffer_commits, 4); /* each of them the short frame path */
 
 	/* A new layer changes the shape: tested again. */
 	struct dispman_layer *layer = dispman_layer_create(f->out);
@@ -483,6 +484,7 @@ static void test_stats(void **state)
 	assert_int_equal(s.modesets, c.modesets);
 	assert_int_equal(s.flips, c.events_delivered);
 	assert_int_equal(s.flips, 6);
+	assert_int_equal(s.buffer_commits, 4); /* not the new shape */
 	dispman_buffer_unref(small);
 	dispman_buffer_unref(a);
 }
@@ -888,6 +890,158 @@ static void test_shape_change_waits_for_all(void **state)
 	dispman_buffer_unref(small);
 }
 
+/*
+ * The short frame path (commit.c: commit_kept_frame()): a frame of one output that only
+ * brings new buffers to the planes it shows is committed as the new FB_IDs alone and
+ * counted in buffer_commits; everything else goes the general way (two outputs asked for,
+ * new rectangles, a composition buffer on a plane), and a refused short frame leaves the
+ * kernel as it was and makes the next frame search.
+ */
+static void test_short_frame_path(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
+	drmModeModeInfo m = mock_drm_mode(640, 480, 60, true);
+	uint32_t crtc[2] = { mock_drm_add_crtc(), mock_drm_add_crtc() };
+	uint32_t primary[2], overlay;
+	for (int i = 0; i < 2; i++) {
+		mock_drm_add_connector(&(struct mock_drm_connector_info){
+			.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &m, .num_modes = 1,
+			.possible_crtcs = 1u << i });
+		primary[i] = mock_drm_add_plane(&(struct mock_drm_plane_info){
+			.type = DRM_PLANE_TYPE_PRIMARY, .possible_crtcs = 1u << i,
+			.formats = formats, .num_formats = 1 });
+	}
+	overlay = mock_drm_add_plane(&(struct mock_drm_plane_info){
+		.type = DRM_PLANE_TYPE_OVERLAY, .possible_crtcs = 1u,
+		.formats = formats, .num_formats = 1 });
+	unit_open_device(f);
+	struct dispman_output *o[2] = { dispman_device_get_output(f->dev, 0),
+		dispman_device_get_output(f->dev, 1) };
+	struct dispman_buffer *bg = unit_pattern_buffer(f->dev, 640, 480, DRM_FORMAT_XRGB8888, 1);
+	struct dispman_buffer *cam[3];
+	for (int i = 0; i < 3; i++)
+		cam[i] = unit_pattern_buffer(f->dev, 320, 240, DRM_FORMAT_XRGB8888,
+			(uint32_t)(0x10 + i));
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(dispman_output_enable(o[i], NULL), 0);
+		assert_int_equal(dispman_output_set_buffer(o[i], bg), 0);
+	}
+	struct dispman_layer *l = dispman_layer_create(o[0]);
+	assert_int_equal(dispman_layer_set_z(l, 1), 0);
+	assert_int_equal(dispman_layer_set_buffer(l, cam[0]), 0);
+	assert_int_equal(dispman_layer_set_destination(l, 100, 100, 320, 240), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 2);
+	assert_int_equal(prop(overlay, "FB_ID"), dispman_buffer_get_fb_id(cam[0]));
+	assert_int_equal(stats(f->dev).buffer_commits, 0); /* a modeset and a search */
+
+	/* new buffers on o[0]'s overlay: the short path, the FB_ID alone, no test */
+	struct unit_release_log rel = { 0 };
+	for (int k = 1; k <= 4; k++) {
+		struct dispman_buffer *b = cam[k % 3];
+		dispman_buffer_set_release_callback(b, unit_record_release, &rel);
+		struct dispman_stats a = stats(f->dev);
+		struct mock_drm_counters before = counters();
+		assert_int_equal(dispman_layer_set_buffer(l, b), 0);
+		assert_int_equal(dispman_output_commit(o[0]), 0);
+		struct dispman_stats s = stats(f->dev);
+		struct mock_drm_counters after = counters();
+		assert_int_equal(s.buffer_commits, a.buffer_commits + 1);
+		assert_int_equal(s.commits, a.commits + 1);
+		assert_int_equal(s.test_commits, a.test_commits);
+		assert_int_equal(after.test_commits, before.test_commits);
+		assert_int_equal(after.applied_commits, before.applied_commits + 1);
+		assert_int_equal(after.last_items, 1);
+		assert_int_equal(prop(overlay, "FB_ID"), dispman_buffer_get_fb_id(b));
+		assert_int_equal(prop(overlay, "CRTC_ID"), crtc[0]);
+		assert_int_equal(prop(overlay, "CRTC_X"), 100);
+		assert_int_equal(prop(primary[0], "FB_ID"), dispman_buffer_get_fb_id(bg));
+		assert_int_equal(prop(primary[1], "FB_ID"), dispman_buffer_get_fb_id(bg));
+		int released = rel.n;
+		assert_int_equal(unit_drain(f->dev), 1);
+		/* the buffer that left the screen is released after the flip */
+		if (k >= 3) {
+			assert_int_equal(rel.n, released + 1);
+			assert_ptr_equal(rel.bufs[rel.n - 1], cam[(k - 1) % 3]);
+		}
+		struct dispman_placement p;
+		dispman_layer_get_placement(l, &p);
+		assert_int_equal(p.state, DISPMAN_PLACEMENT_ON_PLANE);
+		assert_int_equal(p.plane_id, overlay);
+	}
+	for (int i = 0; i < 3; i++)
+		dispman_buffer_set_release_callback(cam[i], NULL, NULL);
+
+	/* both outputs asked for: the general path */
+	struct dispman_stats a = stats(f->dev);
+	assert_int_equal(dispman_layer_set_buffer(l, cam[0]), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 2);
+	struct dispman_stats s = stats(f->dev);
+	assert_int_equal(s.commits, a.commits + 1);
+	assert_int_equal(s.buffer_commits, a.buffer_commits);
+	assert_int_equal(prop(overlay, "FB_ID"), dispman_buffer_get_fb_id(cam[0]));
+
+	/* new rectangles: the geometry path, not the short one */
+	a = s;
+	assert_int_equal(dispman_layer_set_destination(l, 120, 100, 320, 240), 0);
+	assert_int_equal(dispman_output_commit(o[0]), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	s = stats(f->dev);
+	assert_int_equal(s.geometry_commits, a.geometry_commits + 1);
+	assert_int_equal(s.buffer_commits, a.buffer_commits);
+	assert_int_equal(prop(overlay, "CRTC_X"), 120);
+
+	/* refused: an error, the kernel keeps the last frame, the next frame searches */
+	a = s;
+	assert_int_equal(dispman_layer_set_buffer(l, cam[1]), 0);
+	mock_drm_fail_next("drmModeAtomicCommit/apply", EINVAL);
+	assert_int_equal(dispman_output_commit(o[0]), -EINVAL);
+	s = stats(f->dev);
+	assert_int_equal(s.failed_commits, a.failed_commits + 1);
+	assert_int_equal(s.buffer_commits, a.buffer_commits);
+	assert_int_equal(prop(overlay, "FB_ID"), dispman_buffer_get_fb_id(cam[0]));
+	assert_int_equal(dispman_output_commit(o[0]), 0);
+	assert_int_equal(unit_drain(f->dev), 2); /* a search covers the whole device */
+	struct dispman_stats t = stats(f->dev);
+	assert_int_equal(t.searches, s.searches + 1);
+	assert_int_equal(t.buffer_commits, s.buffer_commits);
+	assert_int_equal(prop(overlay, "FB_ID"), dispman_buffer_get_fb_id(cam[1]));
+
+	/* o[1] alone, nothing new: the short path, ACTIVE alone for the event */
+	struct mock_drm_counters before = counters();
+	assert_int_equal(dispman_output_commit(o[1]), 0);
+	assert_int_equal(counters().last_items, 1);
+	assert_int_equal(counters().events_queued, before.events_queued + 1);
+	assert_int_equal(stats(f->dev).buffer_commits, t.buffer_commits + 1);
+	assert_int_equal(unit_drain(f->dev), 1);
+
+	/* a second layer on o[0], which has one overlay: a composition buffer on the primary
+	 * plane, and its frames go the general way */
+	struct dispman_layer *l2 = dispman_layer_create(o[0]);
+	assert_int_equal(dispman_layer_set_z(l2, 2), 0);
+	assert_int_equal(dispman_layer_set_buffer(l2, cam[2]), 0);
+	assert_int_equal(dispman_layer_set_destination(l2, 300, 200, 320, 240), 0);
+	assert_int_equal(dispman_output_commit(o[0]), 0);
+	assert_int_equal(unit_drain(f->dev), 2);
+	a = stats(f->dev);
+	assert_true(a.compositions > 0);
+	assert_int_equal(dispman_layer_set_buffer(l, cam[0]), 0);
+	assert_int_equal(dispman_output_commit(o[0]), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	s = stats(f->dev);
+	assert_int_equal(s.commits, a.commits + 1);
+	assert_int_equal(s.buffer_commits, a.buffer_commits);
+	assert_int_equal(s.failed_commits, a.failed_commits);
+
+	dispman_layer_destroy(l2);
+	dispman_layer_destroy(l);
+	dispman_buffer_unref(bg);
+	for (int i = 0; i < 3; i++)
+		dispman_buffer_unref(cam[i]);
+}
+
 static void test_pollable_fd(void **state)
 {
 	struct unit_fixture *f = *state;
@@ -1169,6 +1323,8 @@ int main(int argc, char **argv)
 			"device" },
 		{ "commit@shape-change-waits-for-all", test_shape_change_waits_for_all,
 			unit_setup_empty, unit_teardown, NULL },
+		{ "commit@short-frame-path", test_short_frame_path, unit_setup_empty,
+			unit_teardown, NULL },
 		{ "commit@refused-search-records-nothing", test_refused_search_records_nothing,
 			unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@request-from-proposal", test_request_from_proposal, unit_setup_vkms,
