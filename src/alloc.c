@@ -669,6 +669,12 @@ void alloc_check_geometry(struct dispman_device *dev)
 	}
 }
 
+bool alloc_assignment_holds(const struct dispman_device *dev)
+{
+	return !device_shape_dirty(dev) && !device_modeset_forced(dev) &&
+		!device_geometry_dirty(dev) && !device_alloc_state(dev)->stale;
+}
+
 int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop,
 	struct frame_kind *kind)
 {

@@ -33,6 +33,10 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
  * a layer off the planes moved (it may fit a plane now).
  */
 void alloc_check_geometry(struct dispman_device *dev);
+/* The committed assignment holds as it is: no new shape, modeset or rectangles waiting, and
+ * no search due for a layer off the planes that moved (then alloc_check_geometry() has
+ * nothing to do). */
+bool alloc_assignment_holds(const struct dispman_device *dev);
 /*
  * The real commit of prop that followed alloc_prepare() (which made kind) succeeded (true)
  * or was refused. Returns

@@ -259,8 +259,10 @@ static int handle_frames(int fd, uint32_t events, void *data)
 			try_requeue(prev, false);
 	}
 	if (!(cam->flags & DISPMAN_CAMERA_MANUAL_COMMIT)) {
-		/* from this handler: queued, made after the handlers (device_run_queued()) */
-		r = dispman_device_commit(cam->dev);
+		/* the layer's output only (another output's frame is its own business, and
+		 * one output's new buffers take the short frame path); from this handler:
+		 * queued, made after the handlers (device_run_queued()) */
+		r = dispman_output_commit(layer_output(cam->layer));
 		if (r < 0 && r != -EACCES && r != -EPERM)
 			dispman_log(DISPMAN_LOG_WARNING, "camera %s: commit failed: %s",
 				cam->v4l2.path, strerror(-r));

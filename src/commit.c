@@ -341,17 +341,15 @@ out:
 /*
  * The one output of a frame that only brings new buffers to the planes it shows (a
  * camera's, a video's, a kiosk's redraw), or NULL. Nothing may be waiting that changes the
- * shape, a rectangle, a mode or the composition: no commit held, no modeset, exactly one
- * output asked for that is live on its committed CRTC with no flip pending, and no
- * composition buffer on its planes (whether that needs a redraw is the general path's
- * question). Live and needing no modeset means enabled, active and on its committed CRTC
- * (output_needs_modeset()).
+ * shape, a rectangle or a mode (alloc_assignment_holds()), no commit held, no modeset;
+ * exactly one output asked for that is live on its committed CRTC with no flip pending,
+ * and no composition buffer on its planes (whether that needs a redraw is the general
+ * path's question). Live and needing no modeset means enabled, active and on its
+ * committed CRTC (output_needs_modeset()).
  */
 static struct dispman_output *kept_frame_output(struct dispman_device *dev, const bool *want)
 {
-	alloc_check_geometry(dev); /* a layer off the planes that stopped moving: a search */
-	if (device_shape_dirty(dev) || device_modeset_forced(dev) ||
-	    device_geometry_dirty(dev) || device_commit_state(dev)->hold > 0)
+	if (!alloc_assignment_holds(dev) || device_commit_state(dev)->hold > 0)
 		return NULL;
 	struct dispman_output *only = NULL;
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {

@@ -141,23 +141,34 @@ static bool crtc_noted(const struct atomic_req *r, uint32_t crtc_id)
 	return false;
 }
 
-void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value)
+/* req_add() when something is wrong: r failed already, no property, or no room */
+static __attribute__((noinline)) bool add_trouble(struct atomic_req *r, uint32_t obj_id,
+	uint32_t prop_id)
 {
 	if (r->failed)
-		return;
+		return true;
 	if (!prop_id) {
 		dispman_log(DISPMAN_LOG_ERROR, "object %u lacks a property the request needs",
 			obj_id);
 		r->failed = -EINVAL;
-		return;
+		return true;
 	}
-	struct req_buf *b = r->buf;
-	if (b->n_props == b->cap && buf_grow(b) < 0) {
+	if (buf_grow(r->buf) < 0) {
 		r->failed = -ENOMEM;
 		dispman_log(DISPMAN_LOG_ERROR, "out of memory adding property %u of object %u "
 			"to the request", prop_id, obj_id);
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* req_add(), inline where a frame adds its properties */
+static inline __attribute__((always_inline)) void add(struct atomic_req *r, uint32_t obj_id,
+	uint32_t prop_id, uint64_t value)
+{
+	struct req_buf *b = r->buf;
+	if ((r->failed || !prop_id || b->n_props == b->cap) && add_trouble(r, obj_id, prop_id))
+		return;
 	if (!b->n_objs || b->objs[b->n_objs - 1] != obj_id) {
 		b->objs[b->n_objs] = obj_id;
 		b->counts[b->n_objs++] = 0;
@@ -165,6 +176,11 @@ void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t v
 	b->counts[b->n_objs - 1]++;
 	b->props[b->n_props] = prop_id;
 	b->values[b->n_props++] = value;
+}
+
+void req_add(struct atomic_req *r, uint32_t obj_id, uint32_t prop_id, uint64_t value)
+{
+	add(r, obj_id, prop_id, value);
 }
 
 bool req_error_is_answer(int err)
@@ -337,12 +353,12 @@ bool req_build_kept_output(const struct dispman_device *dev, const struct dispma
 		if (!fb_id || cur_crtc_id != out_crtc_id)
 			return false;
 		if (fb_id != plane_cur_fb_id(p)) {
-			req_add(r, plane_id(p), plane_props(p)->fb_id, fb_id);
+			add(r, plane_id(p), plane_props(p)->fb_id, fb_id);
 			any = true; /* the plane pulls the CRTC into the state */
 		}
 	}
 	if (!any || !crtc_cur_active(crtc))
-		req_add(r, out_crtc_id, crtc_props(crtc)->active, 1);
+		add(r, out_crtc_id, crtc_props(crtc)->active, 1);
 	return r->failed == 0;
 }
 

@@ -10,7 +10,8 @@
  * dma-bufs (V4L2_MEMORY_DMABUF). One KMS framebuffer per V4L2 buffer, created
  * once. No pixel is touched by the CPU on either path.
  *
- * Each dequeued frame is put on the camera's layer and a commit is requested.
+ * Each dequeued frame is put on the camera's layer and a commit of the layer's output is
+ * requested (as dispman_output_commit(); other outputs are not committed).
  * A frame goes back to the driver only after the page flip that replaced it
  * on screen completed. When the camera is faster than the display, the newest
  * frame wins; older frames go back unseen and are counted as dropped.

@@ -450,11 +450,25 @@ static int case_pattern(const char *device, enum dispman_camera_memory mem)
 	dispman_camera_get_stats(c.cam, &s);
 	CHECK(s.zero_copy && s.memory == mem, "expected the zero-copy path %d, got %d (%s)",
 		mem, s.memory, s.zero_copy ? "zero-copy" : "copy");
+	struct dispman_stats ds0 = { .size = sizeof(ds0) }, ds1 = { .size = sizeof(ds1) };
+	dispman_device_get_stats(c.dev, &ds0);
 	CHECK(dispman_camera_start(c.cam) == 0, "start");
 	run_frames(&c, 20, 120);
+	dispman_device_get_stats(c.dev, &ds1);
 	CHECK(dispman_camera_stop(c.cam) == 0, "stop");
 	settle(&c);
 	check_camera_placement(&c, DISPMAN_REASON_NONE);
+	/* After the first frame (a new shape: the layer had no buffer) each frame only
+	 * brings a new buffer to the camera's plane: the short frame path, no search. */
+	uint64_t commits = ds1.commits - ds0.commits, shorts = ds1.buffer_commits -
+		ds0.buffer_commits, searches = ds1.searches - ds0.searches;
+	printf("commits while streaming: %llu, of them the short frame path: %llu; searches: "
+		"%llu\n", (unsigned long long)commits, (unsigned long long)shorts,
+		(unsigned long long)searches);
+	CHECK(commits >= 10 && shorts + 2 >= commits && searches <= 2,
+		"camera frames did not take the short frame path: %llu of %llu commits, "
+		"%llu searches", (unsigned long long)shorts, (unsigned long long)commits,
+		(unsigned long long)searches);
 	print_stats(c.cam);
 	dispman_camera_get_stats(c.cam, &s);
 	CHECK(s.bytes_copied == 0, "%llu bytes copied on the zero-copy path",
