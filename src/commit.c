@@ -410,7 +410,7 @@ static int commit_wanted(struct dispman_device *dev, struct commit_run *run)
 	if (kept) {
 		int ret = commit_kept_frame(dev, kept);
 		if (ret != NOT_KEPT)
-			return ret; /* the outputs asked for but not live: nothing to do */
+			return ret; /* done: the other outputs asked for are not live */
 	}
 	bool modeset;
 	if (!select_outputs(dev, run, &modeset))
