@@ -193,6 +193,21 @@ static void record_frame(struct dispman_output *out, bool keep)
 		scene_add(out, on[i]);
 }
 
+/* An enabled output's commit was accepted: its CRTC is on (with blob, the new MODE_ID blob,
+ * which it now owns; 0: none), the CRTC it leaves is off, and what it queued and when
+ * (keep_scene: see record_frame(); modeset: the commit allowed one). */
+static void record_output_on(struct dispman_device *dev, struct dispman_output *out,
+	uint32_t blob, bool keep_scene, bool modeset)
+{
+	struct crtc *crtc = output_crtc(out), *cur = output_cur_crtc(out);
+	crtc_record_on(dev, crtc, blob);
+	if (cur && cur != crtc && !crtc_user(cur) && crtc_cur_mode_blob(cur))
+		crtc_record_off(dev, cur);
+	output_record_enabled(out, blob != 0);
+	record_frame(out, keep_scene);
+	output_frame_committed(out, modeset);
+}
+
 /* The kernel accepted the commit of prop (whose mode blobs the CRTCs take from scope;
  * modeset: it allowed one): record it, then what it queued on each output and when
  * (keep_scene: the frame kept the shape and every rectangle, see record_frame()). */
@@ -205,16 +220,9 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 		if (!scope->outputs[i].in)
 			continue;
 		if (output_enabled(out)) {
-			struct crtc *crtc = output_crtc(out), *cur = output_cur_crtc(out);
-			uint32_t blob = scope->outputs[i].mode_blob;
-			crtc_record_on(dev, crtc, blob);
-			if (blob)
-				scope->outputs[i].mode_blob = 0;
-			if (cur && cur != crtc && !crtc_user(cur) && crtc_cur_mode_blob(cur))
-				crtc_record_off(dev, cur);
-			output_record_enabled(out, blob != 0);
-			record_frame(out, keep_scene);
-			output_frame_committed(out, modeset);
+			record_output_on(dev, out, scope->outputs[i].mode_blob, keep_scene,
+				modeset);
+			scope->outputs[i].mode_blob = 0; /* the CRTC's now */
 		} else if (output_active(out)) {
 			struct crtc *old = output_record_disabled(out);
 			if (old && !crtc_user(old))
@@ -390,10 +398,7 @@ static int commit_kept_frame(struct dispman_device *dev, struct dispman_output *
 	if (ret == 0) {
 		device_stats(dev)->buffer_commits++;
 		proposal_record_kept_output(dev, out);
-		crtc_record_on(dev, output_crtc(out), 0);
-		output_record_enabled(out, false);
-		record_frame(out, true);
-		output_frame_committed(out, false);
+		record_output_on(dev, out, 0, true, false);
 		compose_commit_done(out);
 	} else if (req_error_is_answer(-ret)) {
 		device_shape_changed(dev); /* the kept shape was refused: search next time */

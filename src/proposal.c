@@ -218,10 +218,10 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 
 void proposal_record_kept_output(struct dispman_device *dev, const struct dispman_output *out)
 {
-	uint64_t live = device_proposal_state(dev)->live; /* unchanged: each plane stays in use */
-	while (live) {
-		struct plane *p = device_plane(dev, (size_t)__builtin_ctzll(live));
-		live &= live - 1;
+	/* the planes in use, which stay in use */
+	struct plane_walk w = { .mask = device_proposal_state(dev)->live };
+	for (size_t i; proposal_walk_next(&w, &i);) {
+		struct plane *p = device_plane(dev, i);
 		struct dispman_layer *layer = plane_cur_layer(p);
 		if (layer && layer_output(layer) == out)
 			plane_record_commit(p, layer, plane_cur_zpos(p),

@@ -339,9 +339,9 @@ bool req_build_kept_output(const struct dispman_device *dev, const struct dispma
 	const struct crtc *crtc = output_crtc(out);
 	uint32_t out_crtc_id = crtc_id(crtc);
 	bool any = false;
-	while (live) {
-		const struct plane *p = device_plane(dev, (size_t)__builtin_ctzll(live));
-		live &= live - 1;
+	struct plane_walk w = { .mask = live };
+	for (size_t i; proposal_walk_next(&w, &i);) {
+		const struct plane *p = device_plane(dev, i);
 		const struct dispman_layer *layer = plane_cur_layer(p);
 		uint32_t cur_crtc_id = plane_cur_crtc_id(p);
 		if (!layer || layer_output(layer) != out) {
