@@ -73,3 +73,15 @@ void log_print(enum dispman_log_level level, const char *fmt, ...)
 	}
 	errno = saved_errno;
 }
+
+void dispman_log_write(enum dispman_log_level level, const char *fmt, ...)
+{
+	int saved_errno = errno;
+	if (fmt && log_enabled(level)) {
+		va_list args;
+		va_start(args, fmt);
+		log_handler(level, fmt, args, log_data);
+		va_end(args);
+	}
+	errno = saved_errno;
+}

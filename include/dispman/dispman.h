@@ -101,6 +101,16 @@ int dispman_log_set_handler(dispman_log_handler handler, void *data);
  */
 int dispman_log_set_level(enum dispman_log_level level);
 
+/**
+ * Log one printf-style message at level through the process-wide handler, if level is
+ * enabled (dispman_log_set_level()). For libraries built on libdispman
+ * (libdispman-wayland logs through it) and applications that want their lines in the
+ * same place as the library's. fmt NULL or level DISPMAN_LOG_SILENT logs nothing.
+ * Keeps errno as it was.
+ */
+void dispman_log_write(enum dispman_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ------------------------------------------------------------------------------------ */
 /* Devices */
 

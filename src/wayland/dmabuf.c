@@ -6,7 +6,10 @@
  * zwp_linux_buffer_params_v1 is checked (planes, sizes, bounds, format and modifier) and
  * imported once with dispman_buffer_import_dmabuf(); the wl_buffer shows that buffer as is.
  */
-#include "internal.h"
+#include "dmabuf.h"
+
+#include "buffer.h"
+#include "surface.h"
 
 #include <drm_fourcc.h>
 #include <errno.h>
@@ -22,19 +25,36 @@
 
 #include "linux-dmabuf-unstable-v1-server-protocol.h"
 
+/* The global's state: the (format, modifier) table of the planes, shared with clients
+ * through a sealed memfd, and the indices of the scanout tranche. */
+struct dmabuf_global {
+	struct wl_global *global;
+	int format_table_fd;
+	uint32_t format_table_size;
+	uint32_t n_formats;
+	struct dmabuf_format {
+		uint32_t format;
+		uint32_t pad;
+		uint64_t modifier;
+	} *formats;
+	uint16_t *scanout_idx;          /* indices into formats of the scanout tranche */
+	uint32_t n_scanout;
+	dev_t main_device;
+};
+
 /* ---- the format table ---- */
 
-static int add_pair(struct kserver *srv, uint32_t fmt, uint64_t mod)
+static int add_pair(struct server *srv, uint32_t fmt, uint64_t mod)
 {
-	for (uint32_t i = 0; i < srv->n_formats; i++)
-		if (srv->formats[i].format == fmt && srv->formats[i].modifier == mod)
+	for (uint32_t i = 0; i < srv->dmabuf->n_formats; i++)
+		if (srv->dmabuf->formats[i].format == fmt && srv->dmabuf->formats[i].modifier == mod)
 			return (int)i;
-	struct kformat *n = realloc(srv->formats, (srv->n_formats + 1) * sizeof(*n));
+	struct dmabuf_format *n = realloc(srv->dmabuf->formats, (srv->dmabuf->n_formats + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	srv->formats = n;
-	n[srv->n_formats] = (struct kformat){ .format = fmt, .modifier = mod };
-	return (int)srv->n_formats++;
+	srv->dmabuf->formats = n;
+	n[srv->dmabuf->n_formats] = (struct dmabuf_format){ .format = fmt, .modifier = mod };
+	return (int)srv->dmabuf->n_formats++;
 }
 
 static uint64_t plane_prop(int fd, uint32_t plane_id, const char *name, bool *found)
@@ -55,22 +75,22 @@ static uint64_t plane_prop(int fd, uint32_t plane_id, const char *name, bool *fo
 	return v;
 }
 
-static int add_scanout(struct kserver *srv, int idx)
+static int add_scanout(struct server *srv, int idx)
 {
-	for (uint32_t i = 0; i < srv->n_scanout; i++)
-		if (srv->scanout_idx[i] == idx)
+	for (uint32_t i = 0; i < srv->dmabuf->n_scanout; i++)
+		if (srv->dmabuf->scanout_idx[i] == idx)
 			return 0;
-	uint16_t *n = realloc(srv->scanout_idx, (srv->n_scanout + 1) * sizeof(*n));
+	uint16_t *n = realloc(srv->dmabuf->scanout_idx, (srv->dmabuf->n_scanout + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	srv->scanout_idx = n;
-	n[srv->n_scanout++] = (uint16_t)idx;
+	srv->dmabuf->scanout_idx = n;
+	n[srv->dmabuf->n_scanout++] = (uint16_t)idx;
 	return 0;
 }
 
 /* One plane's (format, modifier) pairs into the table; overlay pairs into the scanout
  * tranche too. */
-static int add_plane(struct kserver *srv, int fd, drmModePlane *pl, bool overlay)
+static int add_plane(struct server *srv, int fd, drmModePlane *pl, bool overlay)
 {
 	bool has_blob;
 	uint64_t blob_id = plane_prop(fd, pl->plane_id, "IN_FORMATS", &has_blob);
@@ -97,13 +117,13 @@ static int add_plane(struct kserver *srv, int fd, drmModePlane *pl, bool overlay
 	return ret < 0 ? ret : 0;
 }
 
-static int build_format_table(struct kserver *srv)
+static int build_format_table(struct server *srv)
 {
 	int fd = dispman_device_get_drm_fd(srv->dev);
 	struct stat st;
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	srv->main_device = st.st_rdev;
+	srv->dmabuf->main_device = st.st_rdev;
 	drmModePlaneRes *res = drmModeGetPlaneResources(fd);
 	if (!res)
 		return -errno;
@@ -121,33 +141,33 @@ static int build_format_table(struct kserver *srv)
 	drmModeFreePlaneResources(res);
 	if (ret < 0)
 		return ret;
-	if (srv->n_scanout == 0) {
+	if (srv->dmabuf->n_scanout == 0) {
 		/* no overlay planes: the primary plane's formats are the scanout tranche */
-		for (uint32_t i = 0; i < srv->n_formats; i++)
+		for (uint32_t i = 0; i < srv->dmabuf->n_formats; i++)
 			if (add_scanout(srv, (int)i) < 0)
 				return -ENOMEM;
 	}
-	srv->format_table_size = srv->n_formats * (uint32_t)sizeof(struct kformat);
+	srv->dmabuf->format_table_size = srv->dmabuf->n_formats * (uint32_t)sizeof(struct dmabuf_format);
 	int tfd = memfd_create("dispman-wayland-formats", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (tfd < 0)
 		return -errno;
-	if (ftruncate(tfd, srv->format_table_size) < 0 ||
-	    write(tfd, srv->formats, srv->format_table_size) != (ssize_t)srv->format_table_size) {
+	if (ftruncate(tfd, srv->dmabuf->format_table_size) < 0 ||
+	    write(tfd, srv->dmabuf->formats, srv->dmabuf->format_table_size) != (ssize_t)srv->dmabuf->format_table_size) {
 		ret = -errno;
 		close(tfd);
 		return ret ? ret : -EIO;
 	}
 	fcntl(tfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
-	srv->format_table_fd = tfd;
-	klog(DISPMAN_LOG_INFO, "dma-buf formats: %u pairs, %u in the scanout tranche",
-		srv->n_formats, srv->n_scanout);
+	srv->dmabuf->format_table_fd = tfd;
+	wlog(DISPMAN_LOG_INFO, "dma-buf formats: %u pairs, %u in the scanout tranche",
+		srv->dmabuf->n_formats, srv->dmabuf->n_scanout);
 	return 0;
 }
 
-static bool format_supported(struct kserver *srv, uint32_t fmt, uint64_t mod)
+static bool format_supported(struct server *srv, uint32_t fmt, uint64_t mod)
 {
-	for (uint32_t i = 0; i < srv->n_formats; i++)
-		if (srv->formats[i].format == fmt && srv->formats[i].modifier == mod)
+	for (uint32_t i = 0; i < srv->dmabuf->n_formats; i++)
+		if (srv->dmabuf->formats[i].format == fmt && srv->dmabuf->formats[i].modifier == mod)
 			return true;
 	return false;
 }
@@ -178,7 +198,7 @@ static void send_tranche(struct wl_resource *fb, struct wl_array *dev, uint32_t 
 	zwp_linux_dmabuf_feedback_v1_send_tranche_done(fb);
 }
 
-static void send_feedback(struct kserver *srv, struct wl_client *c, struct wl_resource *res,
+static void send_feedback(struct server *srv, struct wl_client *c, struct wl_resource *res,
 	uint32_t id)
 {
 	struct wl_resource *fb = wl_resource_create(c, &zwp_linux_dmabuf_feedback_v1_interface,
@@ -188,21 +208,21 @@ static void send_feedback(struct kserver *srv, struct wl_client *c, struct wl_re
 		return;
 	}
 	wl_resource_set_implementation(fb, &feedback_impl, NULL, NULL);
-	zwp_linux_dmabuf_feedback_v1_send_format_table(fb, srv->format_table_fd,
-		srv->format_table_size);
+	zwp_linux_dmabuf_feedback_v1_send_format_table(fb, srv->dmabuf->format_table_fd,
+		srv->dmabuf->format_table_size);
 	struct wl_array dev;
 	wl_array_init(&dev);
 	dev_t *d = wl_array_add(&dev, sizeof(dev_t));
 	if (d)
-		*d = srv->main_device;
+		*d = srv->dmabuf->main_device;
 	zwp_linux_dmabuf_feedback_v1_send_main_device(fb, &dev);
 	send_tranche(fb, &dev, ZWP_LINUX_DMABUF_FEEDBACK_V1_TRANCHE_FLAGS_SCANOUT,
-		srv->scanout_idx, srv->n_scanout);
-	uint16_t *all = calloc(srv->n_formats ? srv->n_formats : 1, sizeof(uint16_t));
+		srv->dmabuf->scanout_idx, srv->dmabuf->n_scanout);
+	uint16_t *all = calloc(srv->dmabuf->n_formats ? srv->dmabuf->n_formats : 1, sizeof(uint16_t));
 	if (all) {
-		for (uint32_t i = 0; i < srv->n_formats; i++)
+		for (uint32_t i = 0; i < srv->dmabuf->n_formats; i++)
 			all[i] = (uint16_t)i;
-		send_tranche(fb, &dev, 0, all, srv->n_formats);
+		send_tranche(fb, &dev, 0, all, srv->dmabuf->n_formats);
 		free(all);
 	}
 	wl_array_release(&dev);
@@ -211,8 +231,8 @@ static void send_feedback(struct kserver *srv, struct wl_client *c, struct wl_re
 
 /* ---- params ---- */
 
-struct kparams {
-	struct kserver *srv;
+struct dmabuf_params {
+	struct server *srv;
 	struct wl_resource *resource;
 	bool used;
 	uint32_t n;                     /* bit mask of planes set */
@@ -223,7 +243,7 @@ struct kparams {
 
 static void params_free(struct wl_resource *res)
 {
-	struct kparams *p = wl_resource_get_user_data(res);
+	struct dmabuf_params *p = wl_resource_get_user_data(res);
 	for (int i = 0; i < 4; i++)
 		if (p->n & (1u << i))
 			close(p->fds[i]);
@@ -235,8 +255,8 @@ static void params_destroy(struct wl_client *c, struct wl_resource *res)
 	wl_resource_destroy(res);
 }
 
-static void perr(struct kparams *p, uint32_t code, const char *fmt, ...) PRINTF_ATTR(3, 4);
-static void perr(struct kparams *p, uint32_t code, const char *fmt, ...)
+static void perr(struct dmabuf_params *p, uint32_t code, const char *fmt, ...) PRINTF_ATTR(3, 4);
+static void perr(struct dmabuf_params *p, uint32_t code, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -250,7 +270,7 @@ static void perr(struct kparams *p, uint32_t code, const char *fmt, ...)
 static void params_add(struct wl_client *c, struct wl_resource *res, int32_t fd,
 	uint32_t plane_idx, uint32_t offset, uint32_t stride, uint32_t mod_hi, uint32_t mod_lo)
 {
-	struct kparams *p = wl_resource_get_user_data(res);
+	struct dmabuf_params *p = wl_resource_get_user_data(res);
 	if (p->used) {
 		close(fd);
 		perr(p, ZWP_LINUX_BUFFER_PARAMS_V1_ERROR_ALREADY_USED,
@@ -291,7 +311,7 @@ static int format_planes(uint32_t fmt)
 }
 
 /* Checks and imports; on a client error posts it and returns NULL with *fatal set. */
-static struct dispman_buffer *params_import(struct kparams *p, int32_t w, int32_t h,
+static struct dispman_buffer *params_import(struct dmabuf_params *p, int32_t w, int32_t h,
 	uint32_t fmt, uint32_t flags, bool *fatal)
 {
 	*fatal = true;
@@ -346,11 +366,11 @@ static struct dispman_buffer *params_import(struct kparams *p, int32_t w, int32_
 	}
 	*fatal = false;
 	if (flags & ~(uint32_t)ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT) {
-		klog(DISPMAN_LOG_WARNING, "dma-buf flags %#x (interlaced) are not supported", flags);
+		wlog(DISPMAN_LOG_WARNING, "dma-buf flags %#x (interlaced) are not supported", flags);
 		return NULL;
 	}
 	if (flags & ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT)
-		klog(DISPMAN_LOG_WARNING, "dma-buf y_invert is ignored: shown as is");
+		wlog(DISPMAN_LOG_WARNING, "dma-buf y_invert is ignored: shown as is");
 	struct dispman_dmabuf_desc d = {
 		.width = (uint32_t)w, .height = (uint32_t)h, .fourcc = fmt,
 		.modifier = p->modifier[0], .n_planes = n,
@@ -362,7 +382,7 @@ static struct dispman_buffer *params_import(struct kparams *p, int32_t w, int32_
 	}
 	struct dispman_buffer *buf = dispman_buffer_import_dmabuf(p->srv->dev, &d);
 	if (!buf) {
-		klog(DISPMAN_LOG_WARNING, "dma-buf import %dx%d %.4s failed: %s", w, h,
+		wlog(DISPMAN_LOG_WARNING, "dma-buf import %dx%d %.4s failed: %s", w, h,
 			(const char *)&fmt, strerror(errno));
 		p->srv->stats.dmabuf_failed++;
 	}
@@ -372,7 +392,7 @@ static struct dispman_buffer *params_import(struct kparams *p, int32_t w, int32_
 static void params_create(struct wl_client *c, struct wl_resource *res, int32_t w, int32_t h,
 	uint32_t fmt, uint32_t flags)
 {
-	struct kparams *p = wl_resource_get_user_data(res);
+	struct dmabuf_params *p = wl_resource_get_user_data(res);
 	bool fatal;
 	struct dispman_buffer *buf = params_import(p, w, h, fmt, flags, &fatal);
 	if (fatal)
@@ -381,7 +401,7 @@ static void params_create(struct wl_client *c, struct wl_resource *res, int32_t 
 		zwp_linux_buffer_params_v1_send_failed(res);
 		return;
 	}
-	struct kbuffer *kb = kbuffer_create_dmabuf(p->srv, c, 0, buf);
+	struct buffer *kb = buffer_create_dmabuf(p->srv, c, 0, buf);
 	if (!kb) {
 		dispman_buffer_unref(buf);
 		wl_client_post_no_memory(c);
@@ -394,7 +414,7 @@ static void params_create(struct wl_client *c, struct wl_resource *res, int32_t 
 static void params_create_immed(struct wl_client *c, struct wl_resource *res, uint32_t id,
 	int32_t w, int32_t h, uint32_t fmt, uint32_t flags)
 {
-	struct kparams *p = wl_resource_get_user_data(res);
+	struct dmabuf_params *p = wl_resource_get_user_data(res);
 	bool fatal;
 	struct dispman_buffer *buf = params_import(p, w, h, fmt, flags, &fatal);
 	if (fatal)
@@ -405,7 +425,7 @@ static void params_create_immed(struct wl_client *c, struct wl_resource *res, ui
 		p->srv->stats.protocol_errors++;
 		return;
 	}
-	struct kbuffer *kb = kbuffer_create_dmabuf(p->srv, c, id, buf);
+	struct buffer *kb = buffer_create_dmabuf(p->srv, c, id, buf);
 	if (!kb) {
 		dispman_buffer_unref(buf);
 		wl_client_post_no_memory(c);
@@ -430,7 +450,7 @@ static void dmabuf_destroy(struct wl_client *c, struct wl_resource *res)
 
 static void dmabuf_create_params(struct wl_client *c, struct wl_resource *res, uint32_t id)
 {
-	struct kparams *p = calloc(1, sizeof(*p));
+	struct dmabuf_params *p = calloc(1, sizeof(*p));
 	if (p)
 		p->resource = wl_resource_create(c, &zwp_linux_buffer_params_v1_interface,
 			wl_resource_get_version(res), id);
@@ -464,7 +484,7 @@ static const struct zwp_linux_dmabuf_v1_interface dmabuf_impl = {
 
 static void dmabuf_bind(struct wl_client *c, void *data, uint32_t version, uint32_t id)
 {
-	struct kserver *srv = data;
+	struct server *srv = data;
 	struct wl_resource *res = wl_resource_create(c, &zwp_linux_dmabuf_v1_interface,
 		(int)version, id);
 	if (!res) {
@@ -475,38 +495,43 @@ static void dmabuf_bind(struct wl_client *c, void *data, uint32_t version, uint3
 	if (version >= 4)
 		return;
 	/* v1..v3: the formats (and, from v3, their modifiers) as events */
-	for (uint32_t i = 0; i < srv->n_formats; i++) {
+	for (uint32_t i = 0; i < srv->dmabuf->n_formats; i++) {
 		bool first = true;
 		for (uint32_t j = 0; j < i; j++)
-			first = first && srv->formats[j].format != srv->formats[i].format;
+			first = first && srv->dmabuf->formats[j].format != srv->dmabuf->formats[i].format;
 		if (first)
-			zwp_linux_dmabuf_v1_send_format(res, srv->formats[i].format);
+			zwp_linux_dmabuf_v1_send_format(res, srv->dmabuf->formats[i].format);
 		if (version >= 3)
-			zwp_linux_dmabuf_v1_send_modifier(res, srv->formats[i].format,
-				(uint32_t)(srv->formats[i].modifier >> 32),
-				(uint32_t)srv->formats[i].modifier);
+			zwp_linux_dmabuf_v1_send_modifier(res, srv->dmabuf->formats[i].format,
+				(uint32_t)(srv->dmabuf->formats[i].modifier >> 32),
+				(uint32_t)srv->dmabuf->formats[i].modifier);
 	}
 }
 
-int dmabuf_init_global(struct kserver *srv)
+int dmabuf_init_global(struct server *srv)
 {
+	srv->dmabuf = calloc(1, sizeof(*srv->dmabuf));
+	if (!srv->dmabuf)
+		return -ENOMEM;
+	srv->dmabuf->format_table_fd = -1;
 	int ret = build_format_table(srv);
 	if (ret < 0) {
-		klog(DISPMAN_LOG_ERROR, "no dma-buf format table: %s", strerror(-ret));
+		wlog(DISPMAN_LOG_ERROR, "no dma-buf format table: %s", strerror(-ret));
 		return ret;
 	}
-	srv->dmabuf_global = wl_global_create(srv->display, &zwp_linux_dmabuf_v1_interface, 4,
+	srv->dmabuf->global = wl_global_create(srv->display, &zwp_linux_dmabuf_v1_interface, 4,
 		srv, dmabuf_bind);
-	return srv->dmabuf_global ? 0 : -ENOMEM;
+	return srv->dmabuf->global ? 0 : -ENOMEM;
 }
 
-void dmabuf_finish(struct kserver *srv)
+void dmabuf_finish(struct server *srv)
 {
-	if (srv->format_table_fd >= 0)
-		close(srv->format_table_fd);
-	srv->format_table_fd = -1;
-	free(srv->formats);
-	free(srv->scanout_idx);
-	srv->formats = NULL;
-	srv->scanout_idx = NULL;
+	if (!srv->dmabuf)
+		return;
+	if (srv->dmabuf->format_table_fd >= 0)
+		close(srv->dmabuf->format_table_fd);
+	free(srv->dmabuf->formats);
+	free(srv->dmabuf->scanout_idx);
+	free(srv->dmabuf);
+	srv->dmabuf = NULL;
 }

@@ -4,7 +4,9 @@
  * next repaint and are answered from that frame's page flip (its CLOCK_MONOTONIC time and
  * the CRTC's vblank sequence), or discarded when a later commit superseded them.
  */
-#include "internal.h"
+#include "presentation.h"
+
+#include "surface.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +15,7 @@
 
 static void feedback_resource_destroy(struct wl_resource *res)
 {
-	struct kfeedback *f = wl_resource_get_user_data(res);
+	struct feedback *f = wl_resource_get_user_data(res);
 	wl_list_remove(&f->link);
 	free(f);
 }
@@ -26,8 +28,8 @@ static void presentation_destroy(struct wl_client *c, struct wl_resource *res)
 static void presentation_feedback(struct wl_client *c, struct wl_resource *res,
 	struct wl_resource *surface_res, uint32_t id)
 {
-	struct ksurface *s = ksurface_from_resource(surface_res);
-	struct kfeedback *f = calloc(1, sizeof(*f));
+	struct surface *s = surface_from_resource(surface_res);
+	struct feedback *f = calloc(1, sizeof(*f));
 	if (f)
 		f->resource = wl_resource_create(c, &wp_presentation_feedback_interface, 1, id);
 	if (!f || !f->resource) {
@@ -57,7 +59,7 @@ static void presentation_bind(struct wl_client *c, void *data, uint32_t version,
 	wp_presentation_send_clock_id(res, CLOCK_MONOTONIC);
 }
 
-int presentation_init_global(struct kserver *srv)
+int presentation_init_global(struct server *srv)
 {
 	if (!wl_global_create(srv->display, &wp_presentation_interface, 1, srv,
 		    presentation_bind))

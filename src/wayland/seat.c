@@ -5,7 +5,10 @@
  * touch (each touch point stays with the surface it went down on). Event positions from
  * dispman_input are output pixels; they are sent surface-local.
  */
-#include "internal.h"
+#include "seat.h"
+
+#include "surface.h"
+#include "tree.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,8 +19,8 @@
 
 #define MAX_TOUCH 16
 
-struct kseat {
-	struct kserver *srv;
+struct seat {
+	struct server *srv;
 	struct dispman_input *input;
 	struct wl_global *global;
 	struct wl_list seats, pointers, keyboards, touches; /* resource links */
@@ -28,28 +31,24 @@ struct kseat {
 	uint32_t keymap_size;
 	struct wl_array keys;           /* pressed evdev key codes */
 	uint32_t mods[4];               /* depressed, latched, locked, group */
-	struct ksurface *pointer_focus, *kb_focus;
-	struct ksurface *touch_focus[MAX_TOUCH];
+	struct surface *pointer_focus, *kb_focus;
+	struct surface *touch_focus[MAX_TOUCH];
 	double px, py;
+	struct wl_listener surface_destroy, map_changed;
 };
-
-static void unlink_resource(struct wl_resource *res)
-{
-	wl_list_remove(wl_resource_get_link(res));
-}
 
 static void release_req(struct wl_client *c, struct wl_resource *res)
 {
 	wl_resource_destroy(res);
 }
 
-static uint32_t caps(struct kseat *seat)
+static uint32_t caps(struct seat *seat)
 {
 	return seat->input ? WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER |
 		WL_SEAT_CAPABILITY_TOUCH : 0;
 }
 
-static uint32_t next_serial(struct kseat *seat)
+static uint32_t next_serial(struct seat *seat)
 {
 	return wl_display_next_serial(seat->srv->display);
 }
@@ -57,20 +56,20 @@ static uint32_t next_serial(struct kseat *seat)
 #define for_each_of_client(res, list, client) \
 	wl_resource_for_each(res, list) if (wl_resource_get_client(res) == (client))
 
-static struct wl_client *client_of(struct ksurface *s)
+static struct wl_client *client_of(struct surface *s)
 {
 	return s ? wl_resource_get_client(s->resource) : NULL;
 }
 
 /* ---- keyboard ---- */
 
-static void send_modifiers(struct kseat *seat, struct wl_resource *kb, uint32_t serial)
+static void send_modifiers(struct seat *seat, struct wl_resource *kb, uint32_t serial)
 {
 	wl_keyboard_send_modifiers(kb, serial, seat->mods[0], seat->mods[1], seat->mods[2],
 		seat->mods[3]);
 }
 
-static void keyboard_enter(struct kseat *seat, struct ksurface *s)
+static void keyboard_enter(struct seat *seat, struct surface *s)
 {
 	struct wl_resource *kb;
 	uint32_t serial = next_serial(seat);
@@ -80,7 +79,7 @@ static void keyboard_enter(struct kseat *seat, struct ksurface *s)
 	}
 }
 
-static void keyboard_set_focus(struct kseat *seat, struct ksurface *s)
+static void keyboard_set_focus(struct seat *seat, struct surface *s)
 {
 	if (seat->kb_focus == s)
 		return;
@@ -101,14 +100,14 @@ static const struct wl_keyboard_interface keyboard_impl = {
 
 static void seat_get_keyboard(struct wl_client *c, struct wl_resource *res, uint32_t id)
 {
-	struct kseat *seat = wl_resource_get_user_data(res);
+	struct seat *seat = wl_resource_get_user_data(res);
 	struct wl_resource *kb = wl_resource_create(c, &wl_keyboard_interface,
 		wl_resource_get_version(res), id);
 	if (!kb) {
 		wl_client_post_no_memory(c);
 		return;
 	}
-	wl_resource_set_implementation(kb, &keyboard_impl, seat, unlink_resource);
+	wl_resource_set_implementation(kb, &keyboard_impl, seat, server_unlink_resource);
 	wl_list_insert(&seat->keyboards, wl_resource_get_link(kb));
 	if (seat->keymap_fd >= 0)
 		wl_keyboard_send_keymap(kb, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, seat->keymap_fd,
@@ -124,7 +123,7 @@ static void seat_get_keyboard(struct wl_client *c, struct wl_resource *res, uint
 	}
 }
 
-static void handle_key(struct kseat *seat, const struct dispman_input_event *ev)
+static void handle_key(struct seat *seat, const struct dispman_input_event *ev)
 {
 	bool down = ev->state == DISPMAN_INPUT_PRESSED;
 	uint32_t *k, *end = (uint32_t *)((char *)seat->keys.data + seat->keys.size);
@@ -183,18 +182,18 @@ static const struct wl_pointer_interface pointer_impl = {
 
 static void seat_get_pointer(struct wl_client *c, struct wl_resource *res, uint32_t id)
 {
-	struct kseat *seat = wl_resource_get_user_data(res);
+	struct seat *seat = wl_resource_get_user_data(res);
 	struct wl_resource *p = wl_resource_create(c, &wl_pointer_interface,
 		wl_resource_get_version(res), id);
 	if (!p) {
 		wl_client_post_no_memory(c);
 		return;
 	}
-	wl_resource_set_implementation(p, &pointer_impl, seat, unlink_resource);
+	wl_resource_set_implementation(p, &pointer_impl, seat, server_unlink_resource);
 	wl_list_insert(&seat->pointers, wl_resource_get_link(p));
 }
 
-static void pointer_frame(struct kseat *seat, struct wl_client *client)
+static void pointer_frame(struct seat *seat, struct wl_client *client)
 {
 	struct wl_resource *p;
 	for_each_of_client(p, &seat->pointers, client)
@@ -203,10 +202,10 @@ static void pointer_frame(struct kseat *seat, struct wl_client *client)
 }
 
 /* Moves the pointer focus to what is under (x, y); sends enter/leave. */
-static struct ksurface *pointer_update(struct kseat *seat, double x, double y, double *sx,
+static struct surface *pointer_update(struct seat *seat, double x, double y, double *sx,
 	double *sy)
 {
-	struct ksurface *s = kserver_surface_at(seat->srv, x, y, sx, sy);
+	struct surface *s = tree_surface_at(seat->srv, x, y, sx, sy);
 	if (s == seat->pointer_focus)
 		return s;
 	struct wl_resource *p;
@@ -226,13 +225,13 @@ static struct ksurface *pointer_update(struct kseat *seat, double x, double y, d
 	return s;
 }
 
-static void handle_pointer(struct kseat *seat, const struct dispman_input_event *ev)
+static void handle_pointer(struct seat *seat, const struct dispman_input_event *ev)
 {
 	uint32_t ms = (uint32_t)(ev->time_usec / 1000);
 	double sx = 0, sy = 0;
 	seat->px = ev->x;
 	seat->py = ev->y;
-	struct ksurface *s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
+	struct surface *s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
 	if (!s)
 		return;
 	struct wl_client *client = client_of(s);
@@ -282,18 +281,18 @@ static const struct wl_touch_interface touch_impl = {
 
 static void seat_get_touch(struct wl_client *c, struct wl_resource *res, uint32_t id)
 {
-	struct kseat *seat = wl_resource_get_user_data(res);
+	struct seat *seat = wl_resource_get_user_data(res);
 	struct wl_resource *t = wl_resource_create(c, &wl_touch_interface,
 		wl_resource_get_version(res), id);
 	if (!t) {
 		wl_client_post_no_memory(c);
 		return;
 	}
-	wl_resource_set_implementation(t, &touch_impl, seat, unlink_resource);
+	wl_resource_set_implementation(t, &touch_impl, seat, server_unlink_resource);
 	wl_list_insert(&seat->touches, wl_resource_get_link(t));
 }
 
-static void handle_touch(struct kseat *seat, const struct dispman_input_event *ev)
+static void handle_touch(struct seat *seat, const struct dispman_input_event *ev)
 {
 	uint32_t ms = (uint32_t)(ev->time_usec / 1000);
 	int32_t id = ev->seat_slot;
@@ -301,7 +300,7 @@ static void handle_touch(struct kseat *seat, const struct dispman_input_event *e
 	if (ev->type == DISPMAN_INPUT_TOUCH_FRAME || ev->type == DISPMAN_INPUT_TOUCH_CANCEL) {
 		/* to every client that has a touch point */
 		for (int i = 0; i < MAX_TOUCH; i++) {
-			struct ksurface *s = seat->touch_focus[i];
+			struct surface *s = seat->touch_focus[i];
 			if (!s)
 				continue;
 			bool dup = false;
@@ -326,7 +325,7 @@ static void handle_touch(struct kseat *seat, const struct dispman_input_event *e
 		return;
 	if (ev->type == DISPMAN_INPUT_TOUCH_DOWN) {
 		double sx, sy;
-		struct ksurface *s = kserver_surface_at(seat->srv, ev->x, ev->y, &sx, &sy);
+		struct surface *s = tree_surface_at(seat->srv, ev->x, ev->y, &sx, &sy);
 		seat->touch_focus[id] = s;
 		if (!s)
 			return;
@@ -336,7 +335,7 @@ static void handle_touch(struct kseat *seat, const struct dispman_input_event *e
 				wl_fixed_from_double(sy));
 		return;
 	}
-	struct ksurface *s = seat->touch_focus[id];
+	struct surface *s = seat->touch_focus[id];
 	if (!s)
 		return;
 	if (ev->type == DISPMAN_INPUT_TOUCH_MOTION) {
@@ -359,7 +358,7 @@ static void handle_touch(struct kseat *seat, const struct dispman_input_event *e
 static void on_input(struct dispman_input *input, const struct dispman_input_event *ev,
 	void *data)
 {
-	struct kseat *seat = data;
+	struct seat *seat = data;
 	switch (ev->type) {
 	case DISPMAN_INPUT_KEY:
 		handle_key(seat, ev);
@@ -397,20 +396,20 @@ static const struct wl_seat_interface seat_impl = {
 
 static void seat_bind(struct wl_client *c, void *data, uint32_t version, uint32_t id)
 {
-	struct kseat *seat = data;
+	struct seat *seat = data;
 	struct wl_resource *res = wl_resource_create(c, &wl_seat_interface, (int)version, id);
 	if (!res) {
 		wl_client_post_no_memory(c);
 		return;
 	}
-	wl_resource_set_implementation(res, &seat_impl, seat, unlink_resource);
+	wl_resource_set_implementation(res, &seat_impl, seat, server_unlink_resource);
 	wl_list_insert(&seat->seats, wl_resource_get_link(res));
 	wl_seat_send_capabilities(res, caps(seat));
 	if (version >= WL_SEAT_NAME_SINCE_VERSION)
 		wl_seat_send_name(res, "seat0");
 }
 
-static void keymap_init(struct kseat *seat)
+static void keymap_init(struct seat *seat)
 {
 	seat->keymap_fd = -1;
 	seat->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
@@ -418,7 +417,7 @@ static void keymap_init(struct kseat *seat)
 		seat->keymap = xkb_keymap_new_from_names(seat->xkb, NULL,
 			XKB_KEYMAP_COMPILE_NO_FLAGS);
 	if (!seat->keymap) {
-		klog(DISPMAN_LOG_WARNING, "no xkb keymap: keyboards get none");
+		wlog(DISPMAN_LOG_WARNING, "no xkb keymap: keyboards get none");
 		return;
 	}
 	seat->state = xkb_state_new(seat->keymap);
@@ -437,9 +436,12 @@ static void keymap_init(struct kseat *seat)
 	free(str);
 }
 
-int seat_init(struct kserver *srv)
+static void on_surface_destroy(struct wl_listener *l, void *data);
+static void on_map_changed(struct wl_listener *l, void *data);
+
+int seat_init(struct server *srv)
 {
-	struct kseat *seat = calloc(1, sizeof(*seat));
+	struct seat *seat = calloc(1, sizeof(*seat));
 	if (!seat)
 		return -ENOMEM;
 	seat->srv = srv;
@@ -450,17 +452,23 @@ int seat_init(struct kserver *srv)
 	wl_array_init(&seat->keys);
 	keymap_init(seat);
 	seat->global = wl_global_create(srv->display, &wl_seat_interface, 7, seat, seat_bind);
+	seat->surface_destroy.notify = on_surface_destroy;
+	wl_signal_add(&srv->events.surface_destroy, &seat->surface_destroy);
+	seat->map_changed.notify = on_map_changed;
+	wl_signal_add(&srv->events.map_changed, &seat->map_changed);
 	srv->seat = seat;
 	return seat->global ? 0 : -ENOMEM;
 }
 
-void seat_finish(struct kserver *srv)
+void seat_finish(struct server *srv)
 {
-	struct kseat *seat = srv->seat;
+	struct seat *seat = srv->seat;
 	if (!seat)
 		return;
 	if (seat->input)
 		dispman_input_set_callback(seat->input, NULL, NULL);
+	wl_list_remove(&seat->surface_destroy.link);
+	wl_list_remove(&seat->map_changed.link);
 	if (seat->keymap_fd >= 0)
 		close(seat->keymap_fd);
 	xkb_state_unref(seat->state);
@@ -471,14 +479,14 @@ void seat_finish(struct kserver *srv)
 	srv->seat = NULL;
 }
 
-int seat_set_input(struct kserver *srv, struct dispman_input *input)
+int seat_set_input(struct server *srv, struct dispman_input *input)
 {
-	struct kseat *seat = srv->seat;
+	struct seat *seat = srv->seat;
 	int r;
 	if (input) {
 		if ((r = dispman_input_set_output(input, srv->out)) < 0 ||
 		    (r = dispman_input_set_callback(input, on_input, seat)) < 0) {
-			klog(DISPMAN_LOG_ERROR, "cannot serve wl_seat from this input: %s",
+			wlog(DISPMAN_LOG_ERROR, "cannot serve wl_seat from this input: %s",
 				strerror(-r));
 			dispman_input_set_callback(input, NULL, NULL);
 			return r;
@@ -493,11 +501,10 @@ int seat_set_input(struct kserver *srv, struct dispman_input *input)
 	return 0;
 }
 
-void seat_surface_destroyed(struct kserver *srv, struct ksurface *s)
+static void on_surface_destroy(struct wl_listener *l, void *data)
 {
-	struct kseat *seat = srv->seat;
-	if (!seat)
-		return;
+	struct seat *seat = wl_container_of(l, seat, surface_destroy);
+	struct surface *s = data;
 	if (seat->pointer_focus == s)
 		seat->pointer_focus = NULL;
 	if (seat->kb_focus == s)
@@ -507,12 +514,21 @@ void seat_surface_destroyed(struct kserver *srv, struct ksurface *s)
 			seat->touch_focus[i] = NULL;
 }
 
-void seat_focus_changed(struct kserver *srv)
+/* A surface was mapped or unmapped: the keyboard goes to the top toplevel. */
+static void on_map_changed(struct wl_listener *l, void *data)
 {
-	struct kseat *seat = srv->seat;
-	if (!seat)
-		return;
-	keyboard_set_focus(seat, kserver_top_toplevel(srv));
+	struct seat *seat = wl_container_of(l, seat, map_changed);
+	keyboard_set_focus(seat, tree_top_toplevel(seat->srv));
 	if (seat->pointer_focus && !seat->pointer_focus->mapped)
 		seat->pointer_focus = NULL;
+}
+
+struct surface *seat_keyboard_focus(struct server *srv)
+{
+	return srv->seat ? srv->seat->kb_focus : NULL;
+}
+
+uint32_t seat_next_serial(struct server *srv)
+{
+	return wl_display_next_serial(srv->display);
 }

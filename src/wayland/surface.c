@@ -4,7 +4,9 @@
  * double-buffered surface state (pending -> cached for synchronized subsurfaces ->
  * current) and the stacking of subsurfaces.
  */
-#include "internal.h"
+#include "surface.h"
+
+#include "buffer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,12 +17,12 @@
 
 static const struct wl_surface_interface surface_impl;
 
-struct ksurface *ksurface_from_resource(struct wl_resource *res)
+struct surface *surface_from_resource(struct wl_resource *res)
 {
 	return wl_resource_get_user_data(res);
 }
 
-void kstate_init(struct kstate *st)
+void surface_state_init(struct surface_state *st)
 {
 	memset(st, 0, sizeof(*st));
 	wl_list_init(&st->frames);
@@ -30,9 +32,9 @@ void kstate_init(struct kstate *st)
 	st->dst_w = st->dst_h = -1;
 }
 
-static void discard_feedbacks(struct kserver *srv, struct wl_list *list)
+void surface_discard_feedbacks(struct server *srv, struct wl_list *list)
 {
-	struct kfeedback *f, *tmp;
+	struct feedback *f, *tmp;
 	wl_list_for_each_safe(f, tmp, list, link) {
 		wp_presentation_feedback_send_discarded(f->resource);
 		srv->stats.discarded++;
@@ -41,23 +43,23 @@ static void discard_feedbacks(struct kserver *srv, struct wl_list *list)
 }
 
 /* Drops the state's buffer hold, callbacks (destroyed unsent) and feedbacks (discarded). */
-static void kstate_finish_srv(struct kserver *srv, struct kstate *st)
+static void surface_state_finish(struct server *srv, struct surface_state *st)
 {
 	if (st->buffer)
-		kbuffer_unhold(st->buffer);
+		buffer_unhold(st->buffer);
 	st->buffer = NULL;
 	struct wl_resource *cb, *tmp;
 	wl_resource_for_each_safe(cb, tmp, &st->frames)
 		wl_resource_destroy(cb);
-	discard_feedbacks(srv, &st->feedbacks);
+	surface_discard_feedbacks(srv, &st->feedbacks);
 }
 
 /* Moves what `from` set onto `to` (from becomes empty). */
-static void kstate_merge(struct kstate *to, struct kstate *from)
+static void surface_state_merge(struct surface_state *to, struct surface_state *from)
 {
 	if (from->attached) {
 		if (to->buffer)
-			kbuffer_unhold(to->buffer);
+			buffer_unhold(to->buffer);
 		to->buffer = from->buffer;
 		from->buffer = NULL;
 		to->attached = true;
@@ -65,9 +67,9 @@ static void kstate_merge(struct kstate *to, struct kstate *from)
 		to->dy = from->dy;
 		from->attached = false;
 	}
-	krect_union(&to->damage, &from->damage);
+	box_union(&to->damage, &from->damage);
 	to->damage_all = to->damage_all || from->damage_all;
-	from->damage = (struct krect){ 0 };
+	from->damage = (struct box){ 0 };
 	from->damage_all = false;
 	wl_list_insert_list(to->frames.prev, &from->frames);
 	wl_list_init(&from->frames);
@@ -90,22 +92,37 @@ static void kstate_merge(struct kstate *to, struct kstate *from)
 	}
 }
 
-bool ksurface_is_mapped(struct ksurface *s)
+bool surface_has_content(struct surface *s)
 {
-	return s->current.buffer && s->current.buffer->width > 0 && s->role != KROLE_NONE &&
-		s->role != KROLE_CURSOR;
+	return s->current.buffer && s->current.buffer->width > 0 && s->role != ROLE_NONE &&
+		s->role != ROLE_CURSOR;
+}
+
+void surface_unmap(struct surface *s)
+{
+	if (s->layer) {
+		dispman_layer_destroy(s->layer);
+		s->layer = NULL;
+		s->srv->layers--;
+	}
+	s->shown = NULL;
+	if (s->mapped) {
+		s->mapped = false;
+		wl_signal_emit(&s->srv->events.map_changed, s);
+	}
+	server_schedule_repaint(s->srv);
 }
 
 /* Applies a committed state to the current state. */
-void ksurface_commit_state(struct ksurface *s, struct kstate *from)
+void surface_commit_state(struct surface *s, struct surface_state *from)
 {
-	struct kserver *srv = s->srv;
-	struct kstate *c = &s->current;
+	struct server *srv = s->srv;
+	struct surface_state *c = &s->current;
 	bool new_buffer = from->attached;
-	struct kbuffer *old = c->buffer;
+	struct buffer *old = c->buffer;
 	if (new_buffer && from->buffer && !from->buffer->resource) {
 		/* destroyed by the client before the commit: same as attaching nothing */
-		kbuffer_unhold(from->buffer);
+		buffer_unhold(from->buffer);
 		from->buffer = NULL;
 	}
 	/* frames and feedbacks go to the next repaint, not to the surface */
@@ -113,7 +130,7 @@ void ksurface_commit_state(struct ksurface *s, struct kstate *from)
 	wl_list_init(&from->frames);
 	if (!wl_list_empty(&from->feedbacks)) {
 		/* an older feedback of this surface not yet repainted is superseded */
-		struct kfeedback *f, *tmp;
+		struct feedback *f, *tmp;
 		wl_list_for_each_safe(f, tmp, &srv->fb_waiting, link) {
 			if (f->surface == s) {
 				wp_presentation_feedback_send_discarded(f->resource);
@@ -128,13 +145,13 @@ void ksurface_commit_state(struct ksurface *s, struct kstate *from)
 	    c->src_w > 0 || c->dst_w > 0 || c->scale != 1)))
 		c->damage_all = true;
 	else
-		krect_union(&c->damage, &from->damage);
-	from->damage = (struct krect){ 0 };
+		box_union(&c->damage, &from->damage);
+	from->damage = (struct box){ 0 };
 	from->damage_all = false;
-	struct kstate tmp_from = *from;
+	struct surface_state tmp_from = *from;
 	wl_list_init(&tmp_from.frames);
 	wl_list_init(&tmp_from.feedbacks);
-	kstate_merge(c, &tmp_from);
+	surface_state_merge(c, &tmp_from);
 	from->attached = false;
 	from->buffer = NULL;
 	from->scale_set = false;
@@ -150,27 +167,27 @@ void ksurface_commit_state(struct ksurface *s, struct kstate *from)
 			c->damage_all = true;
 	}
 	if (new_buffer && !c->buffer && (s->layer || s->mapped))
-		ksurface_unmap(s);
+		surface_unmap(s);
 }
 
 /* The subsurface or any ancestor is synchronized. */
-static bool effectively_sync(struct ksurface *s)
+static bool effectively_sync(struct surface *s)
 {
-	for (struct ksurface *p = s; p && p->sub; p = p->sub->parent)
+	for (struct surface *p = s; p && p->sub; p = p->sub->parent)
 		if (p->sub->sync)
 			return true;
 	return false;
 }
 
-static void apply_cached_children(struct ksurface *s)
+static void apply_cached_children(struct surface *s)
 {
-	struct kstack_entry *e;
+	struct stack_entry *e;
 	wl_list_for_each(e, &s->stack, link) {
 		if (e->surface == s)
 			continue;
-		struct ksubsurface *sub = e->surface->sub;
+		struct subsurface *sub = e->surface->sub;
 		if (sub && sub->has_cache) {
-			ksurface_commit_state(e->surface, &sub->cached);
+			surface_commit_state(e->surface, &sub->cached);
 			sub->has_cache = false;
 		}
 		apply_cached_children(e->surface);
@@ -178,10 +195,10 @@ static void apply_cached_children(struct ksurface *s)
 }
 
 /* Protocol checks of a state about to be committed; false when an error was posted. */
-static bool state_valid(struct ksurface *s, struct kstate *st)
+static bool state_valid(struct surface *s, struct surface_state *st)
 {
-	struct kserver *srv = s->srv;
-	struct kbuffer *b = st->attached ? st->buffer : s->current.buffer;
+	struct server *srv = s->srv;
+	struct buffer *b = st->attached ? st->buffer : s->current.buffer;
 	int32_t scale = st->scale_set ? st->scale : s->current.scale;
 	if (!b || !b->resource)
 		return true;
@@ -193,7 +210,7 @@ static bool state_valid(struct ksurface *s, struct kstate *st)
 		srv->stats.protocol_errors++;
 		return false;
 	}
-	const struct kstate *v = st->viewport_changed ? st : &s->current;
+	const struct surface_state *v = st->viewport_changed ? st : &s->current;
 	if (s->viewport && v->src_w > 0) {
 		double bw = (double)b->width / scale, bh = (double)b->height / scale;
 		if (v->src_x + v->src_w > bw || v->src_y + v->src_h > bh) {
@@ -216,21 +233,21 @@ static bool state_valid(struct ksurface *s, struct kstate *st)
 
 static void surface_commit(struct wl_client *client, struct wl_resource *res)
 {
-	struct ksurface *s = ksurface_from_resource(res);
-	struct kserver *srv = s->srv;
+	struct surface *s = surface_from_resource(res);
+	struct server *srv = s->srv;
 	srv->stats.surface_commits++;
 	if (!state_valid(s, &s->pending))
 		return;
 	if (s->sub && effectively_sync(s)) {
-		kstate_merge(&s->sub->cached, &s->pending);
+		surface_state_merge(&s->sub->cached, &s->pending);
 		s->sub->has_cache = true;
 		return;
 	}
-	ksurface_commit_state(s, &s->pending);
+	surface_commit_state(s, &s->pending);
 	apply_cached_children(s);
-	if (s->xdg)
-		xdg_surface_committed(s);
-	kserver_schedule_repaint(srv);
+	if (s->role_commit)
+		s->role_commit(s, s->role_data);
+	server_schedule_repaint(srv);
 }
 
 static void surface_destroy_req(struct wl_client *client, struct wl_resource *res)
@@ -241,10 +258,10 @@ static void surface_destroy_req(struct wl_client *client, struct wl_resource *re
 static void surface_attach(struct wl_client *client, struct wl_resource *res,
 	struct wl_resource *buffer, int32_t x, int32_t y)
 {
-	struct ksurface *s = ksurface_from_resource(res);
-	struct kbuffer *b = NULL;
+	struct surface *s = surface_from_resource(res);
+	struct buffer *b = NULL;
 	if (buffer) {
-		b = kbuffer_from_resource(s->srv, buffer);
+		b = buffer_from_resource(s->srv, buffer);
 		if (!b) {
 			wl_resource_post_error(res, WL_DISPLAY_ERROR_INVALID_OBJECT,
 				"wl_buffer %u is not a buffer this compositor knows",
@@ -252,17 +269,17 @@ static void surface_attach(struct wl_client *client, struct wl_resource *res,
 			s->srv->stats.protocol_errors++;
 			return;
 		}
-		kbuffer_hold(b);
+		buffer_hold(b);
 	}
 	if (s->pending.buffer)
-		kbuffer_unhold(s->pending.buffer);
+		buffer_unhold(s->pending.buffer);
 	s->pending.buffer = b;
 	s->pending.attached = true;
 	s->pending.dx = x;
 	s->pending.dy = y;
 }
 
-static void add_damage(struct kstate *st, int32_t x, int32_t y, int32_t w, int32_t h)
+static void add_damage(struct surface_state *st, int32_t x, int32_t y, int32_t w, int32_t h)
 {
 	if (w <= 0 || h <= 0)
 		return;
@@ -271,14 +288,14 @@ static void add_damage(struct kstate *st, int32_t x, int32_t y, int32_t w, int32
 		st->damage_all = true;
 		return;
 	}
-	struct krect r = { x, y, w, h };
-	krect_union(&st->damage, &r);
+	struct box r = { x, y, w, h };
+	box_union(&st->damage, &r);
 }
 
 static void surface_damage(struct wl_client *client, struct wl_resource *res, int32_t x,
 	int32_t y, int32_t w, int32_t h)
 {
-	struct ksurface *s = ksurface_from_resource(res);
+	struct surface *s = surface_from_resource(res);
 	int32_t sc = s->current.scale > 0 ? s->current.scale : 1;
 	if (sc > 1 && (w > (1 << 20) / sc || h > (1 << 20) / sc)) {
 		s->pending.damage_all = true;
@@ -290,23 +307,18 @@ static void surface_damage(struct wl_client *client, struct wl_resource *res, in
 static void surface_damage_buffer(struct wl_client *client, struct wl_resource *res, int32_t x,
 	int32_t y, int32_t w, int32_t h)
 {
-	add_damage(&ksurface_from_resource(res)->pending, x, y, w, h);
-}
-
-static void unlink_resource(struct wl_resource *res)
-{
-	wl_list_remove(wl_resource_get_link(res));
+	add_damage(&surface_from_resource(res)->pending, x, y, w, h);
 }
 
 static void surface_frame(struct wl_client *client, struct wl_resource *res, uint32_t id)
 {
-	struct ksurface *s = ksurface_from_resource(res);
+	struct surface *s = surface_from_resource(res);
 	struct wl_resource *cb = wl_resource_create(client, &wl_callback_interface, 1, id);
 	if (!cb) {
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(cb, NULL, NULL, unlink_resource);
+	wl_resource_set_implementation(cb, NULL, NULL, server_unlink_resource);
 	wl_list_insert(s->pending.frames.prev, wl_resource_get_link(cb));
 }
 
@@ -319,7 +331,7 @@ static void surface_set_region(struct wl_client *client, struct wl_resource *res
 static void surface_set_buffer_transform(struct wl_client *client, struct wl_resource *res,
 	int32_t transform)
 {
-	struct ksurface *s = ksurface_from_resource(res);
+	struct surface *s = surface_from_resource(res);
 	if (transform < 0 || transform > WL_OUTPUT_TRANSFORM_FLIPPED_270) {
 		wl_resource_post_error(res, WL_SURFACE_ERROR_INVALID_TRANSFORM,
 			"transform %d is not a wl_output.transform", transform);
@@ -327,14 +339,14 @@ static void surface_set_buffer_transform(struct wl_client *client, struct wl_res
 		return;
 	}
 	if (transform != WL_OUTPUT_TRANSFORM_NORMAL)
-		klog(DISPMAN_LOG_WARNING, "surface %u: buffer transform %d is ignored",
+		wlog(DISPMAN_LOG_WARNING, "surface %u: buffer transform %d is ignored",
 			wl_resource_get_id(res), transform);
 }
 
 static void surface_set_buffer_scale(struct wl_client *client, struct wl_resource *res,
 	int32_t scale)
 {
-	struct ksurface *s = ksurface_from_resource(res);
+	struct surface *s = surface_from_resource(res);
 	if (scale < 1) {
 		wl_resource_post_error(res, WL_SURFACE_ERROR_INVALID_SCALE,
 			"buffer scale %d is not positive", scale);
@@ -358,15 +370,15 @@ static const struct wl_surface_interface surface_impl = {
 	.damage_buffer = surface_damage_buffer,
 };
 
-static void subsurface_orphan(struct ksubsurface *sub);
+static void subsurface_orphan(struct subsurface *sub);
 
 static void surface_resource_destroy(struct wl_resource *res)
 {
-	struct ksurface *s = ksurface_from_resource(res);
-	struct kserver *srv = s->srv;
+	struct surface *s = surface_from_resource(res);
+	struct server *srv = s->srv;
 	wl_signal_emit(&s->destroy_signal, s);
 	/* subsurfaces of this surface lose their parent (and are unmapped) */
-	struct kstack_entry *e, *tmp;
+	struct stack_entry *e, *tmp;
 	wl_list_for_each_safe(e, tmp, &s->stack, link) {
 		if (e->surface != s && e->surface->sub)
 			subsurface_orphan(e->surface->sub);
@@ -377,24 +389,21 @@ static void surface_resource_destroy(struct wl_resource *res)
 			wl_list_remove(&s->sub->entry.link);
 			wl_list_init(&s->sub->entry.link);
 		}
-		kstate_finish_srv(srv, &s->sub->cached);
+		surface_state_finish(srv, &s->sub->cached);
 		s->sub = NULL;
 	}
-	if (s->xdg)
-		s->xdg->surface = NULL;
 	/* feedback of this surface waiting for a frame: it will not be shown */
-	struct kfeedback *f, *ftmp;
+	struct feedback *f, *ftmp;
 	wl_list_for_each_safe(f, ftmp, &srv->fb_waiting, link)
 		if (f->surface == s)
 			f->surface = NULL;
 	wl_list_for_each_safe(f, ftmp, &srv->fb_inflight, link)
 		if (f->surface == s)
 			f->surface = NULL;
-	seat_surface_destroyed(srv, s);
-	ksurface_unmap(s);
-	kslot_release_all(s);
-	kstate_finish_srv(srv, &s->pending);
-	kstate_finish_srv(srv, &s->current);
+	wl_signal_emit(&srv->events.surface_destroy, s);
+	surface_unmap(s);
+	surface_state_finish(srv, &s->pending);
+	surface_state_finish(srv, &s->current);
 	wl_list_remove(&s->link);
 	free(s);
 }
@@ -402,8 +411,8 @@ static void surface_resource_destroy(struct wl_resource *res)
 static void compositor_create_surface(struct wl_client *client, struct wl_resource *res,
 	uint32_t id)
 {
-	struct kserver *srv = wl_resource_get_user_data(res);
-	struct ksurface *s = calloc(1, sizeof(*s));
+	struct server *srv = wl_resource_get_user_data(res);
+	struct surface *s = calloc(1, sizeof(*s));
 	if (!s) {
 		wl_client_post_no_memory(client);
 		return;
@@ -416,8 +425,8 @@ static void compositor_create_surface(struct wl_client *client, struct wl_resour
 		return;
 	}
 	s->srv = srv;
-	kstate_init(&s->pending);
-	kstate_init(&s->current);
+	surface_state_init(&s->pending);
+	surface_state_init(&s->current);
 	wl_list_init(&s->stack);
 	wl_list_init(&s->slots);
 	s->self.surface = s;
@@ -474,12 +483,12 @@ static void compositor_bind(struct wl_client *client, void *data, uint32_t versi
 
 /* ---- wl_subcompositor ---- */
 
-static struct ksubsurface *sub_from(struct wl_resource *res)
+static struct subsurface *sub_from(struct wl_resource *res)
 {
 	return wl_resource_get_user_data(res);
 }
 
-static void subsurface_orphan(struct ksubsurface *sub)
+static void subsurface_orphan(struct subsurface *sub)
 {
 	if (!sub->parent)
 		return;
@@ -487,7 +496,7 @@ static void subsurface_orphan(struct ksubsurface *sub)
 	wl_list_init(&sub->entry.link);
 	sub->parent = NULL;
 	if (sub->surface)
-		ksurface_unmap(sub->surface);
+		surface_unmap(sub->surface);
 }
 
 static void subsurface_destroy_req(struct wl_client *client, struct wl_resource *res)
@@ -497,16 +506,16 @@ static void subsurface_destroy_req(struct wl_client *client, struct wl_resource 
 
 static void subsurface_resource_destroy(struct wl_resource *res)
 {
-	struct ksubsurface *sub = sub_from(res);
+	struct subsurface *sub = sub_from(res);
 	if (!sub)
 		return;
 	subsurface_orphan(sub);
 	if (sub->surface) {
-		struct ksurface *s = sub->surface;
-		kstate_finish_srv(s->srv, &sub->cached);
+		struct surface *s = sub->surface;
+		surface_state_finish(s->srv, &sub->cached);
 		s->sub = NULL;
-		s->role = KROLE_NONE;
-		ksurface_unmap(s);
+		s->role = ROLE_NONE;
+		surface_unmap(s);
 	}
 	free(sub);
 }
@@ -514,23 +523,23 @@ static void subsurface_resource_destroy(struct wl_resource *res)
 static void subsurface_set_position(struct wl_client *client, struct wl_resource *res, int32_t x,
 	int32_t y)
 {
-	struct ksubsurface *sub = sub_from(res);
+	struct subsurface *sub = sub_from(res);
 	if (!sub)
 		return;
 	sub->x = x;
 	sub->y = y;
 	if (sub->surface)
-		kserver_schedule_repaint(sub->surface->srv);
+		server_schedule_repaint(sub->surface->srv);
 }
 
 static void subsurface_place(struct wl_resource *res, struct wl_resource *sibling_res,
 	bool above)
 {
-	struct ksubsurface *sub = sub_from(res);
+	struct subsurface *sub = sub_from(res);
 	if (!sub || !sub->parent || !sub->surface)
 		return;
-	struct ksurface *sib = ksurface_from_resource(sibling_res);
-	struct kstack_entry *target = NULL;
+	struct surface *sib = surface_from_resource(sibling_res);
+	struct stack_entry *target = NULL;
 	if (sib == sub->parent)
 		target = &sib->self;
 	else if (sib->sub && sib->sub->parent == sub->parent && sib != sub->surface)
@@ -547,7 +556,7 @@ static void subsurface_place(struct wl_resource *res, struct wl_resource *siblin
 		wl_list_insert(&target->link, &sub->entry.link);
 	else
 		wl_list_insert(target->link.prev, &sub->entry.link);
-	kserver_schedule_repaint(sub->surface->srv);
+	server_schedule_repaint(sub->surface->srv);
 }
 
 static void subsurface_place_above(struct wl_client *client, struct wl_resource *res,
@@ -564,21 +573,21 @@ static void subsurface_place_below(struct wl_client *client, struct wl_resource 
 
 static void subsurface_set_sync(struct wl_client *client, struct wl_resource *res)
 {
-	struct ksubsurface *sub = sub_from(res);
+	struct subsurface *sub = sub_from(res);
 	if (sub)
 		sub->sync = true;
 }
 
 static void subsurface_set_desync(struct wl_client *client, struct wl_resource *res)
 {
-	struct ksubsurface *sub = sub_from(res);
+	struct subsurface *sub = sub_from(res);
 	if (!sub || !sub->sync)
 		return;
 	sub->sync = false;
 	if (sub->surface && !effectively_sync(sub->surface) && sub->has_cache) {
-		ksurface_commit_state(sub->surface, &sub->cached);
+		surface_commit_state(sub->surface, &sub->cached);
 		sub->has_cache = false;
-		kserver_schedule_repaint(sub->surface->srv);
+		server_schedule_repaint(sub->surface->srv);
 	}
 }
 
@@ -591,9 +600,9 @@ static const struct wl_subsurface_interface subsurface_impl = {
 	.set_desync = subsurface_set_desync,
 };
 
-static bool is_ancestor(struct ksurface *maybe, struct ksurface *s)
+static bool is_ancestor(struct surface *maybe, struct surface *s)
 {
-	for (struct ksurface *p = s; p; p = p->sub ? p->sub->parent : NULL)
+	for (struct surface *p = s; p; p = p->sub ? p->sub->parent : NULL)
 		if (p == maybe)
 			return true;
 	return false;
@@ -602,10 +611,10 @@ static bool is_ancestor(struct ksurface *maybe, struct ksurface *s)
 static void subcompositor_get_subsurface(struct wl_client *client, struct wl_resource *res,
 	uint32_t id, struct wl_resource *surface_res, struct wl_resource *parent_res)
 {
-	struct kserver *srv = wl_resource_get_user_data(res);
-	struct ksurface *s = ksurface_from_resource(surface_res);
-	struct ksurface *parent = ksurface_from_resource(parent_res);
-	if (s->role != KROLE_NONE || s->sub) {
+	struct server *srv = wl_resource_get_user_data(res);
+	struct surface *s = surface_from_resource(surface_res);
+	struct surface *parent = surface_from_resource(parent_res);
+	if (s->role != ROLE_NONE || s->sub) {
 		wl_resource_post_error(res, WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE,
 			"surface %u already has a role", wl_resource_get_id(surface_res));
 		srv->stats.protocol_errors++;
@@ -618,7 +627,7 @@ static void subcompositor_get_subsurface(struct wl_client *client, struct wl_res
 		srv->stats.protocol_errors++;
 		return;
 	}
-	struct ksubsurface *sub = calloc(1, sizeof(*sub));
+	struct subsurface *sub = calloc(1, sizeof(*sub));
 	if (!sub) {
 		wl_client_post_no_memory(client);
 		return;
@@ -632,11 +641,11 @@ static void subcompositor_get_subsurface(struct wl_client *client, struct wl_res
 	sub->surface = s;
 	sub->parent = parent;
 	sub->sync = true;
-	kstate_init(&sub->cached);
+	surface_state_init(&sub->cached);
 	sub->entry.surface = s;
 	wl_list_insert(parent->stack.prev, &sub->entry.link); /* top of the parent's stack */
 	s->sub = sub;
-	s->role = KROLE_SUBSURFACE;
+	s->role = ROLE_SUBSURFACE;
 	wl_resource_set_implementation(sub->resource, &subsurface_impl, sub,
 		subsurface_resource_destroy);
 }
@@ -666,15 +675,15 @@ static void subcompositor_bind(struct wl_client *client, void *data, uint32_t ve
 /* ---- wp_viewporter ---- */
 
 /* A viewport's user data: it outlives neither its resource nor, as a link, its surface. */
-struct kviewport {
+struct viewport {
 	struct wl_resource *resource;
-	struct ksurface *surface;       /* NULL once the surface is gone */
+	struct surface *surface;       /* NULL once the surface is gone */
 	struct wl_listener surface_destroy;
 };
 
-static struct ksurface *viewport_surface(struct wl_resource *res)
+static struct surface *viewport_surface(struct wl_resource *res)
 {
-	struct kviewport *vp = wl_resource_get_user_data(res);
+	struct viewport *vp = wl_resource_get_user_data(res);
 	return vp->surface;
 }
 
@@ -685,8 +694,8 @@ static void viewport_destroy_req(struct wl_client *client, struct wl_resource *r
 
 static void viewport_resource_destroy(struct wl_resource *res)
 {
-	struct kviewport *vp = wl_resource_get_user_data(res);
-	struct ksurface *s = vp->surface;
+	struct viewport *vp = wl_resource_get_user_data(res);
+	struct surface *s = vp->surface;
 	if (s) {
 		wl_list_remove(&vp->surface_destroy.link);
 		s->viewport = NULL;
@@ -699,7 +708,7 @@ static void viewport_resource_destroy(struct wl_resource *res)
 
 static void viewport_on_surface_destroy(struct wl_listener *l, void *data)
 {
-	struct kviewport *vp = wl_container_of(l, vp, surface_destroy);
+	struct viewport *vp = wl_container_of(l, vp, surface_destroy);
 	wl_list_remove(&l->link);
 	vp->surface = NULL;
 }
@@ -707,7 +716,7 @@ static void viewport_on_surface_destroy(struct wl_listener *l, void *data)
 static void viewport_set_source(struct wl_client *client, struct wl_resource *res,
 	wl_fixed_t x, wl_fixed_t y, wl_fixed_t w, wl_fixed_t h)
 {
-	struct ksurface *s = viewport_surface(res);
+	struct surface *s = viewport_surface(res);
 	if (!s) {
 		wl_resource_post_error(res, WP_VIEWPORT_ERROR_NO_SURFACE, "the surface is gone");
 		return;
@@ -735,7 +744,7 @@ static void viewport_set_source(struct wl_client *client, struct wl_resource *re
 static void viewport_set_destination(struct wl_client *client, struct wl_resource *res,
 	int32_t w, int32_t h)
 {
-	struct ksurface *s = viewport_surface(res);
+	struct surface *s = viewport_surface(res);
 	if (!s) {
 		wl_resource_post_error(res, WP_VIEWPORT_ERROR_NO_SURFACE, "the surface is gone");
 		return;
@@ -767,14 +776,14 @@ static const struct wp_viewport_interface viewport_impl = {
 static void viewporter_get_viewport(struct wl_client *client, struct wl_resource *res,
 	uint32_t id, struct wl_resource *surface_res)
 {
-	struct ksurface *s = ksurface_from_resource(surface_res);
+	struct surface *s = surface_from_resource(surface_res);
 	if (s->viewport) {
 		wl_resource_post_error(res, WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS,
 			"surface %u already has a viewport", wl_resource_get_id(surface_res));
 		s->srv->stats.protocol_errors++;
 		return;
 	}
-	struct kviewport *vp = calloc(1, sizeof(*vp));
+	struct viewport *vp = calloc(1, sizeof(*vp));
 	if (vp)
 		vp->resource = wl_resource_create(client, &wp_viewport_interface, 1, id);
 	if (!vp || !vp->resource) {
@@ -811,7 +820,7 @@ static void viewporter_bind(struct wl_client *client, void *data, uint32_t versi
 	wl_resource_set_implementation(res, &viewporter_impl, data, NULL);
 }
 
-int surface_init_globals(struct kserver *srv)
+int surface_init_globals(struct server *srv)
 {
 	if (!wl_global_create(srv->display, &wl_compositor_interface, 4, srv, compositor_bind) ||
 	    !wl_global_create(srv->display, &wl_subcompositor_interface, 1, srv,

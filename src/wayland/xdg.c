@@ -4,24 +4,26 @@
  * size and stacked above the earlier ones; popups sit at their positioner's anchor
  * relative to their parent, above everything.
  */
-#include "internal.h"
+#include "xdg.h"
+
+#include "box.h"
+#include "surface.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #include "xdg-shell-server-protocol.h"
 
-struct kpositioner {
+struct positioner {
 	int32_t w, h;
-	struct krect anchor;
+	struct box anchor;
 	int32_t off_x, off_y;
 };
 
-static void post_error(struct kserver *srv, struct wl_resource *res, uint32_t code,
+static void post_error(struct server *srv, struct wl_resource *res, uint32_t code,
 	const char *msg)
 {
-	wl_resource_post_error(res, code, "%s", msg);
-	srv->stats.protocol_errors++;
+	server_post_error(srv, res, code, "%s", msg);
 }
 
 /* ---- positioner ---- */
@@ -39,7 +41,7 @@ static void positioner_free(struct wl_resource *res)
 static void positioner_set_size(struct wl_client *c, struct wl_resource *res, int32_t w,
 	int32_t h)
 {
-	struct kpositioner *p = wl_resource_get_user_data(res);
+	struct positioner *p = wl_resource_get_user_data(res);
 	if (w < 1 || h < 1) {
 		wl_resource_post_error(res, XDG_POSITIONER_ERROR_INVALID_INPUT,
 			"positioner size %dx%d is not positive", w, h);
@@ -52,13 +54,13 @@ static void positioner_set_size(struct wl_client *c, struct wl_resource *res, in
 static void positioner_set_anchor_rect(struct wl_client *c, struct wl_resource *res, int32_t x,
 	int32_t y, int32_t w, int32_t h)
 {
-	struct kpositioner *p = wl_resource_get_user_data(res);
+	struct positioner *p = wl_resource_get_user_data(res);
 	if (w < 0 || h < 0) {
 		wl_resource_post_error(res, XDG_POSITIONER_ERROR_INVALID_INPUT,
 			"anchor rectangle %dx%d is negative", w, h);
 		return;
 	}
-	p->anchor = (struct krect){ x, y, w, h };
+	p->anchor = (struct box){ x, y, w, h };
 }
 
 static void positioner_set_u32(struct wl_client *c, struct wl_resource *res, uint32_t v)
@@ -68,7 +70,7 @@ static void positioner_set_u32(struct wl_client *c, struct wl_resource *res, uin
 static void positioner_set_offset(struct wl_client *c, struct wl_resource *res, int32_t x,
 	int32_t y)
 {
-	struct kpositioner *p = wl_resource_get_user_data(res);
+	struct positioner *p = wl_resource_get_user_data(res);
 	p->off_x = x;
 	p->off_y = y;
 }
@@ -104,7 +106,7 @@ static void role_destroy(struct wl_client *c, struct wl_resource *res)
 
 static void role_resource_destroy(struct wl_resource *res)
 {
-	struct kxdg_surface *x = wl_resource_get_user_data(res);
+	struct shell_surface *x = wl_resource_get_user_data(res);
 	if (!x)
 		return;
 	x->role_resource = NULL;
@@ -113,13 +115,13 @@ static void role_resource_destroy(struct wl_resource *res)
 	x->configured = false;
 	if (x->surface) {
 		if (x->surface->layer || x->surface->mapped)
-			ksurface_unmap(x->surface);
-		x->surface->role = KROLE_NONE;
+			surface_unmap(x->surface);
+		x->surface->role = ROLE_NONE;
 		x->surface->xdg = NULL;
 		/* the xdg_surface may get a new role: keep it linked to the surface */
 		x->surface->xdg = x;
 	}
-	kserver_schedule_repaint(x->srv);
+	server_schedule_repaint(x->srv);
 }
 
 static void toplevel_set_parent(struct wl_client *c, struct wl_resource *res,
@@ -176,9 +178,9 @@ static const struct xdg_toplevel_interface toplevel_impl = {
 	.set_minimized = toplevel_void,
 };
 
-static void send_configure(struct kxdg_surface *x)
+static void send_configure(struct shell_surface *x)
 {
-	struct kserver *srv = x->srv;
+	struct server *srv = x->srv;
 	if (!x->role_resource)
 		return;
 	x->configure_serial = wl_display_next_serial(srv->display);
@@ -218,7 +220,7 @@ static const struct xdg_popup_interface popup_impl = {
 
 static void xsurface_destroy(struct wl_client *c, struct wl_resource *res)
 {
-	struct kxdg_surface *x = wl_resource_get_user_data(res);
+	struct shell_surface *x = wl_resource_get_user_data(res);
 	if (x->role_resource) {
 		post_error(x->srv, res, XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT,
 			"xdg_surface destroyed before its role object");
@@ -229,29 +231,32 @@ static void xsurface_destroy(struct wl_client *c, struct wl_resource *res)
 
 static void xsurface_resource_destroy(struct wl_resource *res)
 {
-	struct kxdg_surface *x = wl_resource_get_user_data(res);
+	struct shell_surface *x = wl_resource_get_user_data(res);
 	if (x->role_resource) {
 		wl_resource_set_user_data(x->role_resource, NULL);
 		wl_list_remove(&x->link);
 	}
 	if (x->surface) {
+		wl_list_remove(&x->surface_destroy.link);
 		if (x->surface->layer || x->surface->mapped)
-			ksurface_unmap(x->surface);
+			surface_unmap(x->surface);
 		x->surface->xdg = NULL;
-		x->surface->role = KROLE_NONE;
+		x->surface->role_commit = NULL;
+		x->surface->role_data = NULL;
+		x->surface->role = ROLE_NONE;
 	}
-	kserver_schedule_repaint(x->srv);
+	server_schedule_repaint(x->srv);
 	free(x);
 }
 
-static bool take_role(struct kxdg_surface *x, struct wl_resource *res, enum ksurface_role role)
+static bool take_role(struct shell_surface *x, struct wl_resource *res, enum surface_role role)
 {
 	if (!x->surface) {
 		post_error(x->srv, res, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
 			"the wl_surface is gone");
 		return false;
 	}
-	if (x->role_resource || (x->surface->role != KROLE_NONE && x->surface->role != role)) {
+	if (x->role_resource || (x->surface->role != ROLE_NONE && x->surface->role != role)) {
 		post_error(x->srv, res, XDG_WM_BASE_ERROR_ROLE, "the surface already has a role");
 		return false;
 	}
@@ -265,8 +270,8 @@ static bool take_role(struct kxdg_surface *x, struct wl_resource *res, enum ksur
 
 static void xsurface_get_toplevel(struct wl_client *c, struct wl_resource *res, uint32_t id)
 {
-	struct kxdg_surface *x = wl_resource_get_user_data(res);
-	if (!take_role(x, res, KROLE_XDG_TOPLEVEL))
+	struct shell_surface *x = wl_resource_get_user_data(res);
+	if (!take_role(x, res, ROLE_XDG_TOPLEVEL))
 		return;
 	x->role_resource = wl_resource_create(c, &xdg_toplevel_interface,
 		wl_resource_get_version(res), id);
@@ -276,18 +281,18 @@ static void xsurface_get_toplevel(struct wl_client *c, struct wl_resource *res, 
 	}
 	wl_resource_set_implementation(x->role_resource, &toplevel_impl, x, role_resource_destroy);
 	x->popup = false;
-	x->surface->role = KROLE_XDG_TOPLEVEL;
+	x->surface->role = ROLE_XDG_TOPLEVEL;
 	wl_list_insert(x->srv->toplevels.prev, &x->link);
 }
 
 static void xsurface_get_popup(struct wl_client *c, struct wl_resource *res, uint32_t id,
 	struct wl_resource *parent_res, struct wl_resource *positioner_res)
 {
-	struct kxdg_surface *x = wl_resource_get_user_data(res);
-	if (!take_role(x, res, KROLE_XDG_POPUP))
+	struct shell_surface *x = wl_resource_get_user_data(res);
+	if (!take_role(x, res, ROLE_XDG_POPUP))
 		return;
-	struct kxdg_surface *parent = parent_res ? wl_resource_get_user_data(parent_res) : NULL;
-	struct kpositioner *p = wl_resource_get_user_data(positioner_res);
+	struct shell_surface *parent = parent_res ? wl_resource_get_user_data(parent_res) : NULL;
+	struct positioner *p = wl_resource_get_user_data(positioner_res);
 	if (p->w < 1 || p->anchor.w < 0) {
 		post_error(x->srv, res, XDG_WM_BASE_ERROR_INVALID_POSITIONER,
 			"incomplete positioner");
@@ -301,7 +306,7 @@ static void xsurface_get_popup(struct wl_client *c, struct wl_resource *res, uin
 	}
 	wl_resource_set_implementation(x->role_resource, &popup_impl, x, role_resource_destroy);
 	x->popup = true;
-	x->surface->role = KROLE_XDG_POPUP;
+	x->surface->role = ROLE_XDG_POPUP;
 	int32_t rx = p->anchor.x + p->off_x, ry = p->anchor.y + p->anchor.h + p->off_y;
 	x->px = rx + (parent && parent->popup ? parent->px : 0);
 	x->py = ry + (parent && parent->popup ? parent->py : 0);
@@ -316,7 +321,7 @@ static void xsurface_set_window_geometry(struct wl_client *c, struct wl_resource
 
 static void xsurface_ack_configure(struct wl_client *c, struct wl_resource *res, uint32_t serial)
 {
-	struct kxdg_surface *x = wl_resource_get_user_data(res);
+	struct shell_surface *x = wl_resource_get_user_data(res);
 	if (!x->role_resource) {
 		post_error(x->srv, res, XDG_SURFACE_ERROR_NOT_CONSTRUCTED,
 			"ack_configure without a role");
@@ -338,9 +343,9 @@ static const struct xdg_surface_interface xsurface_impl = {
 	.ack_configure = xsurface_ack_configure,
 };
 
-void xdg_surface_committed(struct ksurface *s)
+static void xdg_surface_committed(struct surface *s, void *data)
 {
-	struct kxdg_surface *x = s->xdg;
+	struct shell_surface *x = data;
 	if (!x->role_resource)
 		return;
 	if (!x->configured && s->current.buffer) {
@@ -361,7 +366,7 @@ static void wm_destroy(struct wl_client *c, struct wl_resource *res)
 
 static void wm_create_positioner(struct wl_client *c, struct wl_resource *res, uint32_t id)
 {
-	struct kpositioner *p = calloc(1, sizeof(*p));
+	struct positioner *p = calloc(1, sizeof(*p));
 	struct wl_resource *pr = p ? wl_resource_create(c, &xdg_positioner_interface,
 		wl_resource_get_version(res), id) : NULL;
 	if (!pr) {
@@ -373,12 +378,20 @@ static void wm_create_positioner(struct wl_client *c, struct wl_resource *res, u
 	wl_resource_set_implementation(pr, &positioner_impl, p, positioner_free);
 }
 
+static void on_surface_destroy(struct wl_listener *l, void *data)
+{
+	struct shell_surface *x = wl_container_of(l, x, surface_destroy);
+	wl_list_remove(&l->link);
+	wl_list_init(&l->link);
+	x->surface = NULL;
+}
+
 static void wm_get_xdg_surface(struct wl_client *c, struct wl_resource *res, uint32_t id,
 	struct wl_resource *surface_res)
 {
-	struct kserver *srv = wl_resource_get_user_data(res);
-	struct ksurface *s = ksurface_from_resource(surface_res);
-	if (s->xdg || (s->role != KROLE_NONE)) {
+	struct server *srv = wl_resource_get_user_data(res);
+	struct surface *s = surface_from_resource(surface_res);
+	if (s->xdg || (s->role != ROLE_NONE)) {
 		post_error(srv, res, XDG_WM_BASE_ERROR_ROLE,
 			"the surface already has an xdg_surface or another role");
 		return;
@@ -388,7 +401,7 @@ static void wm_get_xdg_surface(struct wl_client *c, struct wl_resource *res, uin
 			"the surface already has a buffer");
 		return;
 	}
-	struct kxdg_surface *x = calloc(1, sizeof(*x));
+	struct shell_surface *x = calloc(1, sizeof(*x));
 	if (x)
 		x->resource = wl_resource_create(c, &xdg_surface_interface,
 			wl_resource_get_version(res), id);
@@ -400,7 +413,11 @@ static void wm_get_xdg_surface(struct wl_client *c, struct wl_resource *res, uin
 	x->surface = s;
 	x->srv = srv;
 	wl_list_init(&x->link);
+	x->surface_destroy.notify = on_surface_destroy;
+	wl_signal_add(&s->destroy_signal, &x->surface_destroy);
 	s->xdg = x;
+	s->role_commit = xdg_surface_committed;
+	s->role_data = x;
 	wl_resource_set_implementation(x->resource, &xsurface_impl, x, xsurface_resource_destroy);
 }
 
@@ -425,7 +442,7 @@ static void wm_bind(struct wl_client *c, void *data, uint32_t version, uint32_t 
 	wl_resource_set_implementation(res, &wm_impl, data, NULL);
 }
 
-int xdg_init_global(struct kserver *srv)
+int xdg_init_global(struct server *srv)
 {
 	if (!wl_global_create(srv->display, &xdg_wm_base_interface, 3, srv, wm_bind))
 		return -ENOMEM;

@@ -8,6 +8,7 @@ usage: check-includes.py SRC_DIR      check the tree
 Rules (doc/architecture.md):
 1. No include cycle: neither between headers, nor between modules. The module of foo.h,
    foo.c, foo-bar.c and foo-private.h is foo; foo.c including bar.h is an edge foo -> bar.
+   In a subfolder (src/wayland) the same rule names modules wayland/foo.
 2. A private header (foo-private.h, or internal.h of a subfolder) is included only by its
    own module (foo.c, foo-*.c; the subfolder's files), and by the files FRIENDS names for
    it: device-private.h, the body of struct dispman_device, by lifecycle.c, which creates
@@ -36,15 +37,15 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
 def module_of(rel):
-    """foo/bar-baz.c -> foo/bar; internal.h of a subfolder -> the subfolder."""
+    """foo-bar.c -> foo; wayland/seat.c -> wayland/seat (a subfolder's files are modules
+    of their own, named with the folder); internal.h of a subfolder -> the subfolder."""
     d, base = os.path.split(rel)
     stem = base.rsplit('.', 1)[0]
     if stem == 'internal' and d:
         return d
-    if d:
-        return d
     stem = stem[:-len('-private')] if stem.endswith('-private') else stem
-    return stem.split('-')[0]
+    stem = stem.split('-')[0]
+    return d + '/' + stem if d else stem
 
 
 def scan(src):
@@ -153,6 +154,8 @@ def self_test():
         'header cycle': {'a.h': '#include "b.h"\n', 'b.h': '#include "a.h"\n'},
         'module cycle': {'a.c': '#include "b.h"\n', 'a.h': '', 'b.c': '#include "a.h"\n',
                          'b.h': ''},
+        'module cycle in a subfolder': {'w/a.c': '#include "b.h"\n', 'w/a.h': '',
+                                        'w/b.c': '#include "a.h"\n', 'w/b.h': ''},
         'private header': {'input-private.h': '', 'compose.c': '#include "input-private.h"\n'},
         'device body outside device.c and lifecycle.c': {
             'device-private.h': '', 'commit.c': '#include "device-private.h"\n'},
@@ -177,6 +180,7 @@ def self_test():
     for what, tree in list(cases.items()) + [('a good tree', good)]:
         with tempfile.TemporaryDirectory() as d:
             for n, text in tree.items():
+                os.makedirs(os.path.dirname(os.path.join(d, n)), exist_ok=True)
                 with open(os.path.join(d, n), 'w', encoding='utf-8') as f:
                     f.write(text)
             errors = check(d)

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Check the shared library's exports against the symbol map and the installed headers.
 
-usage: check-symbols.py READELF LIBRARY VERSION HEADER...
+usage: check-symbols.py [--prefix dispman_wayland_] READELF LIBRARY VERSION HEADER...
+
+With --prefix P the exports must be named P*, in nodes P.upper() + <major>.<minor>
+(libdispman-wayland: dispman_wayland_*, DISPMAN_WAYLAND_0.1); the default is dispman_.
 
 Fails unless
 - every symbol the library defines in its dynamic table (the version node's own symbol
@@ -15,10 +18,15 @@ import re
 import subprocess
 import sys
 
-readelf, lib, version = sys.argv[1:4]
-headers = sys.argv[4:]
+args = sys.argv[1:]
+prefix = 'dispman_'
+if args[:1] == ['--prefix']:
+    prefix, args = args[1], args[2:]
+readelf, lib, version = args[:3]
+headers = args[3:]
 major, minor = version.split('.')[:2]
-node = f'DISPMAN_{major}.{minor}'
+NODE = prefix.upper()
+node = f'{NODE}{major}.{minor}'
 
 out = subprocess.run([readelf, '--dyn-syms', '--wide', lib], check=True,
                      capture_output=True, text=True).stdout
@@ -34,12 +42,12 @@ for line in out.splitlines():
         continue
     base, sep, ver = name.partition('@')
     ver = ver.lstrip('@')
-    if typ == 'OBJECT' and ndx == 'ABS' and base.startswith('DISPMAN_'):
+    if typ == 'OBJECT' and ndx == 'ABS' and base.startswith(NODE):
         continue  # the version node's own symbol
-    if not sep or not re.fullmatch(r'DISPMAN_\d+\.\d+', ver):
-        errors.append(f'{name}: exported without a DISPMAN_x.y version node')
-    if not base.startswith('dispman_'):
-        errors.append(f'{name}: exported without the dispman_ prefix')
+    if not sep or not re.fullmatch(re.escape(NODE) + r'\d+\.\d+', ver):
+        errors.append(f'{name}: exported without a {NODE}x.y version node')
+    if not base.startswith(prefix):
+        errors.append(f'{name}: exported without the {prefix} prefix')
     exported[base] = ver
 
 if node not in set(exported.values()):
@@ -52,7 +60,7 @@ for h in headers:
     # A declaration: "<type> [*]dispman_name(" at the start of a statement; function
     # pointer typedefs "(*dispman_x_callback)(" do not match.
     for m in re.finditer(r'(?:^|[;}])\s*(?:const\s+)?(?:struct\s+|enum\s+)?\w+[\s*]+'
-                         r'(dispman_\w+)\s*\(', text, flags=re.M):
+                         r'(' + prefix + r'\w+)\s*\(', text, flags=re.M):
         declared.add(m.group(1))
 
 for name in sorted(declared - exported.keys()):

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* wl_compositor, wl_surface, wl_region, wl_subcompositor and wp_viewporter: double-buffered surface state and the stacking of subsurfaces. */
+#ifndef DISPMAN_WAYLAND_SURFACE_H
+#define DISPMAN_WAYLAND_SURFACE_H
+
+#include "box.h"
+#include "server.h"
+
+struct buffer;
+struct surface;
+
+struct surface_state {
+	bool attached;                  /* wl_surface.attach was called */
+	struct buffer *buffer;         /* held (pending, cached and current alike) */
+	bool scale_set;
+	int32_t dx, dy;
+	struct box damage;            /* buffer coordinates, accumulated */
+	bool damage_all;
+	struct wl_list frames;          /* wl_callback resources */
+	struct wl_list feedbacks;       /* feedback.link */
+	int32_t scale;
+	/* viewport: -1 unset */
+	double src_x, src_y, src_w, src_h;
+	int32_t dst_w, dst_h;
+	bool viewport_changed;
+};
+
+enum surface_role {
+	ROLE_NONE,
+	ROLE_XDG_TOPLEVEL,
+	ROLE_XDG_POPUP,
+	ROLE_SUBSURFACE,
+	ROLE_CURSOR,
+};
+
+/* One entry of a surface's stack: the surface itself, or one of its subsurfaces. */
+struct stack_entry {
+	struct surface *surface;
+	struct wl_list link;
+};
+
+/* A role's hook: called after the surface's state was applied by wl_surface.commit. */
+typedef void (*surface_role_commit)(struct surface *s, void *data);
+
+struct surface {
+	struct server *srv;
+	struct wl_resource *resource;
+	struct surface_state pending, current;
+	enum surface_role role;
+	struct shell_surface *xdg;       /* xdg_surface object (set by xdg.c) */
+	surface_role_commit role_commit; /* with role_data; NULL: none */
+	void *role_data;
+	struct subsurface *sub;        /* subsurface role object */
+	struct wl_resource *viewport;
+
+	/* Stacking of this surface with its subsurfaces, bottom to top: stack_entry.link.
+	 * self sits in it for the surface's own content. */
+	struct wl_list stack;
+	struct stack_entry self;
+
+	struct dispman_layer *layer;
+	struct dispman_buffer *shown;   /* what the layer was last given */
+	struct wl_list slots;           /* shm_slot.link */
+	int32_t slots_w, slots_h;
+	uint32_t slots_format;
+	/* what the layer was last given (its setters mark the scene's shape changed) */
+	uint32_t l_src[4];
+	int32_t l_dst[4];
+	int l_z;
+	/* geometry of the last repaint, output coordinates */
+	int32_t x, y, w, h;
+	bool mapped;
+	bool zero_copy;                 /* last repaint put a client dma-buf on a plane */
+	bool content_changed;           /* a buffer or damage was committed since the repaint */
+	struct wl_list link;            /* server.surfaces */
+	struct wl_signal destroy_signal;
+};
+
+struct subsurface {
+	struct wl_resource *resource;
+	struct surface *surface, *parent;
+	int32_t x, y;
+	bool sync;
+	bool has_cache;
+	struct surface_state cached;
+	struct stack_entry entry;      /* in parent->stack */
+};
+
+/* wp_presentation_feedback of a surface's commit (created by presentation.c). */
+struct feedback {
+	struct wl_resource *resource;
+	struct surface *surface;
+	bool zero_copy;
+	struct wl_list link;
+};
+
+int surface_init_globals(struct server *srv);
+struct surface *surface_from_resource(struct wl_resource *res);
+void surface_state_init(struct surface_state *st);
+/* Applies a committed (or cached) state to the current state. */
+void surface_commit_state(struct surface *s, struct surface_state *from);
+/* The surface has a buffer with content and a role that shows it. */
+bool surface_has_content(struct surface *s);
+/* Takes the surface off the screen: its layer goes at the next frame. */
+void surface_unmap(struct surface *s);
+/* Sends discarded to every feedback of the list and destroys it. */
+void surface_discard_feedbacks(struct server *srv, struct wl_list *list);
+
+#endif

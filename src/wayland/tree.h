@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Queries over the scene: the toplevels with their popups and subsurfaces, as last repainted. */
+#ifndef DISPMAN_WAYLAND_TREE_H
+#define DISPMAN_WAYLAND_TREE_H
+
+#include "server.h"
+
+struct surface;
+
+/* The topmost mapped surface at output position (x, y) with its surface-local
+ * coordinates, or NULL. */
+struct surface *tree_surface_at(struct server *srv, double x, double y, double *sx,
+	double *sy);
+/* The topmost mapped toplevel (not a popup), or NULL. */
+struct surface *tree_top_toplevel(struct server *srv);
+
+#endif

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/* libdispman-wayland's public API (dispman/wayland.h): create, run and destroy the
+ * compositor; every module's globals are made here and nowhere else. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dispman/input.h>
+
+#include "buffer.h"
+#include "dmabuf.h"
+#include "output.h"
+#include "presentation.h"
+#include "scene.h"
+#include "seat.h"
+#include "server.h"
+#include "shm.h"
+#include "surface.h"
+#include "xdg.h"
+
+static int on_device_fd(int fd, uint32_t mask, void *data)
+{
+	struct server *srv = data;
+	int ret = dispman_device_dispatch(srv->dev, 0);
+	if (ret < 0)
+		wlog(DISPMAN_LOG_ERROR, "device dispatch: %s", strerror(-ret));
+	scene_after_flip(srv);
+	return 0;
+}
+
+/* ---- public API ---- */
+
+struct dispman_wayland {
+	struct server srv;
+	struct wl_listener client_listener;
+	unsigned n_clients;
+};
+
+static void on_client_destroy(struct wl_listener *l, void *data)
+{
+	struct dispman_wayland **owner = (void *)(l + 1);
+	(*owner)->n_clients--;
+	wl_list_remove(&l->link);
+	free(l);
+}
+
+static void on_client_create(struct wl_listener *l, void *data)
+{
+	struct dispman_wayland *wl = wl_container_of(l, wl, client_listener);
+	struct wl_client *client = data;
+	struct wl_listener *d = calloc(1, sizeof(*d) + sizeof(wl));
+	if (!d)
+		return;
+	*(struct dispman_wayland **)(void *)(d + 1) = wl;
+	d->notify = on_client_destroy;
+	wl_client_add_destroy_listener(client, d);
+	wl->n_clients++;
+}
+
+/* The server's device, output and empty lists (nothing that can fail). */
+static void server_init_lists(struct server *srv, struct dispman_device *dev,
+	struct dispman_output *out)
+{
+	srv->dev = dev;
+	srv->out = out;
+	wl_list_init(&srv->surfaces);
+	wl_list_init(&srv->toplevels);
+	wl_list_init(&srv->buffers);
+	wl_list_init(&srv->orphan_slots);
+	wl_list_init(&srv->frames_waiting);
+	wl_list_init(&srv->frames_inflight);
+	wl_list_init(&srv->fb_waiting);
+	wl_list_init(&srv->fb_inflight);
+	wl_list_init(&srv->outputs);
+	wl_signal_init(&srv->events.surface_destroy);
+	wl_signal_init(&srv->events.map_changed);
+}
+
+struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
+	struct dispman_output *out)
+{
+	if (!dev || !out || dispman_output_get_device(out) != dev) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_create: %s", !dev || !out ?
+			"NULL device or output" : "output of another device");
+		errno = EINVAL;
+		return NULL;
+	}
+	struct dispman_wayland *wl = calloc(1, sizeof(*wl));
+	if (!wl) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	struct server *srv = &wl->srv;
+	server_init_lists(srv, dev, out);
+
+	int ret;
+	if (!dispman_output_is_enabled(out)) {
+		ret = dispman_output_enable(out, NULL);
+		if (ret < 0) {
+			wlog(DISPMAN_LOG_ERROR, "cannot enable output %s: %s",
+				dispman_output_get_name(out), strerror(-ret));
+			free(wl);
+			errno = -ret;
+			return NULL;
+		}
+	}
+	const struct dispman_mode *mode = dispman_output_get_current_mode(out);
+	srv->width = (int32_t)mode->width;
+	srv->height = (int32_t)mode->height;
+	srv->refresh_mhz = mode->refresh_mhz;
+
+	srv->display = wl_display_create();
+	if (!srv->display) {
+		free(wl);
+		errno = ENOMEM;
+		return NULL;
+	}
+	srv->loop = wl_display_get_event_loop(srv->display);
+	wl->client_listener.notify = on_client_create;
+	wl_display_add_client_created_listener(srv->display, &wl->client_listener);
+
+	shm_init(srv);
+	if ((ret = output_init_global(srv)) < 0 || (ret = surface_init_globals(srv)) < 0 ||
+	    (ret = xdg_init_global(srv)) < 0 || (ret = buffer_init_globals(srv)) < 0 ||
+	    (ret = dmabuf_init_global(srv)) < 0 || (ret = presentation_init_global(srv)) < 0 ||
+	    (ret = seat_init(srv)) < 0)
+		goto fail;
+
+	srv->dev_source = wl_event_loop_add_fd(srv->loop, dispman_device_get_fd(dev),
+		WL_EVENT_READABLE, on_device_fd, srv);
+	if (!srv->dev_source) {
+		ret = -errno;
+		goto fail;
+	}
+	if ((ret = scene_init(srv)) < 0)
+		goto fail;
+	return wl;
+fail:
+	dispman_wayland_destroy(wl);
+	errno = ret < 0 ? -ret : EINVAL;
+	return NULL;
+}
+
+void dispman_wayland_destroy(struct dispman_wayland *wl)
+{
+	if (!wl)
+		return;
+	struct server *srv = &wl->srv;
+	scene_finish(srv);
+	if (srv->display)
+		wl_display_destroy_clients(srv->display);
+	if (srv->idle)
+		wl_event_source_remove(srv->idle);
+	if (srv->dev_source)
+		wl_event_source_remove(srv->dev_source);
+	seat_finish(srv);
+	dmabuf_finish(srv);
+	shm_finish(srv);
+	buffer_finish(srv);
+	if (srv->display) {
+		wl_list_remove(&wl->client_listener.link);
+		wl_display_destroy(srv->display);
+	}
+	free(wl);
+}
+
+const char *dispman_wayland_add_socket(struct dispman_wayland *wl, const char *name)
+{
+	if (!getenv("XDG_RUNTIME_DIR")) {
+		wlog(DISPMAN_LOG_ERROR, "XDG_RUNTIME_DIR is not set: no place for a socket");
+		errno = ENOENT;
+		return NULL;
+	}
+	if (name) {
+		if (wl_display_add_socket(wl->srv.display, name) < 0) {
+			wlog(DISPMAN_LOG_ERROR, "cannot listen on %s: %s", name, strerror(errno));
+			return NULL;
+		}
+		return name;
+	}
+	const char *n = wl_display_add_socket_auto(wl->srv.display);
+	if (!n)
+		wlog(DISPMAN_LOG_ERROR, "cannot create a Wayland socket: %s", strerror(errno));
+	return n;
+}
+
+struct wl_display *dispman_wayland_get_display(struct dispman_wayland *wl)
+{
+	return wl->srv.display;
+}
+
+int dispman_wayland_get_fd(struct dispman_wayland *wl)
+{
+	return wl_event_loop_get_fd(wl->srv.loop);
+}
+
+int dispman_wayland_dispatch(struct dispman_wayland *wl, int timeout_ms)
+{
+	wl_display_flush_clients(wl->srv.display);
+	int ret = wl_event_loop_dispatch(wl->srv.loop, timeout_ms);
+	wl_display_flush_clients(wl->srv.display);
+	if (ret < 0 && errno != EINTR)
+		return -errno;
+	return 0;
+}
+
+int dispman_wayland_capture(struct dispman_wayland *wl, struct dispman_buffer **frame)
+{
+	struct server *srv = &wl->srv;
+	int ret = dispman_output_capture(srv->out, frame);
+	if (ret < 0)
+		wlog(DISPMAN_LOG_ERROR, "capture failed: %s", strerror(-ret));
+	scene_after_capture(srv);
+	return ret;
+}
+
+int dispman_wayland_set_input(struct dispman_wayland *wl, struct dispman_input *input)
+{
+	if (!wl)
+		return -EINVAL;
+	return seat_set_input(&wl->srv, input);
+}
+
+int dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats)
+{
+	if (!wl || !stats) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_get_stats: %s is NULL",
+			!wl ? "the compositor" : "stats");
+		return -EINVAL;
+	}
+	size_t want;
+	memcpy(&want, stats, sizeof(want));
+	if (want < sizeof(size_t)) {
+		wlog(DISPMAN_LOG_ERROR, "struct dispman_wayland_stats: size %zu; set it to "
+			"sizeof(struct dispman_wayland_stats)", want);
+		return -EINVAL;
+	}
+	struct server *srv = &wl->srv;
+	struct dispman_wayland_stats all = srv->stats;
+	all.clients = wl->n_clients;
+	all.surfaces = (uint64_t)wl_list_length(&srv->surfaces);
+	all.buffers = (uint64_t)wl_list_length(&srv->buffers);
+	all.layers = srv->layers;
+	size_t n = want < sizeof(all) ? want : sizeof(all);
+	all.size = n;
+	memcpy(stats, &all, n);
+	return 0;
+}
+
