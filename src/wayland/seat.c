@@ -34,6 +34,8 @@ struct seat {
 	struct surface *pointer_focus, *kb_focus;
 	struct surface *touch_focus[MAX_TOUCH];
 	double px, py;
+	unsigned buttons;               /* pointer buttons down */
+	struct seat_pointer_grab *grab; /* NULL: pointer events go to the focus */
 	struct wl_listener surface_destroy, map_changed;
 };
 
@@ -92,6 +94,7 @@ static void keyboard_set_focus(struct seat *seat, struct surface *s)
 	seat->kb_focus = s;
 	if (s)
 		keyboard_enter(seat, s);
+	wl_signal_emit(&seat->srv->events.keyboard_focus, s);
 }
 
 static const struct wl_keyboard_interface keyboard_impl = {
@@ -231,6 +234,20 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 	double sx = 0, sy = 0;
 	seat->px = ev->x;
 	seat->py = ev->y;
+	bool pressed = ev->state == DISPMAN_INPUT_PRESSED;
+	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON) {
+		if (pressed)
+			seat->buttons++;
+		else if (seat->buttons > 0)
+			seat->buttons--;
+	}
+	if (seat->grab) {
+		if (ev->type == DISPMAN_INPUT_POINTER_BUTTON)
+			seat->grab->button(seat->grab, ms, ev->button, pressed);
+		else if (ev->type != DISPMAN_INPUT_POINTER_AXIS)
+			seat->grab->motion(seat->grab, ms, ev->x, ev->y);
+		return;
+	}
 	struct surface *s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
 	if (!s)
 		return;
@@ -492,8 +509,15 @@ int seat_set_input(struct server *srv, struct dispman_input *input)
 			return r;
 		}
 	}
-	if (seat->input && seat->input != input)
+	if (seat->input && seat->input != input) {
 		dispman_input_set_callback(seat->input, NULL, NULL);
+		seat->buttons = 0;
+		if (seat->grab) {
+			struct seat_pointer_grab *g = seat->grab;
+			seat->grab = NULL;
+			g->cancel(g);
+		}
+	}
 	seat->input = input;
 	struct wl_resource *res;
 	wl_resource_for_each(res, &seat->seats)
@@ -521,6 +545,46 @@ static void on_map_changed(struct wl_listener *l, void *data)
 	keyboard_set_focus(seat, tree_top_toplevel(seat->srv));
 	if (seat->pointer_focus && !seat->pointer_focus->mapped)
 		seat->pointer_focus = NULL;
+}
+
+void seat_pointer_grab(struct server *srv, struct seat_pointer_grab *grab)
+{
+	struct seat *seat = srv->seat;
+	if (seat->grab && seat->grab != grab) {
+		struct seat_pointer_grab *old = seat->grab;
+		seat->grab = NULL;
+		old->cancel(old);
+	}
+	if (seat->pointer_focus) {
+		struct wl_resource *p;
+		struct wl_client *old = client_of(seat->pointer_focus);
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(p, &seat->pointers, old)
+			wl_pointer_send_leave(p, serial, seat->pointer_focus->resource);
+		pointer_frame(seat, old);
+		seat->pointer_focus = NULL;
+	}
+	seat->grab = grab;
+}
+
+void seat_pointer_ungrab(struct server *srv, struct seat_pointer_grab *grab)
+{
+	struct seat *seat = srv->seat;
+	if (!seat || seat->grab != grab)
+		return;
+	seat->grab = NULL;
+	double sx, sy;
+	struct surface *s = pointer_update(seat, seat->px, seat->py, &sx, &sy);
+	if (s)
+		pointer_frame(seat, client_of(s));
+}
+
+struct surface *seat_pointer_pressed_on(struct server *srv, double *x, double *y)
+{
+	struct seat *seat = srv->seat;
+	*x = seat->px;
+	*y = seat->py;
+	return seat->buttons > 0 ? seat->pointer_focus : NULL;
 }
 
 struct surface *seat_keyboard_focus(struct server *srv)

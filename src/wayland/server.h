@@ -59,6 +59,8 @@ struct server {
 		struct wl_signal surface_destroy;
 		/* a surface was mapped or unmapped (data: struct surface *) */
 		struct wl_signal map_changed;
+		/* the keyboard focus moved (data: the struct surface * now focused, or NULL) */
+		struct wl_signal keyboard_focus;
 	} events;
 	struct wl_listener shm_surface_destroy; /* shm.c's */
 

@@ -95,7 +95,7 @@ static void surface_state_merge(struct surface_state *to, struct surface_state *
 bool surface_has_content(struct surface *s)
 {
 	return s->current.buffer && s->current.buffer->width > 0 && s->role != ROLE_NONE &&
-		s->role != ROLE_CURSOR;
+		s->role != ROLE_CURSOR && s->role != ROLE_DND_ICON;
 }
 
 void surface_unmap(struct surface *s)

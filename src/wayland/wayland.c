@@ -8,6 +8,7 @@
 #include <dispman/input.h>
 
 #include "buffer.h"
+#include "data-device.h"
 #include "dmabuf.h"
 #include "output.h"
 #include "presentation.h"
@@ -74,6 +75,7 @@ static void server_init_lists(struct server *srv, struct dispman_device *dev,
 	wl_list_init(&srv->outputs);
 	wl_signal_init(&srv->events.surface_destroy);
 	wl_signal_init(&srv->events.map_changed);
+	wl_signal_init(&srv->events.keyboard_focus);
 }
 
 struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
@@ -123,7 +125,7 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	if ((ret = output_init_global(srv)) < 0 || (ret = surface_init_globals(srv)) < 0 ||
 	    (ret = xdg_init_global(srv)) < 0 || (ret = buffer_init_globals(srv)) < 0 ||
 	    (ret = dmabuf_init_global(srv)) < 0 || (ret = presentation_init_global(srv)) < 0 ||
-	    (ret = seat_init(srv)) < 0)
+	    (ret = seat_init(srv)) < 0 || (ret = data_device_init(srv)) < 0)
 		goto fail;
 
 	srv->dev_source = wl_event_loop_add_fd(srv->loop, dispman_device_get_fd(dev),
@@ -153,6 +155,7 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 		wl_event_source_remove(srv->idle);
 	if (srv->dev_source)
 		wl_event_source_remove(srv->dev_source);
+	data_device_finish(srv);
 	seat_finish(srv);
 	dmabuf_finish(srv);
 	shm_finish(srv);
