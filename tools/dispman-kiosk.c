@@ -12,6 +12,9 @@
  *   --seat            wl_seat from every input device of seat0 (libinput udev backend)
  *   --stats FILE      write counters (key value lines) every second and at exit
  *   --capture PREFIX  on SIGUSR1, write the output's frame (writeback) to PREFIX.N.ppm
+ *   --xdg-shell-version N  serve xdg_wm_base at version N (1-5, default 5): 3 for clients
+ *                     that bind whatever is offered and abort on newer events (weston 10's
+ *                     demo clients)
  * Without $XDG_RUNTIME_DIR, /tmp/dispman-kiosk-UID is made and used.
  */
 #include <dispman/dispman.h>
@@ -152,7 +155,8 @@ static int on_timer(void *data)
 static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
-		"[--seat] [--stats FILE] [--capture PREFIX] [--] [COMMAND [ARGS...]]\n");
+		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--] "
+		"[COMMAND [ARGS...]]\n");
 }
 
 struct options {
@@ -160,6 +164,7 @@ struct options {
 	const char *inputs[16];
 	size_t n_inputs;
 	bool use_seat;
+	unsigned xdg_shell_version;     /* 0: the library's default */
 	char **command; /* NULL: serve until killed */
 };
 
@@ -188,6 +193,10 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			k->stats_path = argv[++i];
 		else if (strcmp(a, "--capture") == 0 && has)
 			k->capture_prefix = argv[++i];
+		else if (strcmp(a, "--xdg-shell-version") == 0 && has &&
+			 (o->xdg_shell_version = (unsigned)strtoul(argv[++i], NULL, 10)) >= 1 &&
+			 o->xdg_shell_version <= 5)
+			;
 		else {
 			usage();
 			return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ? 0 : 2;
@@ -308,6 +317,8 @@ int main(int argc, char **argv)
 		dispman_device_destroy(k.dev);
 		return 1;
 	}
+	if (o.xdg_shell_version)
+		dispman_wayland_set_xdg_shell_version(k.wl, o.xdg_shell_version);
 	struct dispman_input *input = open_input(&k, &o);
 	const char *sock = dispman_wayland_add_socket(k.wl, o.socket_name);
 	if (sock) {

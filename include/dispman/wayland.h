@@ -32,6 +32,7 @@ extern "C" {
 struct dispman_input;
 struct dispman_wayland;
 struct wl_display;
+struct wl_resource;
 
 /**
  * Create a compositor on out (enabled with its preferred mode if it is not enabled yet,
@@ -127,6 +128,51 @@ struct dispman_wayland_stats {
  * *stats untouched) when wl or stats is NULL or stats->size is smaller than a size_t.
  */
 int dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats);
+
+/** How the compositor places xdg toplevels. */
+enum dispman_wayland_window_policy {
+	/**
+	 * The kiosk's (the default): a toplevel without a parent is configured full-screen
+	 * with the output's size and shown centred on black when its window is smaller (a
+	 * larger one is cropped at the right and bottom); a toplevel with a parent (a dialog,
+	 * a file chooser) keeps the size it chooses and is centred over its parent, above it.
+	 */
+	DISPMAN_WAYLAND_POLICY_KIOSK = 0,
+	/**
+	 * The embedder's: every toplevel keeps the size it chooses and is shown at (0, 0), or
+	 * where dispman_wayland_place_surface() put it; set_fullscreen is honoured.
+	 */
+	DISPMAN_WAYLAND_POLICY_FREE = 1,
+};
+
+/**
+ * Choose how toplevels are placed; every toplevel is configured again. Returns 0, or
+ * -EINVAL (logged) for a NULL compositor or an unknown policy.
+ */
+int dispman_wayland_set_window_policy(struct dispman_wayland *wl,
+	enum dispman_wayland_window_policy policy);
+
+/**
+ * Serve xdg_wm_base at version (1 to 5; 5, the default, sends xdg_toplevel's
+ * configure_bounds and wm_capabilities). Some clients bind the version the compositor
+ * offers whatever their own protocol files know, and abort on an event they have no
+ * handler for (Debian 12's weston demo clients, weston-presentation-shm among them): serve
+ * them 3. Clients bound before keep their version; call it before clients connect.
+ * Returns 0, or -EINVAL (logged) for a NULL compositor or a version out of range, or
+ * -ENOMEM.
+ */
+int dispman_wayland_set_xdg_shell_version(struct dispman_wayland *wl, uint32_t version);
+
+/**
+ * Put a toplevel's window (its xdg window geometry) at (x, y) on the output, under
+ * DISPMAN_WAYLAND_POLICY_FREE (the kiosk policy keeps its own placement, and uses this
+ * position again if the policy becomes FREE). surface is the server's wl_surface resource
+ * (from wl_client_get_object(), say); it stays owned by libwayland. The position shows at
+ * the next repaint. Returns 0, or -EINVAL (logged) for a NULL argument or a surface
+ * that is not an xdg toplevel.
+ */
+int dispman_wayland_place_surface(struct dispman_wayland *wl, struct wl_resource *surface,
+	int32_t x, int32_t y);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* wl_output: the served output's mode, physical size and name. */
+/* wl_output and zxdg_output_manager_v1: the served output's mode, physical size, name and
+ * its place in the (one-output) layout. */
 #include "output.h"
 
 #include <errno.h>
+
+#include "xdg-output-unstable-v1-server-protocol.h"
 
 static void output_release_req(struct wl_client *client, struct wl_resource *res)
 {
@@ -44,9 +47,69 @@ static void output_bind(struct wl_client *client, void *data, uint32_t version, 
 		wl_output_send_done(res);
 }
 
+/* ---- xdg-output ---- */
+
+static void xdg_output_destroy(struct wl_client *c, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static const struct zxdg_output_v1_interface xdg_output_impl = {
+	.destroy = xdg_output_destroy,
+};
+
+static void manager_get_xdg_output(struct wl_client *c, struct wl_resource *res, uint32_t id,
+	struct wl_resource *output)
+{
+	struct server *srv = wl_resource_get_user_data(res);
+	int ver = wl_resource_get_version(res);
+	struct wl_resource *xo = wl_resource_create(c, &zxdg_output_v1_interface, ver, id);
+	if (!xo) {
+		wl_client_post_no_memory(c);
+		return;
+	}
+	wl_resource_set_implementation(xo, &xdg_output_impl, srv, NULL);
+	/* one output, unscaled and untransformed: logical = the mode, at the origin */
+	zxdg_output_v1_send_logical_position(xo, 0, 0);
+	zxdg_output_v1_send_logical_size(xo, srv->width, srv->height);
+	const char *name = dispman_output_get_name(srv->out);
+	if (ver >= ZXDG_OUTPUT_V1_NAME_SINCE_VERSION) {
+		zxdg_output_v1_send_name(xo, name);
+		zxdg_output_v1_send_description(xo, "libdispman output");
+	}
+	/* from v3 the wl_output's done closes the batch */
+	if (ver < 3)
+		zxdg_output_v1_send_done(xo);
+	else if (wl_resource_get_version(output) >= WL_OUTPUT_DONE_SINCE_VERSION)
+		wl_output_send_done(output);
+}
+
+static void manager_destroy(struct wl_client *c, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static const struct zxdg_output_manager_v1_interface manager_impl = {
+	.destroy = manager_destroy,
+	.get_xdg_output = manager_get_xdg_output,
+};
+
+static void manager_bind(struct wl_client *c, void *data, uint32_t version, uint32_t id)
+{
+	struct wl_resource *res = wl_resource_create(c, &zxdg_output_manager_v1_interface,
+		(int)version, id);
+	if (!res) {
+		wl_client_post_no_memory(c);
+		return;
+	}
+	wl_resource_set_implementation(res, &manager_impl, data, NULL);
+}
+
 int output_init_global(struct server *srv)
 {
-	if (!wl_global_create(srv->display, &wl_output_interface, 4, srv, output_bind))
+	if (!wl_global_create(srv->display, &wl_output_interface, 4, srv, output_bind) ||
+	    !wl_global_create(srv->display, &zxdg_output_manager_v1_interface, 3, srv,
+		    manager_bind))
 		return -ENOMEM;
 	return 0;
 }

@@ -20,22 +20,6 @@
 
 #include "presentation-time-server-protocol.h"
 
-static void surface_size(const struct surface *s, int32_t *w, int32_t *h)
-{
-	const struct surface_state *c = &s->current;
-	if (c->dst_w > 0) {
-		*w = c->dst_w;
-		*h = c->dst_h;
-	} else if (c->src_w > 0) {
-		*w = (int32_t)c->src_w;
-		*h = (int32_t)c->src_h;
-	} else {
-		int32_t sc = c->scale > 0 ? c->scale : 1;
-		*w = c->buffer->width / sc;
-		*h = c->buffer->height / sc;
-	}
-}
-
 /*
  * A layer setter refused what a surface asked for (err, a negative errno): log it, take the
  * surface off the screen for this frame, and where the client's numbers are the cause
@@ -115,7 +99,7 @@ static void place_surface(struct server *srv, struct surface *s, int32_t x, int3
 		return;
 	}
 	int32_t w, h;
-	surface_size(s, &w, &h);
+	surface_get_size(s, &w, &h);
 	int32_t dst[4] = { x, y, w, h };
 	if (!was_mapped || memcmp(src, s->l_src, sizeof(src)) != 0) {
 		r = dispman_layer_set_source(s->layer, src[0], src[1], src[2], src[3]);
@@ -261,9 +245,11 @@ static void repaint(struct server *srv)
 	int z = 1;
 	struct shell_surface *t;
 	wl_list_for_each(t, &srv->toplevels, link) {
-		if (t->surface)
-			place_tree(srv, t->surface, t->popup ? t->px : 0, t->popup ? t->py : 0, &z,
-				t->configured);
+		int32_t x = 0, y = 0;
+		if (!t->surface)
+			continue;
+		bool shown = xdg_surface_origin(t, &x, &y);
+		place_tree(srv, t->surface, x, y, &z, t->configured && shown);
 	}
 	srv->dirty = false;
 	int ret = dispman_output_commit(srv->out);

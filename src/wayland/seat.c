@@ -249,6 +249,14 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 		return;
 	}
 	struct surface *s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
+	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON && pressed) {
+		struct server_press press = { .target = s };
+		wl_signal_emit(&seat->srv->events.press, &press);
+		if (press.consumed)
+			return;
+		/* the press may have closed popups: the focus is what is under it now */
+		s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
+	}
 	if (!s)
 		return;
 	struct wl_client *client = client_of(s);
@@ -343,6 +351,10 @@ static void handle_touch(struct seat *seat, const struct dispman_input_event *ev
 	if (ev->type == DISPMAN_INPUT_TOUCH_DOWN) {
 		double sx, sy;
 		struct surface *s = tree_surface_at(seat->srv, ev->x, ev->y, &sx, &sy);
+		struct server_press press = { .target = s };
+		wl_signal_emit(&seat->srv->events.press, &press);
+		if (press.consumed)
+			s = NULL;
 		seat->touch_focus[id] = s;
 		if (!s)
 			return;
@@ -542,7 +554,7 @@ static void on_surface_destroy(struct wl_listener *l, void *data)
 static void on_map_changed(struct wl_listener *l, void *data)
 {
 	struct seat *seat = wl_container_of(l, seat, map_changed);
-	keyboard_set_focus(seat, tree_top_toplevel(seat->srv));
+	keyboard_set_focus(seat, tree_keyboard_target(seat->srv));
 	if (seat->pointer_focus && !seat->pointer_focus->mapped)
 		seat->pointer_focus = NULL;
 }

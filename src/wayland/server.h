@@ -23,8 +23,15 @@
 #include "log.h"
 
 struct seat;
+struct surface;
 struct dmabuf_global;
 struct data_device_manager;
+
+/* A button press or touch down about to reach target (NULL: nothing under it). */
+struct server_press {
+	struct surface *target;
+	bool consumed;                  /* set by a listener: not delivered */
+};
 
 struct server {
 	struct wl_display *display;
@@ -40,6 +47,8 @@ struct server {
 	uint64_t flip_seq;
 	struct timespec flip_time;
 	bool dirty;
+	/* how toplevels are placed (dispman_wayland_set_window_policy()) */
+	enum dispman_wayland_window_policy policy;
 	/* The scene's repaint, run from an idle callback (server_schedule_repaint()). */
 	void (*repaint)(struct server *srv);
 
@@ -61,8 +70,13 @@ struct server {
 		struct wl_signal map_changed;
 		/* the keyboard focus moved (data: the struct surface * now focused, or NULL) */
 		struct wl_signal keyboard_focus;
+		/* a pointer button or touch went down (data: struct server_press), before it
+		 * is delivered; a listener may consume it */
+		struct wl_signal press;
 	} events;
 	struct wl_listener shm_surface_destroy; /* shm.c's */
+	struct wl_listener *xdg_press;  /* xdg.c's */
+	struct wl_global *xdg_global;   /* xdg.c's */
 
 	struct seat *seat;
 	struct dmabuf_global *dmabuf;

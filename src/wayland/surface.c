@@ -22,6 +22,13 @@ struct surface *surface_from_resource(struct wl_resource *res)
 	return wl_resource_get_user_data(res);
 }
 
+struct surface *surface_checked_from_resource(struct wl_resource *res)
+{
+	if (!wl_resource_instance_of(res, &wl_surface_interface, &surface_impl))
+		return NULL;
+	return wl_resource_get_user_data(res);
+}
+
 void surface_state_init(struct surface_state *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -96,6 +103,24 @@ bool surface_has_content(struct surface *s)
 {
 	return s->current.buffer && s->current.buffer->width > 0 && s->role != ROLE_NONE &&
 		s->role != ROLE_CURSOR && s->role != ROLE_DND_ICON;
+}
+
+/* Surface size in surface coordinates: the viewport's destination, else its source size,
+ * else the buffer over the scale. */
+void surface_get_size(const struct surface *s, int32_t *w, int32_t *h)
+{
+	const struct surface_state *c = &s->current;
+	if (c->dst_w > 0) {
+		*w = c->dst_w;
+		*h = c->dst_h;
+	} else if (c->src_w > 0) {
+		*w = (int32_t)c->src_w;
+		*h = (int32_t)c->src_h;
+	} else {
+		int32_t sc = c->scale > 0 ? c->scale : 1;
+		*w = c->buffer->width / sc;
+		*h = c->buffer->height / sc;
+	}
 }
 
 void surface_unmap(struct surface *s)

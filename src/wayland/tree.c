@@ -49,3 +49,13 @@ struct surface *tree_surface_at(struct server *srv, double x, double y, double *
 	return NULL;
 }
 
+
+struct surface *tree_keyboard_target(struct server *srv)
+{
+	struct shell_surface *x;
+	wl_list_for_each_reverse(x, &srv->toplevels, link) {
+		if (x->popup && x->grab && !x->done && x->surface && x->surface->mapped)
+			return x->surface;
+	}
+	return tree_top_toplevel(srv);
+}

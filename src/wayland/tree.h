@@ -13,5 +13,7 @@ struct surface *tree_surface_at(struct server *srv, double x, double y, double *
 	double *sy);
 /* The topmost mapped toplevel (not a popup), or NULL. */
 struct surface *tree_top_toplevel(struct server *srv);
+/* Where the keyboard goes: the topmost mapped grabbing popup, else the top toplevel. */
+struct surface *tree_keyboard_target(struct server *srv);
 
 #endif

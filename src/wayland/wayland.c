@@ -9,6 +9,7 @@
 
 #include "buffer.h"
 #include "data-device.h"
+#include "decoration.h"
 #include "dmabuf.h"
 #include "output.h"
 #include "presentation.h"
@@ -76,6 +77,7 @@ static void server_init_lists(struct server *srv, struct dispman_device *dev,
 	wl_signal_init(&srv->events.surface_destroy);
 	wl_signal_init(&srv->events.map_changed);
 	wl_signal_init(&srv->events.keyboard_focus);
+	wl_signal_init(&srv->events.press);
 }
 
 struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
@@ -125,7 +127,8 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	if ((ret = output_init_global(srv)) < 0 || (ret = surface_init_globals(srv)) < 0 ||
 	    (ret = xdg_init_global(srv)) < 0 || (ret = buffer_init_globals(srv)) < 0 ||
 	    (ret = dmabuf_init_global(srv)) < 0 || (ret = presentation_init_global(srv)) < 0 ||
-	    (ret = seat_init(srv)) < 0 || (ret = data_device_init(srv)) < 0)
+	    (ret = seat_init(srv)) < 0 || (ret = data_device_init(srv)) < 0 ||
+	    (ret = decoration_init_global(srv)) < 0)
 		goto fail;
 
 	srv->dev_source = wl_event_loop_add_fd(srv->loop, dispman_device_get_fd(dev),
@@ -156,6 +159,7 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 	if (srv->dev_source)
 		wl_event_source_remove(srv->dev_source);
 	data_device_finish(srv);
+	xdg_finish(srv);
 	seat_finish(srv);
 	dmabuf_finish(srv);
 	shm_finish(srv);
@@ -222,6 +226,48 @@ int dispman_wayland_set_input(struct dispman_wayland *wl, struct dispman_input *
 	if (!wl)
 		return -EINVAL;
 	return seat_set_input(&wl->srv, input);
+}
+
+int dispman_wayland_set_window_policy(struct dispman_wayland *wl,
+	enum dispman_wayland_window_policy policy)
+{
+	if (!wl || (policy != DISPMAN_WAYLAND_POLICY_KIOSK && policy != DISPMAN_WAYLAND_POLICY_FREE)) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_window_policy: %s",
+			!wl ? "the compositor is NULL" : "unknown policy");
+		return -EINVAL;
+	}
+	if (wl->srv.policy != policy) {
+		wl->srv.policy = policy;
+		xdg_reconfigure_all(&wl->srv);
+	}
+	return 0;
+}
+
+int dispman_wayland_set_xdg_shell_version(struct dispman_wayland *wl, uint32_t version)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_xdg_shell_version: the compositor is "
+			"NULL");
+		return -EINVAL;
+	}
+	return xdg_set_version(&wl->srv, version);
+}
+
+int dispman_wayland_place_surface(struct dispman_wayland *wl, struct wl_resource *surface,
+	int32_t x, int32_t y)
+{
+	struct shell_surface *t = wl && surface ? xdg_toplevel_of(surface) : NULL;
+	if (!t) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_place_surface: %s", !wl ?
+			"the compositor is NULL" : !surface ? "the surface is NULL" :
+			"the surface is not an xdg toplevel");
+		return -EINVAL;
+	}
+	t->placed = true;
+	t->place_x = x;
+	t->place_y = y;
+	server_schedule_repaint(&wl->srv);
+	return 0;
 }
 
 int dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats)

@@ -1,24 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xdg_wm_base as a kiosk shell: every toplevel is configured full-screen with the output's
- * size and stacked above the earlier ones; popups sit at their positioner's anchor
- * relative to their parent, above everything.
+ * xdg_wm_base v5. Toplevels are placed by the window policy (server.policy): the kiosk's
+ * configures a toplevel without a parent full-screen and centres its window geometry on
+ * the output (a smaller one on black), and gives a toplevel with a parent (a dialog) the
+ * size it chooses, centred over its parent and stacked above it; the free policy leaves
+ * toplevels at their own size at (0, 0) or where the embedder placed them. Popups are
+ * placed by their positioner's rules relative to the parent's window geometry and kept
+ * inside the output (flip, then slide, then resize, per axis, as the rules allow). A
+ * grabbing popup takes the keyboard (tree.c) and a press outside its client dismisses the
+ * grab chain with popup_done, topmost first.
  */
 #include "xdg.h"
-
-#include "box.h"
-#include "surface.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
+#include "surface.h"
+
 #include "xdg-shell-server-protocol.h"
 
-struct positioner {
-	int32_t w, h;
-	struct box anchor;
-	int32_t off_x, off_y;
-};
+#define XDG_WM_BASE_VERSION 5
 
 static void post_error(struct server *srv, struct wl_resource *res, uint32_t code,
 	const char *msg)
@@ -27,6 +28,15 @@ static void post_error(struct server *srv, struct wl_resource *res, uint32_t cod
 }
 
 /* ---- positioner ---- */
+
+struct positioner {
+	struct positioner_rules rules;
+};
+
+static struct positioner_rules *rules_of(struct wl_resource *res)
+{
+	return &((struct positioner *)wl_resource_get_user_data(res))->rules;
+}
 
 static void positioner_destroy(struct wl_client *c, struct wl_resource *res)
 {
@@ -41,46 +51,74 @@ static void positioner_free(struct wl_resource *res)
 static void positioner_set_size(struct wl_client *c, struct wl_resource *res, int32_t w,
 	int32_t h)
 {
-	struct positioner *p = wl_resource_get_user_data(res);
 	if (w < 1 || h < 1) {
 		wl_resource_post_error(res, XDG_POSITIONER_ERROR_INVALID_INPUT,
 			"positioner size %dx%d is not positive", w, h);
 		return;
 	}
-	p->w = w;
-	p->h = h;
+	rules_of(res)->w = w;
+	rules_of(res)->h = h;
 }
 
 static void positioner_set_anchor_rect(struct wl_client *c, struct wl_resource *res, int32_t x,
 	int32_t y, int32_t w, int32_t h)
 {
-	struct positioner *p = wl_resource_get_user_data(res);
 	if (w < 0 || h < 0) {
 		wl_resource_post_error(res, XDG_POSITIONER_ERROR_INVALID_INPUT,
 			"anchor rectangle %dx%d is negative", w, h);
 		return;
 	}
-	p->anchor = (struct box){ x, y, w, h };
+	rules_of(res)->anchor_rect = (struct box){ x, y, w, h };
+	rules_of(res)->anchor_rect_set = true;
 }
 
-static void positioner_set_u32(struct wl_client *c, struct wl_resource *res, uint32_t v)
+static void positioner_set_anchor(struct wl_client *c, struct wl_resource *res, uint32_t a)
 {
+	if (a > XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT) {
+		wl_resource_post_error(res, XDG_POSITIONER_ERROR_INVALID_INPUT,
+			"anchor %u is not an xdg_positioner.anchor", a);
+		return;
+	}
+	rules_of(res)->anchor = a;
+}
+
+static void positioner_set_gravity(struct wl_client *c, struct wl_resource *res, uint32_t g)
+{
+	if (g > XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT) {
+		wl_resource_post_error(res, XDG_POSITIONER_ERROR_INVALID_INPUT,
+			"gravity %u is not an xdg_positioner.gravity", g);
+		return;
+	}
+	rules_of(res)->gravity = g;
+}
+
+static void positioner_set_constraint_adjustment(struct wl_client *c, struct wl_resource *res,
+	uint32_t bits)
+{
+	rules_of(res)->constraints = bits;
 }
 
 static void positioner_set_offset(struct wl_client *c, struct wl_resource *res, int32_t x,
 	int32_t y)
 {
-	struct positioner *p = wl_resource_get_user_data(res);
-	p->off_x = x;
-	p->off_y = y;
+	rules_of(res)->off_x = x;
+	rules_of(res)->off_y = y;
 }
 
 static void positioner_set_reactive(struct wl_client *c, struct wl_resource *res)
 {
+	rules_of(res)->reactive = true;
 }
 
 static void positioner_set_parent_size(struct wl_client *c, struct wl_resource *res, int32_t w,
 	int32_t h)
+{
+	/* the parent's size is the compositor's own to know here: parents do not resize
+	 * between the popup's request and its placement */
+}
+
+static void positioner_set_parent_configure(struct wl_client *c, struct wl_resource *res,
+	uint32_t serial)
 {
 }
 
@@ -88,19 +126,368 @@ static const struct xdg_positioner_interface positioner_impl = {
 	.destroy = positioner_destroy,
 	.set_size = positioner_set_size,
 	.set_anchor_rect = positioner_set_anchor_rect,
-	.set_anchor = positioner_set_u32,
-	.set_gravity = positioner_set_u32,
-	.set_constraint_adjustment = positioner_set_u32,
+	.set_anchor = positioner_set_anchor,
+	.set_gravity = positioner_set_gravity,
+	.set_constraint_adjustment = positioner_set_constraint_adjustment,
 	.set_offset = positioner_set_offset,
 	.set_reactive = positioner_set_reactive,
 	.set_parent_size = positioner_set_parent_size,
-	.set_parent_configure = positioner_set_u32,
+	.set_parent_configure = positioner_set_parent_configure,
 };
+
+/* ---- placement ---- */
+
+static bool edge_left(uint32_t v)   /* anchor and gravity share their values */
+{
+	return v == XDG_POSITIONER_ANCHOR_LEFT || v == XDG_POSITIONER_ANCHOR_TOP_LEFT ||
+		v == XDG_POSITIONER_ANCHOR_BOTTOM_LEFT;
+}
+
+static bool edge_right(uint32_t v)
+{
+	return v == XDG_POSITIONER_ANCHOR_RIGHT || v == XDG_POSITIONER_ANCHOR_TOP_RIGHT ||
+		v == XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT;
+}
+
+static bool edge_top(uint32_t v)
+{
+	return v == XDG_POSITIONER_ANCHOR_TOP || v == XDG_POSITIONER_ANCHOR_TOP_LEFT ||
+		v == XDG_POSITIONER_ANCHOR_TOP_RIGHT;
+}
+
+static bool edge_bottom(uint32_t v)
+{
+	return v == XDG_POSITIONER_ANCHOR_BOTTOM || v == XDG_POSITIONER_ANCHOR_BOTTOM_LEFT ||
+		v == XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT;
+}
+
+/* The popup's position on one axis from the anchor rectangle (start a, length al), the
+ * popup's length len, the anchor's and gravity's side (-1 start, 1 end, 0 centre). */
+static int32_t axis_place(int32_t a, int32_t al, int anchor, int gravity, int32_t len,
+	int32_t off)
+{
+	int32_t p = anchor < 0 ? a : anchor > 0 ? a + al : a + al / 2;
+	p += gravity < 0 ? -len : gravity > 0 ? 0 : -len / 2;
+	return p + off;
+}
+
+static int side_x(uint32_t v)
+{
+	return edge_left(v) ? -1 : edge_right(v) ? 1 : 0;
+}
+
+static int side_y(uint32_t v)
+{
+	return edge_top(v) ? -1 : edge_bottom(v) ? 1 : 0;
+}
+
+/*
+ * One axis of the constraint adjustment, in the parent's geometry coordinates: *pos and
+ * *len the popup's, [lo, hi) the output's; flip, slide and resize as the rules allow.
+ */
+static void axis_constrain(int32_t *pos, int32_t *len, int32_t lo, int32_t hi, int32_t a,
+	int32_t al, int anchor, int gravity, int32_t off, bool flip, bool slide, bool resize)
+{
+	if (*pos >= lo && *pos + *len <= hi)
+		return;
+	if (flip) {
+		int32_t p = axis_place(a, al, -anchor, -gravity, *len, -off);
+		if (p >= lo && p + *len <= hi) {
+			*pos = p;
+			return;
+		}
+	}
+	if (slide) {
+		if (*pos + *len > hi)
+			*pos = hi - *len;
+		if (*pos < lo)
+			*pos = lo;      /* the start wins when both ends are out */
+		if (*pos + *len <= hi)
+			return;
+	}
+	if (resize) {
+		int32_t s = *pos < lo ? lo : *pos, e = *pos + *len > hi ? hi : *pos + *len;
+		if (e > s) {
+			*pos = s;
+			*len = e - s;
+		}
+	}
+}
+
+static void window_geometry(struct shell_surface *x, struct box *g)
+{
+	*g = x->geometry;
+	if (g->w <= 0 || g->h <= 0) {
+		int32_t w = 0, h = 0;
+		if (x->surface && x->surface->current.buffer)
+			surface_get_size(x->surface, &w, &h);
+		*g = (struct box){ 0, 0, w, h };
+	}
+}
+
+static bool is_main(struct shell_surface *x)
+{
+	return !x->popup && !x->parent;
+}
+
+/* The toplevel's window geometry origin on the output, by the policy. */
+static void toplevel_window_origin(struct shell_surface *x, const struct box *g, int32_t *wx,
+	int32_t *wy)
+{
+	struct server *srv = x->srv;
+	if (srv->policy == DISPMAN_WAYLAND_POLICY_FREE) {
+		if (x->want_fullscreen) {
+			*wx = g->w < srv->width ? (srv->width - g->w) / 2 : 0;
+			*wy = g->h < srv->height ? (srv->height - g->h) / 2 : 0;
+		} else {
+			*wx = x->placed ? x->place_x : 0;
+			*wy = x->placed ? x->place_y : 0;
+		}
+		return;
+	}
+	if (is_main(x)) {
+		/* full-screen: smaller windows centred on black, larger ones cropped */
+		*wx = g->w < srv->width ? (srv->width - g->w) / 2 : 0;
+		*wy = g->h < srv->height ? (srv->height - g->h) / 2 : 0;
+		return;
+	}
+	/* a dialog: centred over its parent's window, kept on the output where it fits */
+	int32_t px = 0, py = 0, pw = srv->width, ph = srv->height;
+	struct shell_surface *p = x->parent;
+	if (p && p->surface) {
+		struct box pg;
+		window_geometry(p, &pg);
+		int32_t ox, oy;
+		if (xdg_surface_origin(p, &ox, &oy)) {
+			px = ox + pg.x;
+			py = oy + pg.y;
+			pw = pg.w;
+			ph = pg.h;
+		}
+	}
+	*wx = px + (pw - g->w) / 2;
+	*wy = py + (ph - g->h) / 2;
+	if (*wx + g->w > srv->width)
+		*wx = srv->width - g->w;
+	if (*wy + g->h > srv->height)
+		*wy = srv->height - g->h;
+	if (*wx < 0)
+		*wx = 0;
+	if (*wy < 0)
+		*wy = 0;
+}
+
+bool xdg_surface_origin(struct shell_surface *x, int32_t *ox, int32_t *oy)
+{
+	struct box g;
+	window_geometry(x, &g);
+	if (!x->popup) {
+		int32_t wx, wy;
+		toplevel_window_origin(x, &g, &wx, &wy);
+		*ox = wx - g.x;
+		*oy = wy - g.y;
+		return true;
+	}
+	struct shell_surface *p = x->parent;
+	if (!p || !p->surface || x->done)
+		return false;
+	int32_t pox, poy;
+	if (!xdg_surface_origin(p, &pox, &poy))
+		return false;
+	struct box pg;
+	window_geometry(p, &pg);
+	*ox = pox + pg.x + x->popup_box.x - g.x;
+	*oy = poy + pg.y + x->popup_box.y - g.y;
+	return true;
+}
+
+/* The popup's box relative to its parent's window geometry, from its rules, kept inside
+ * the output as the constraint adjustments allow. */
+static void popup_place(struct shell_surface *x)
+{
+	const struct positioner_rules *r = &x->rules;
+	const struct box *a = &r->anchor_rect;
+	int32_t w = r->w, h = r->h;
+	int32_t px = axis_place(a->x, a->w, side_x(r->anchor), side_x(r->gravity), w, r->off_x);
+	int32_t py = axis_place(a->y, a->h, side_y(r->anchor), side_y(r->gravity), h, r->off_y);
+	/* the output in the parent's geometry coordinates */
+	int32_t lo_x = 0, lo_y = 0;
+	struct shell_surface *p = x->parent;
+	int32_t pox, poy;
+	if (p && xdg_surface_origin(p, &pox, &poy)) {
+		struct box pg;
+		window_geometry(p, &pg);
+		lo_x = -(pox + pg.x);
+		lo_y = -(poy + pg.y);
+	}
+	int32_t hi_x = lo_x + x->srv->width, hi_y = lo_y + x->srv->height;
+	uint32_t c = r->constraints;
+	axis_constrain(&px, &w, lo_x, hi_x, a->x, a->w, side_x(r->anchor), side_x(r->gravity),
+		r->off_x, c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X,
+		c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X,
+		c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_X);
+	axis_constrain(&py, &h, lo_y, hi_y, a->y, a->h, side_y(r->anchor), side_y(r->gravity),
+		r->off_y, c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_Y,
+		c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y,
+		c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_Y);
+	x->popup_box = (struct box){ px, py, w, h };
+}
+
+/* ---- configure ---- */
+
+static void add_state(struct wl_array *states, uint32_t st)
+{
+	uint32_t *p = wl_array_add(states, sizeof(*p));
+	if (p)
+		*p = st;
+}
+
+static void send_configure(struct shell_surface *x)
+{
+	struct server *srv = x->srv;
+	if (!x->role_resource)
+		return;
+	bool first = x->configure_serial == 0;
+	x->configure_serial = wl_display_next_serial(srv->display);
+	if (!x->popup) {
+		int ver = wl_resource_get_version(x->role_resource);
+		if (first && ver >= XDG_TOPLEVEL_WM_CAPABILITIES_SINCE_VERSION) {
+			/* full-screen is the one window state a kiosk changes */
+			struct wl_array caps;
+			wl_array_init(&caps);
+			add_state(&caps, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN);
+			xdg_toplevel_send_wm_capabilities(x->role_resource, &caps);
+			wl_array_release(&caps);
+		}
+		bool fullscreen = srv->policy == DISPMAN_WAYLAND_POLICY_KIOSK ? is_main(x) :
+			x->want_fullscreen;
+		struct wl_array states;
+		wl_array_init(&states);
+		if (fullscreen)
+			add_state(&states, XDG_TOPLEVEL_STATE_FULLSCREEN);
+		add_state(&states, XDG_TOPLEVEL_STATE_ACTIVATED);
+		if (ver >= XDG_TOPLEVEL_STATE_TILED_LEFT_SINCE_VERSION && fullscreen) {
+			add_state(&states, XDG_TOPLEVEL_STATE_TILED_LEFT);
+			add_state(&states, XDG_TOPLEVEL_STATE_TILED_RIGHT);
+			add_state(&states, XDG_TOPLEVEL_STATE_TILED_TOP);
+			add_state(&states, XDG_TOPLEVEL_STATE_TILED_BOTTOM);
+		}
+		if (ver >= XDG_TOPLEVEL_CONFIGURE_BOUNDS_SINCE_VERSION)
+			xdg_toplevel_send_configure_bounds(x->role_resource, srv->width,
+				srv->height);
+		xdg_toplevel_send_configure(x->role_resource, fullscreen ? srv->width : 0,
+			fullscreen ? srv->height : 0, &states);
+		wl_array_release(&states);
+	} else {
+		popup_place(x);
+		xdg_popup_send_configure(x->role_resource, x->popup_box.x, x->popup_box.y,
+			x->popup_box.w, x->popup_box.h);
+	}
+	xdg_surface_send_configure(x->resource, x->configure_serial);
+}
+
+void xdg_configure(struct shell_surface *x)
+{
+	if (x->configure_serial && x->role_resource)
+		send_configure(x);
+}
+
+void xdg_reconfigure_all(struct server *srv)
+{
+	struct shell_surface *x;
+	wl_list_for_each(x, &srv->toplevels, link)
+		if (x->configure_serial && x->role_resource)
+			send_configure(x);
+	server_schedule_repaint(srv);
+}
+
+/* ---- popup grabs ---- */
+
+static struct wl_client *client_of(struct shell_surface *x)
+{
+	return wl_resource_get_client(x->resource);
+}
+
+/* popup_done to every grabbing popup, topmost first (the list is bottom to top). */
+static void dismiss_grabs(struct server *srv, struct wl_client *keep)
+{
+	struct shell_surface *x;
+	bool any = false;
+	wl_list_for_each_reverse(x, &srv->toplevels, link) {
+		if (!x->popup || !x->grab || x->done || !x->role_resource)
+			continue;
+		if (keep && client_of(x) == keep)
+			continue;
+		xdg_popup_send_popup_done(x->role_resource);
+		x->done = true;
+		any = true;
+		if (x->surface && (x->surface->layer || x->surface->mapped))
+			surface_unmap(x->surface);
+	}
+	if (any)
+		server_schedule_repaint(srv);
+}
+
+static bool grab_active(struct server *srv)
+{
+	struct shell_surface *x;
+	wl_list_for_each(x, &srv->toplevels, link)
+		if (x->popup && x->grab && !x->done && x->role_resource)
+			return true;
+	return false;
+}
+
+/* The press listener, with the server behind it (this module keeps no other state). */
+struct press_listener {
+	struct wl_listener l;
+	struct server *srv;
+};
+
+/* A press: outside the grabbing client it ends the grab (and is not delivered). */
+static void on_press(struct wl_listener *l, void *data)
+{
+	struct server_press *press = data;
+	struct press_listener *pl = wl_container_of(l, pl, l);
+	struct server *srv = pl->srv;
+	if (!grab_active(srv))
+		return;
+	struct shell_surface *x, *top = NULL;
+	wl_list_for_each_reverse(x, &srv->toplevels, link) {
+		if (x->popup && x->grab && !x->done && x->role_resource) {
+			top = x;
+			break;
+		}
+	}
+	struct wl_client *grabber = client_of(top);
+	if (press->target && wl_resource_get_client(press->target->resource) == grabber) {
+		/* inside the client: on one of its popups it is delivered; elsewhere on its
+		 * surfaces the popups close, as a click outside a menu does */
+		if (press->target->role == ROLE_XDG_POPUP)
+			return;
+		dismiss_grabs(srv, NULL);
+		return;
+	}
+	dismiss_grabs(srv, NULL);
+	press->consumed = true;
+}
 
 /* ---- toplevel ---- */
 
 static void role_destroy(struct wl_client *c, struct wl_resource *res)
 {
+	struct shell_surface *x = wl_resource_get_user_data(res);
+	if (x && x->popup) {
+		/* only the topmost popup of a chain may go */
+		struct shell_surface *o;
+		wl_list_for_each(o, &x->srv->toplevels, link) {
+			if (o != x && o->popup && o->parent == x && o->role_resource && !o->done) {
+				post_error(x->srv, x->resource,
+					XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP,
+					"a popup destroyed before its child popups");
+				return;
+			}
+		}
+	}
 	wl_resource_destroy(res);
 }
 
@@ -113,20 +500,54 @@ static void role_resource_destroy(struct wl_resource *res)
 	wl_list_remove(&x->link);
 	wl_list_init(&x->link);
 	x->configured = false;
+	x->configure_serial = 0;
+	/* children (dialogs, popups) lose their parent */
+	struct shell_surface *o;
+	wl_list_for_each(o, &x->srv->toplevels, link)
+		if (o->parent == x)
+			o->parent = NULL;
 	if (x->surface) {
 		if (x->surface->layer || x->surface->mapped)
 			surface_unmap(x->surface);
 		x->surface->role = ROLE_NONE;
-		x->surface->xdg = NULL;
-		/* the xdg_surface may get a new role: keep it linked to the surface */
-		x->surface->xdg = x;
 	}
+	x->parent = NULL;
+	x->grab = false;
+	x->done = false;
 	server_schedule_repaint(x->srv);
 }
 
-static void toplevel_set_parent(struct wl_client *c, struct wl_resource *res,
-	struct wl_resource *parent)
+static struct shell_surface *toplevel_from(struct wl_resource *res)
 {
+	return wl_resource_get_user_data(res);
+}
+
+static void toplevel_set_parent(struct wl_client *c, struct wl_resource *res,
+	struct wl_resource *parent_res)
+{
+	struct shell_surface *x = toplevel_from(res);
+	struct shell_surface *p = parent_res ? toplevel_from(parent_res) : NULL;
+	if (!x)
+		return;
+	for (struct shell_surface *q = p; q; q = q->parent) {
+		if (q == x) {
+			post_error(x->srv, res, XDG_TOPLEVEL_ERROR_INVALID_PARENT,
+				"the parent would be the toplevel itself or its descendant");
+			return;
+		}
+	}
+	if (p == x->parent)
+		return;
+	bool was_main = is_main(x);
+	x->parent = p;
+	/* a dialog goes above its parent */
+	if (p && x->configure_serial) {
+		wl_list_remove(&x->link);
+		wl_list_insert(x->srv->toplevels.prev, &x->link);
+	}
+	if (x->configure_serial && was_main != is_main(x))
+		send_configure(x);
+	server_schedule_repaint(x->srv);
 }
 
 static void toplevel_set_string(struct wl_client *c, struct wl_resource *res, const char *s)
@@ -148,17 +569,54 @@ static void toplevel_resize(struct wl_client *c, struct wl_resource *res,
 {
 }
 
-static void toplevel_set_size(struct wl_client *c, struct wl_resource *res, int32_t w, int32_t h)
+static void toplevel_set_max_size(struct wl_client *c, struct wl_resource *res, int32_t w,
+	int32_t h)
 {
+	struct shell_surface *x = toplevel_from(res);
+	if (w < 0 || h < 0) {
+		post_error(x->srv, res, XDG_TOPLEVEL_ERROR_INVALID_SIZE, "negative maximum size");
+		return;
+	}
+	x->max_w = w;
+	x->max_h = h;
+}
+
+static void toplevel_set_min_size(struct wl_client *c, struct wl_resource *res, int32_t w,
+	int32_t h)
+{
+	struct shell_surface *x = toplevel_from(res);
+	if (w < 0 || h < 0) {
+		post_error(x->srv, res, XDG_TOPLEVEL_ERROR_INVALID_SIZE, "negative minimum size");
+		return;
+	}
+	x->min_w = w;
+	x->min_h = h;
 }
 
 static void toplevel_void(struct wl_client *c, struct wl_resource *res)
 {
+	/* maximize and minimize: a kiosk has neither; the configure answers with the
+	 * toplevel's state as it is */
+	struct shell_surface *x = toplevel_from(res);
+	if (x && x->configure_serial)
+		send_configure(x);
 }
 
 static void toplevel_set_fullscreen(struct wl_client *c, struct wl_resource *res,
 	struct wl_resource *output)
 {
+	struct shell_surface *x = toplevel_from(res);
+	x->want_fullscreen = true;
+	if (x->configure_serial)
+		send_configure(x);
+}
+
+static void toplevel_unset_fullscreen(struct wl_client *c, struct wl_resource *res)
+{
+	struct shell_surface *x = toplevel_from(res);
+	x->want_fullscreen = false;
+	if (x->configure_serial)
+		send_configure(x);
 }
 
 static const struct xdg_toplevel_interface toplevel_impl = {
@@ -169,45 +627,53 @@ static const struct xdg_toplevel_interface toplevel_impl = {
 	.show_window_menu = toplevel_show_window_menu,
 	.move = toplevel_move,
 	.resize = toplevel_resize,
-	.set_max_size = toplevel_set_size,
-	.set_min_size = toplevel_set_size,
+	.set_max_size = toplevel_set_max_size,
+	.set_min_size = toplevel_set_min_size,
 	.set_maximized = toplevel_void,
 	.unset_maximized = toplevel_void,
 	.set_fullscreen = toplevel_set_fullscreen,
-	.unset_fullscreen = toplevel_void,
+	.unset_fullscreen = toplevel_unset_fullscreen,
 	.set_minimized = toplevel_void,
 };
-
-static void send_configure(struct shell_surface *x)
-{
-	struct server *srv = x->srv;
-	if (!x->role_resource)
-		return;
-	x->configure_serial = wl_display_next_serial(srv->display);
-	if (!x->popup) {
-		struct wl_array states;
-		wl_array_init(&states);
-		uint32_t *st = wl_array_add(&states, 2 * sizeof(uint32_t));
-		if (st) {
-			st[0] = XDG_TOPLEVEL_STATE_FULLSCREEN;
-			st[1] = XDG_TOPLEVEL_STATE_ACTIVATED;
-		}
-		xdg_toplevel_send_configure(x->role_resource, srv->width, srv->height, &states);
-		wl_array_release(&states);
-	}
-	xdg_surface_send_configure(x->resource, x->configure_serial);
-}
 
 /* ---- popup ---- */
 
 static void popup_grab(struct wl_client *c, struct wl_resource *res, struct wl_resource *seat,
 	uint32_t serial)
 {
+	struct shell_surface *x = wl_resource_get_user_data(res);
+	if (!x)
+		return;
+	if (x->surface && x->surface->mapped) {
+		post_error(x->srv, res, XDG_POPUP_ERROR_INVALID_GRAB,
+			"grab after the popup was mapped");
+		return;
+	}
+	struct shell_surface *p = x->parent;
+	if (p && p->popup && !p->grab && !p->done) {
+		/* a grabbing popup's parent must be a toplevel or a grabbing popup */
+		post_error(x->srv, res, XDG_POPUP_ERROR_INVALID_GRAB,
+			"grab on a popup whose parent popup has no grab");
+		return;
+	}
+	x->grab = true;
 }
 
 static void popup_reposition(struct wl_client *c, struct wl_resource *res,
 	struct wl_resource *positioner, uint32_t token)
 {
+	struct shell_surface *x = wl_resource_get_user_data(res);
+	if (!x)
+		return;
+	const struct positioner_rules *r = rules_of(positioner);
+	if (r->w < 1 || !r->anchor_rect_set) {
+		post_error(x->srv, x->resource, XDG_WM_BASE_ERROR_INVALID_POSITIONER,
+			"incomplete positioner");
+		return;
+	}
+	x->rules = *r;
+	xdg_popup_send_repositioned(res, token);
+	send_configure(x);
 }
 
 static const struct xdg_popup_interface popup_impl = {
@@ -232,9 +698,14 @@ static void xsurface_destroy(struct wl_client *c, struct wl_resource *res)
 static void xsurface_resource_destroy(struct wl_resource *res)
 {
 	struct shell_surface *x = wl_resource_get_user_data(res);
+	wl_signal_emit(&x->destroy_signal, x);
 	if (x->role_resource) {
 		wl_resource_set_user_data(x->role_resource, NULL);
 		wl_list_remove(&x->link);
+		struct shell_surface *o;
+		wl_list_for_each(o, &x->srv->toplevels, link)
+			if (o->parent == x)
+				o->parent = NULL;
 	}
 	if (x->surface) {
 		wl_list_remove(&x->surface_destroy.link);
@@ -292,10 +763,10 @@ static void xsurface_get_popup(struct wl_client *c, struct wl_resource *res, uin
 	if (!take_role(x, res, ROLE_XDG_POPUP))
 		return;
 	struct shell_surface *parent = parent_res ? wl_resource_get_user_data(parent_res) : NULL;
-	struct positioner *p = wl_resource_get_user_data(positioner_res);
-	if (p->w < 1 || p->anchor.w < 0) {
+	const struct positioner_rules *r = rules_of(positioner_res);
+	if (r->w < 1 || !r->anchor_rect_set) {
 		post_error(x->srv, res, XDG_WM_BASE_ERROR_INVALID_POSITIONER,
-			"incomplete positioner");
+			"incomplete positioner (no size or no anchor rectangle)");
 		return;
 	}
 	x->role_resource = wl_resource_create(c, &xdg_popup_interface,
@@ -306,17 +777,33 @@ static void xsurface_get_popup(struct wl_client *c, struct wl_resource *res, uin
 	}
 	wl_resource_set_implementation(x->role_resource, &popup_impl, x, role_resource_destroy);
 	x->popup = true;
+	x->parent = parent;
+	x->rules = *r;
+	x->grab = false;
+	x->done = false;
 	x->surface->role = ROLE_XDG_POPUP;
-	int32_t rx = p->anchor.x + p->off_x, ry = p->anchor.y + p->anchor.h + p->off_y;
-	x->px = rx + (parent && parent->popup ? parent->px : 0);
-	x->py = ry + (parent && parent->popup ? parent->py : 0);
 	wl_list_insert(x->srv->toplevels.prev, &x->link);
-	xdg_popup_send_configure(x->role_resource, rx, ry, p->w, p->h);
+	if (!parent)
+		wlog(DISPMAN_LOG_INFO, "popup %u without a parent: not shown (no other protocol "
+			"gives it one here)", wl_resource_get_id(res));
 }
 
 static void xsurface_set_window_geometry(struct wl_client *c, struct wl_resource *res, int32_t x,
 	int32_t y, int32_t w, int32_t h)
 {
+	struct shell_surface *xs = wl_resource_get_user_data(res);
+	if (!xs->role_resource) {
+		post_error(xs->srv, res, XDG_SURFACE_ERROR_NOT_CONSTRUCTED,
+			"set_window_geometry without a role");
+		return;
+	}
+	if (w <= 0 || h <= 0) {
+		post_error(xs->srv, res, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
+			"window geometry with a size that is not positive");
+		return;
+	}
+	xs->pending_geometry = (struct box){ x, y, w, h };
+	xs->pending_geometry_set = true;
 }
 
 static void xsurface_ack_configure(struct wl_client *c, struct wl_resource *res, uint32_t serial)
@@ -348,6 +835,10 @@ static void xdg_surface_committed(struct surface *s, void *data)
 	struct shell_surface *x = data;
 	if (!x->role_resource)
 		return;
+	if (x->pending_geometry_set) {
+		x->geometry = x->pending_geometry;
+		x->pending_geometry_set = false;
+	}
 	if (!x->configured && s->current.buffer) {
 		post_error(x->srv, x->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
 			"buffer committed before the first configure was acknowledged");
@@ -374,7 +865,6 @@ static void wm_create_positioner(struct wl_client *c, struct wl_resource *res, u
 		wl_client_post_no_memory(c);
 		return;
 	}
-	p->anchor.w = -1;
 	wl_resource_set_implementation(pr, &positioner_impl, p, positioner_free);
 }
 
@@ -413,6 +903,7 @@ static void wm_get_xdg_surface(struct wl_client *c, struct wl_resource *res, uin
 	x->surface = s;
 	x->srv = srv;
 	wl_list_init(&x->link);
+	wl_signal_init(&x->destroy_signal);
 	x->surface_destroy.notify = on_surface_destroy;
 	wl_signal_add(&s->destroy_signal, &x->surface_destroy);
 	s->xdg = x;
@@ -442,9 +933,50 @@ static void wm_bind(struct wl_client *c, void *data, uint32_t version, uint32_t 
 	wl_resource_set_implementation(res, &wm_impl, data, NULL);
 }
 
+struct shell_surface *xdg_toplevel_of(struct wl_resource *surface)
+{
+	struct surface *s = surface_checked_from_resource(surface);
+	if (!s || s->role != ROLE_XDG_TOPLEVEL || !s->xdg || s->xdg->popup)
+		return NULL;
+	return s->xdg;
+}
+
 int xdg_init_global(struct server *srv)
 {
-	if (!wl_global_create(srv->display, &xdg_wm_base_interface, 3, srv, wm_bind))
+	struct press_listener *pl = calloc(1, sizeof(*pl));
+	if (!pl)
 		return -ENOMEM;
+	pl->l.notify = on_press;
+	pl->srv = srv;
+	wl_signal_add(&srv->events.press, &pl->l);
+	srv->xdg_press = &pl->l;
+	srv->xdg_global = wl_global_create(srv->display, &xdg_wm_base_interface,
+		XDG_WM_BASE_VERSION, srv, wm_bind);
+	return srv->xdg_global ? 0 : -ENOMEM;
+}
+
+int xdg_set_version(struct server *srv, uint32_t version)
+{
+	if (version < 1 || version > XDG_WM_BASE_VERSION) {
+		wlog(DISPMAN_LOG_ERROR, "xdg_wm_base version %u: this compositor serves 1 to %d",
+			version, XDG_WM_BASE_VERSION);
+		return -EINVAL;
+	}
+	struct wl_global *g = wl_global_create(srv->display, &xdg_wm_base_interface,
+		(int)version, srv, wm_bind);
+	if (!g)
+		return -ENOMEM;
+	/* clients bound to the old global keep their objects; new ones see the new one */
+	wl_global_destroy(srv->xdg_global);
+	srv->xdg_global = g;
 	return 0;
+}
+
+void xdg_finish(struct server *srv)
+{
+	if (!srv->xdg_press)
+		return;
+	wl_list_remove(&srv->xdg_press->link);
+	free(srv->xdg_press);
+	srv->xdg_press = NULL;
 }

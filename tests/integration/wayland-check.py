@@ -3,7 +3,8 @@
 """Pixel and kernel-state checks for the dispman-kiosk guest tests.
 
   wayland-check.py simple-shm CAP0.ppm CAP1.ppm
-      both captures show weston-simple-shm's pattern at (0, 0) (250x250: white
+      both captures show weston-simple-shm's pattern centred on the output, as the
+      xdg-shell rule puts a full-screen window smaller than the output (250x250: white
       20-pixel padding, rows of the outer area stepping by 0x080401 per pixel, the
       ring constant along rows), black elsewhere, and the two differ (it animates).
   wayland-check.py smpte CAP.ppm
@@ -51,13 +52,20 @@ def pixel(img, x, y):
 def check_simple_shm(img, name):
     w, h, _ = img
     size, pad = 250, 20
+    ox, oy = (w - size) // 2, (h - size) // 2  # centred on black
+
+    def at(x, y):  # a pixel in the pattern's own coordinates
+        return pixel(img, ox + x, oy + y)
+
     half = pad + (size - 2 * pad) // 2
     outer = (half - 8) ** 2
     inner = (half - 40) ** 2
     for (x, y) in [(2, 2), (10, 120), (245, 5), (120, 246), (247, 247)]:
-        if pixel(img, x, y) != 0xFFFFFF:
-            fail(f"{name}: padding pixel ({x},{y}) is {pixel(img, x, y):06x}, not white")
-    for (x, y) in [(260, 10), (500, 400), (w - 1, h - 1), (10, 300)]:
+        if at(x, y) != 0xFFFFFF:
+            fail(f"{name}: padding pixel ({x},{y}) of the window at ({ox},{oy}) is "
+                 f"{at(x, y):06x}, not white")
+    for (x, y) in [(10, 10), (ox - 10, oy + 100), (ox + size + 10, oy + 10),
+                   (ox + 100, oy + size + 10), (w - 1, h - 1)]:
         if pixel(img, x, y) != 0:
             fail(f"{name}: pixel ({x},{y}) outside the surface is {pixel(img, x, y):06x}")
     steps = flats = 0
@@ -65,7 +73,7 @@ def check_simple_shm(img, name):
         for x in range(pad, size - pad - 1):
             r0 = (x - half) ** 2 + (y - half) ** 2
             r1 = (x + 1 - half) ** 2 + (y - half) ** 2
-            a, b = pixel(img, x, y), pixel(img, x + 1, y)
+            a, b = at(x, y), at(x + 1, y)
             if r0 >= outer + 600 and r1 >= outer + 600:
                 if (a + 0x080401) & 0xFFFFFF != b:
                     fail(f"{name}: outer area ({x},{y})->({x + 1},{y}): {a:06x} -> {b:06x}, "
@@ -84,8 +92,9 @@ def cmd_simple_shm(a, b):
     i0, i1 = read_ppm(a), read_ppm(b)
     s0 = check_simple_shm(i0, a)
     check_simple_shm(i1, b)
+    ox, oy = (i0[0] - 250) // 2, (i0[1] - 250) // 2
     diff = sum(1 for y in range(20, 230, 3) for x in range(20, 230, 3)
-               if pixel(i0, x, y) != pixel(i1, x, y))
+               if pixel(i0, ox + x, oy + y) != pixel(i1, ox + x, oy + y))
     if diff < 100:
         fail(f"the two captures differ in only {diff} sampled pixels: frames did not flow")
     print(f"simple-shm pattern ok in both captures ({s0[0]} steps, {s0[1]} flat pairs each), "
