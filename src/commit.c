@@ -536,18 +536,14 @@ void device_run_queued(struct dispman_device *dev)
 
 int dispman_device_commit(struct dispman_device *dev)
 {
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+	if (refuse_null(dev, "dev"))
 		return -EINVAL;
-	}
 	return device_commit_internal(dev, NULL);
 }
 
 int dispman_output_commit(struct dispman_output *out)
 {
-	if (!out) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+	if (refuse_null(out, "out"))
 		return -EINVAL;
-	}
 	return device_commit_internal(output_device(out), out);
 }

@@ -9,7 +9,12 @@
  * - Constructors return NULL and set errno on failure.
  * - Operations return 0 (or a non-negative count) on success and a negative errno on
  *   failure.
- * - Destructors and unref functions accept NULL.
+ * - Destructors and unref functions accept NULL (and do nothing).
+ * - Every other function refuses a NULL object (device, output, layer, buffer, camera,
+ *   input) with one error logged ("function: argument is NULL"): an operation returns
+ *   -EINVAL, a constructor or a getter returning a pointer returns NULL with errno EINVAL,
+ *   and a getter without an error value returns 0 (false, DISPMAN_CONNECTION_UNKNOWN,
+ *   DRM_FORMAT_MOD_INVALID for a modifier; output parameters set to 0) with errno EINVAL.
  * - Every failure is also reported through the log handler (see dispman_log_set_handler).
  * - Objects of one device are single-threaded: call them from one thread at a time. All
  *   callbacks run inside dispman_device_dispatch() (or inside the call named in the
@@ -787,7 +792,7 @@ struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
  */
 int dispman_buffer_export_dmabuf(struct dispman_buffer *buf, int *fd);
 
-/** Take a reference. Returns buf. */
+/** Take a reference. Returns buf (NULL with errno EINVAL when buf is NULL). */
 struct dispman_buffer *dispman_buffer_ref(struct dispman_buffer *buf);
 
 /**
