@@ -522,9 +522,18 @@ static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 		return;
 	}
 	int ret = commit_wanted(dev, &run);
-	run_finish(&run);
-	if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */
+	if (ret < 0 && ret != -EACCES) { /* a lost master is logged once, by the pause */
 		dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
+		/* No call returns this error: each output the commit covered tells its error
+		 * callback. A commit asked for from there is queued, as from any callback, and
+		 * made with the next events (never in a loop of failures here). */
+		commit_defer(dev, true);
+		for (size_t i = 0; i < n && i < device_n_outputs(dev); i++)
+			if (run.want[i])
+				output_commit_failed(device_output(dev, i), ret);
+		commit_defer(dev, false);
+	}
+	run_finish(&run);
 }
 
 void device_run_queued(struct dispman_device *dev)

@@ -686,6 +686,22 @@ int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_
 	return 0;
 }
 
+int dispman_output_set_error_callback(struct dispman_output *out,
+	dispman_commit_error_callback cb, void *data)
+{
+	if (refuse_null(out, "out"))
+		return -EINVAL;
+	out->error_cb = cb;
+	out->error_data = data;
+	return 0;
+}
+
+void output_commit_failed(struct dispman_output *out, int err)
+{
+	if (out->error_cb)
+		out->error_cb(out, err, out->error_data);
+}
+
 struct dispman_device *output_device(const struct dispman_output *out)
 {
 	return out->dev;

@@ -206,8 +206,9 @@ int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms);
  * shown, release, output or input callbacks; or a camera's new frame) is queued too and
  * returns 0: it is made once the callbacks of that batch of events are done, before
  * dispman_device_dispatch() (or the call that handled the events) returns, and after
- * each output's own flip as above. Its failure is then reported through the log handler
- * only, like any queued commit's; -EACCES (paused) is still returned at once.
+ * each output's own flip as above. Its failure, like any queued commit's, is logged and
+ * told to the error callback of each output it covered (see
+ * dispman_output_set_error_callback()); -EACCES (paused) is still returned at once.
  *
  * Returns 0, or -EACCES when the device lost DRM master (commits are paused, logged
  * once; see dispman_device_resume()), -EINVAL/-ERANGE/-ENOSPC when the kernel rejected
@@ -485,6 +486,34 @@ typedef void (*dispman_frame_callback)(struct dispman_output *out, uint64_t sequ
  */
 int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
 	void *data);
+
+/**
+ * Called when a commit that was queued failed: one asked for from a callback, or while the
+ * output's flip was pending, whose call returned 0 (see dispman_device_commit()). It runs
+ * inside dispman_device_dispatch() (or dispman_output_capture*(), which handles events),
+ * once for each output the failed commit covered, after the failure was logged.
+ *
+ * err is the negative errno the commit would have returned had it been made at once:
+ * -EINVAL, -ERANGE or -ENOSPC (the kernel rejected even the smallest configuration),
+ * -ENOMEM, or another kernel errno; never -EACCES (a lost DRM master pauses commits, see
+ * dispman_device_is_paused()). Nothing of that commit reached the screen: no frame
+ * callback will come for it, and the pending state stays as the application left it. An
+ * application that commits its next frame from the frame callback must act here (or after
+ * dispman_device_dispatch() returned): change the scene, commit again, or stop. A commit
+ * asked for from this callback is queued like one from any callback and made with the
+ * next events handled; one made after dispman_device_dispatch() returned is made at once
+ * and returns its error. Do not destroy the device from the callback.
+ */
+typedef void (*dispman_commit_error_callback)(struct dispman_output *out, int err,
+	void *data);
+
+/**
+ * Set (cb NULL: remove) the output's commit error callback; data is passed back, never
+ * owned. Without one, the failure of a queued commit is only logged. Returns 0 or -EINVAL
+ * (out NULL).
+ */
+int dispman_output_set_error_callback(struct dispman_output *out,
+	dispman_commit_error_callback cb, void *data);
 
 /** The clock frame pacing counts vblanks with (dispman_output_stats.clock). */
 enum dispman_pacing_clock {
