@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * libdispman camera: a V4L2 capture stream shown on a layer, zero-copy.
  *
  * Include this header to use it (it includes <dispman/dispman.h>).

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/*
+/**
+ * @file
  * libdispman: show buffers on a Linux KMS device.
  *
  * The camera (V4L2) and input (libinput) APIs have headers of their own:

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/*
+/**
+ * @file
  * libdispman input: keyboard, pointer and touch events from libinput, delivered from
  * dispman_device_dispatch(), with positions in the coordinates of one output.
  *
