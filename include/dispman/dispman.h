@@ -141,8 +141,10 @@ void dispman_log_write(enum dispman_log_level level, const char *fmt, ...)
  * (optional), and reads CRTCs, encoders, connectors and planes.
  *
  * Returns a device the caller owns (free with dispman_device_destroy()), or NULL with
- * errno set: ENOENT (no usable device found), EOPNOTSUPP (the driver has no atomic
- * modesetting), ENOMEM, or the errno of open(2) or of a failed libdrm call.
+ * errno set: ENOENT (no usable device found), EACCES (without a path: every card node
+ * refused this process permission; run as root or through a seat), EOPNOTSUPP (the
+ * driver has no atomic modesetting), ENOMEM, or the errno of open(2) or of a failed
+ * libdrm call.
  */
 struct dispman_device *dispman_device_open(const char *path);
 
