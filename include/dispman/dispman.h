@@ -451,8 +451,9 @@ bool dispman_output_is_enabled(struct dispman_output *out);
 /**
  * Show buf full-screen on the output at the next commit through an internal layer at the
  * bottom of the stack (below every dispman_layer). The output takes its own reference to
- * buf; the caller keeps its own. buf NULL removes it. Returns 0 or -EINVAL (out NULL, or a
- * buffer of another device).
+ * buf; the caller keeps its own. buf NULL removes it. As with dispman_layer_set_buffer(),
+ * the same buffer set again means new content (set it again after drawing into it).
+ * Returns 0 or -EINVAL (out NULL, or a buffer of another device).
  */
 int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf);
 
@@ -678,8 +679,10 @@ void dispman_layer_destroy(struct dispman_layer *layer);
 /**
  * Set the layer's buffer. The layer takes a new reference (the caller keeps its own);
  * the previous buffer's reference is dropped. NULL shows nothing. Unless set explicitly,
- * source and destination rectangles follow the buffer's size. Returns 0 or -EINVAL (layer
- * NULL, or a buffer of another device).
+ * source and destination rectangles follow the buffer's size. Setting the same buffer
+ * again means new content: a buffer drawn into in place must be set again before the
+ * commit, or a layer composited on the CPU keeps showing its old pixels. Returns 0 or
+ * -EINVAL (layer NULL, or a buffer of another device).
  */
 int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer *buf);
 
