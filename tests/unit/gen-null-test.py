@@ -26,12 +26,30 @@ OBJECTS = ("device", "output", "layer", "buffer", "camera", "input")
 OBJ_RE = re.compile(r"^(const\s+)?struct\s+dispman_(%s)\s*\*$" % "|".join(OBJECTS))
 
 
+def drop_attributes(text):
+    """Without __attribute__((...)) (balanced parentheses)."""
+    out, i = [], 0
+    while True:
+        j = text.find("__attribute__", i)
+        if j < 0:
+            return "".join(out) + text[i:]
+        out.append(text[i:j])
+        k = text.index("(", j)
+        depth = 0
+        while True:
+            depth += {"(": 1, ")": -1}.get(text[k], 0)
+            k += 1
+            if depth == 0:
+                break
+        i = k
+
+
 def strip(text):
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     text = re.sub(r"//[^\n]*", " ", text)
     text = re.sub(r"^\s*#[^\n]*(\\\n[^\n]*)*", " ", text, flags=re.M)
     text = text.replace('extern "C"', " ")
-    return text
+    return drop_attributes(text)
 
 
 def declarations(path):
@@ -52,6 +70,9 @@ def declarations(path):
         if args != "void":
             for a in args.split(","):
                 a = a.strip()
+                if a == "...":
+                    params.append(("...", "..."))
+                    continue
                 am = re.fullmatch(r"(.*?[\s\*])(\w+)", a)
                 if not am:
                     sys.exit(f"gen-null-test: {path}: {name}: cannot read parameter '{a}'")
@@ -81,6 +102,8 @@ def main():
     for i, (h, ret, name, params, objs) in enumerate(cases):
         args = []
         for t, n in params:
+            if t == "...":
+                continue
             if OBJ_RE.match(t):
                 args.append("NULL")
             elif "*" in t:
