@@ -567,7 +567,7 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 		ours = ours || (cam->targets[i] && layer_buffer(cam->layer) == cam->targets[i]);
 	if (ours) {
 		dispman_layer_set_buffer(cam->layer, NULL);
-		dispman_device_commit(cam->dev);
+		dispman_output_commit(layer_output(cam->layer));
 	}
 	struct timespec t0, t;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
