@@ -124,7 +124,8 @@ def main():
         c.append("static int case_%d(void)\n{\n%s\n}\n" % (i, body))
         names = " ".join(n for _, n in objs)
         kinds = " ".join(OBJ_RE.match(t).group(2) for t, _ in objs)
-        table.append('\t{ "%s", "%s", "%s", %s, case_%d },' % (name, names, kinds, kind, i))
+        table.append('\t{ "%s", "%s", "%s", "%s", %s, case_%d },' %
+                     (name, h.split("/")[-1], names, kinds, kind, i))
     c.append("const struct null_case null_cases[] = {")
     c += table
     c.append("};")

@@ -17,6 +17,7 @@ enum null_expect {
 
 struct null_case {
 	const char *function;
+	const char *header;    /* "dispman.h", "camera.h", "input.h" */
 	const char *args;      /* the object parameters passed as NULL, by name */
 	const char *objects;   /* and by object ("device", "output", ...) */
 	enum null_expect expect;
