@@ -89,10 +89,8 @@ void alloc_finish(struct dispman_device *dev)
 int dispman_device_set_alloc_budget(struct dispman_device *dev, unsigned max_tests,
 	unsigned max_usec)
 {
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+	if (refuse_null(dev, "dev"))
 		return -EINVAL;
-	}
 	struct alloc_state *a = device_alloc_state(dev);
 	a->max_tests = max_tests;
 	a->max_usec = max_usec;

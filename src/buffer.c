@@ -350,6 +350,8 @@ static int map_dumb(struct dispman_buffer *buf)
 struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, uint32_t width,
 	uint32_t height, uint32_t fourcc)
 {
+	if (refuse_null(dev, "dev"))
+		return NULL;
 	char name[8];
 	const struct format_info *fi = format_info_find(fourcc);
 	if (!fi || fi->n_planes != 1) {
@@ -396,6 +398,8 @@ err:
 struct dispman_buffer *dispman_buffer_create_gbm(struct dispman_device *dev, uint32_t width,
 	uint32_t height, uint32_t fourcc, const uint64_t *modifiers, size_t n)
 {
+	if (refuse_null(dev, "dev"))
+		return NULL;
 #if HAVE_GBM
 	char name[8];
 	if (!format_info_find(fourcc)) {
@@ -576,12 +580,14 @@ err:
 struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
 	const struct dispman_dmabuf_desc *desc)
 {
+	if (refuse_null(dev, "dev"))
+		return NULL;
 	return buffer_import_dmabuf(dev, desc, DISPMAN_LOG_ERROR);
 }
 
 int dispman_buffer_export_dmabuf(struct dispman_buffer *buf, int *fd)
 {
-	if (!buf || !fd)
+	if (refuse_null(buf, "buf") || refuse_null(fd, "fd"))
 		return -EINVAL;
 	if (!buf->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "export: the buffer's device is gone");
@@ -607,8 +613,9 @@ int dispman_buffer_export_dmabuf(struct dispman_buffer *buf, int *fd)
 
 struct dispman_buffer *dispman_buffer_ref(struct dispman_buffer *buf)
 {
-	if (buf)
-		buf->refcount++;
+	if (refuse_null(buf, "buf"))
+		return NULL;
+	buf->refcount++;
 	return buf;
 }
 
@@ -623,6 +630,8 @@ void dispman_buffer_unref(struct dispman_buffer *buf)
 
 int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride)
 {
+	if (refuse_null(buf, "buf"))
+		return -EINVAL;
 	if (!buf->map) {
 		if (!buf->dev) {
 			dispman_log(DISPMAN_LOG_ERROR, "map: the buffer's device is gone");
@@ -652,36 +661,44 @@ int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride
 
 uint32_t dispman_buffer_get_width(struct dispman_buffer *buf)
 {
+	if (refuse_null(buf, "buf"))
+		return 0;
 	return buf->width;
 }
 
 uint32_t dispman_buffer_get_height(struct dispman_buffer *buf)
 {
+	if (refuse_null(buf, "buf"))
+		return 0;
 	return buf->height;
 }
 
 uint32_t dispman_buffer_get_format(struct dispman_buffer *buf)
 {
+	if (refuse_null(buf, "buf"))
+		return 0;
 	return buf->format;
 }
 
 uint64_t dispman_buffer_get_modifier(struct dispman_buffer *buf)
 {
+	if (refuse_null(buf, "buf"))
+		return DRM_FORMAT_MOD_INVALID;
 	return buf->modifier;
 }
 
 uint32_t dispman_buffer_get_fb_id(struct dispman_buffer *buf)
 {
+	if (refuse_null(buf, "buf"))
+		return 0;
 	return buf->fb_id;
 }
 
 int dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 	dispman_buffer_release_callback cb, void *data)
 {
-	if (!buf) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: buffer is NULL", __func__);
+	if (refuse_null(buf, "buf"))
 		return -EINVAL;
-	}
 	buf->release_cb = cb;
 	buf->release_data = data;
 	return 0;

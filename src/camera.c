@@ -331,10 +331,9 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
 	uint32_t fmts[128], sizes[32][2];
 	size_t n = 0;
 
-	if (!dev || !path || (!formats && max)) {
-		dispman_log(DISPMAN_LOG_ERROR, "dispman_camera_query_formats: NULL argument");
+	if (refuse_null(dev, "dev") || refuse_null(path, "path") ||
+	    (max && refuse_null(formats, "formats")))
 		return -EINVAL;
-	}
 	int r = v4l2_open(&v, path);
 	if (r < 0)
 		return r;
@@ -447,16 +446,13 @@ static int camera_configure(struct dispman_camera *cam,
 struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 	const struct dispman_camera_config *user_cfg)
 {
+	if (refuse_null(layer, "layer") || refuse_null(user_cfg, "config"))
+		return NULL;
 	struct dispman_camera_config config = { 0 };
-	int r = -EINVAL;
 	/* a struct that grows: take what the caller's size covers, the rest is 0 */
-	if (!user_cfg) {
-		dispman_log(DISPMAN_LOG_ERROR, "camera: layer, config and config->path are "
-			"required");
-	} else if ((r = sized_copy_in(&config, sizeof(config), user_cfg,
-			"dispman_camera_config")) == 0) {
+	int r = sized_copy_in(&config, sizeof(config), user_cfg, "dispman_camera_config");
+	if (r == 0)
 		r = check_config(layer, &config);
-	}
 	if (r < 0) {
 		errno = -r;
 		return NULL;
@@ -488,10 +484,8 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 int dispman_camera_start(struct dispman_camera *cam)
 {
 	int r;
-	if (!cam) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+	if (refuse_null(cam, "cam"))
 		return -EINVAL;
-	}
 	if (cam->failed) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the stream failed; create a new camera",
 			cam->v4l2.path);
@@ -530,10 +524,8 @@ fail:
 int dispman_camera_stop(struct dispman_camera *cam)
 {
 	int r = 0;
-	if (!cam) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+	if (refuse_null(cam, "cam"))
 		return -EINVAL;
-	}
 	if (cam->source) {
 		event_source_remove(cam->source);
 		cam->source = NULL;
@@ -575,7 +567,7 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 		ours = ours || (cam->targets[i] && layer_buffer(cam->layer) == cam->targets[i]);
 	if (ours) {
 		dispman_layer_set_buffer(cam->layer, NULL);
-		dispman_device_commit(cam->dev);
+		dispman_output_commit(layer_output(cam->layer));
 	}
 	struct timespec t0, t;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -612,10 +604,8 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 
 int dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_stats *stats)
 {
-	if (!cam) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+	if (refuse_null(cam, "cam"))
 		return -EINVAL;
-	}
 	struct dispman_camera_stats s = cam->stats;
 	s.buffers_queued = 0;
 	for (uint32_t i = 0; i < cam->n_bufs; i++)
@@ -626,10 +616,8 @@ int dispman_camera_get_stats(struct dispman_camera *cam, struct dispman_camera_s
 int dispman_camera_set_frame_callback(struct dispman_camera *cam,
 	dispman_camera_frame_callback cb, void *data)
 {
-	if (!cam) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+	if (refuse_null(cam, "cam"))
 		return -EINVAL;
-	}
 	cam->frame_cb = cb;
 	cam->frame_data = data;
 	return 0;
@@ -638,8 +626,7 @@ int dispman_camera_set_frame_callback(struct dispman_camera *cam,
 void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uint32_t *width,
 	uint32_t *height)
 {
-	if (!cam) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+	if (refuse_null(cam, "cam")) {
 		if (fourcc)
 			*fourcc = 0;
 		if (width)
@@ -660,10 +647,8 @@ void dispman_camera_get_format(struct dispman_camera *cam, uint32_t *fourcc, uin
 int dispman_camera_set_error_callback(struct dispman_camera *cam,
 	dispman_camera_error_callback cb, void *data)
 {
-	if (!cam) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+	if (refuse_null(cam, "cam"))
 		return -EINVAL;
-	}
 	cam->error_cb = cb;
 	cam->error_data = data;
 	return 0;
@@ -671,10 +656,8 @@ int dispman_camera_set_error_callback(struct dispman_camera *cam,
 
 int dispman_camera_set_control(struct dispman_camera *cam, const char *name, int64_t value)
 {
-	if (!cam) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: camera is NULL", __func__);
+	if (refuse_null(cam, "cam"))
 		return -EINVAL;
-	}
 	if (!name) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera: control name is NULL");
 		return -EINVAL;

@@ -178,11 +178,8 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 {
 	if (used)
 		*used = DISPMAN_CAPTURE_AUTO;
-	if (!out || !frame) {
-		dispman_log(DISPMAN_LOG_ERROR, "dispman_output_capture: NULL %s",
-			out ? "frame pointer" : "output");
+	if (refuse_null(out, "out") || refuse_null(frame, "frame"))
 		return -EINVAL;
-	}
 	*frame = NULL;
 	const char *name = output_name(out);
 	if (path != DISPMAN_CAPTURE_AUTO && path != DISPMAN_CAPTURE_WRITEBACK &&

@@ -522,9 +522,18 @@ static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 		return;
 	}
 	int ret = commit_wanted(dev, &run);
-	run_finish(&run);
-	if (ret < 0 && ret != -EACCES) /* a lost master is logged once, by the pause */
+	if (ret < 0 && ret != -EACCES) { /* a lost master is logged once, by the pause */
 		dispman_log(DISPMAN_LOG_ERROR, "queued commit failed: %s", strerror(-ret));
+		/* No call returns this error: each output the commit covered tells its error
+		 * callback. A commit asked for from there is queued, as from any callback, and
+		 * made with the next events (never in a loop of failures here). */
+		commit_defer(dev, true);
+		for (size_t i = 0; i < n && i < device_n_outputs(dev); i++)
+			if (run.want[i])
+				output_commit_failed(device_output(dev, i), ret);
+		commit_defer(dev, false);
+	}
+	run_finish(&run);
 }
 
 void device_run_queued(struct dispman_device *dev)
@@ -536,18 +545,14 @@ void device_run_queued(struct dispman_device *dev)
 
 int dispman_device_commit(struct dispman_device *dev)
 {
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+	if (refuse_null(dev, "dev"))
 		return -EINVAL;
-	}
 	return device_commit_internal(dev, NULL);
 }
 
 int dispman_output_commit(struct dispman_output *out)
 {
-	if (!out) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+	if (refuse_null(out, "out"))
 		return -EINVAL;
-	}
 	return device_commit_internal(output_device(out), out);
 }

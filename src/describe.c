@@ -872,8 +872,10 @@ static int describe_dot(struct dispman_device *dev, drmModeRes *res, FILE *f)
 int dispman_device_describe(struct dispman_device *dev, enum dispman_describe_format format,
 	FILE *out)
 {
-	if (!dev || !out || (unsigned)format > DISPMAN_DESCRIBE_DOT) {
-		dispman_log(DISPMAN_LOG_ERROR, "describe: invalid arguments");
+	if (refuse_null(dev, "dev") || refuse_null(out, "out"))
+		return -EINVAL;
+	if ((unsigned)format > DISPMAN_DESCRIBE_DOT) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: unknown format %d", __func__, (int)format);
 		return -EINVAL;
 	}
 	drmModeRes *res = drmModeGetResources(device_fd(dev));

@@ -13,11 +13,15 @@
 
 const char *dispman_device_get_path(struct dispman_device *dev)
 {
+	if (refuse_null(dev, "dev"))
+		return NULL;
 	return dev->path[0] ? dev->path : NULL;
 }
 
 int dispman_device_get_drm_fd(struct dispman_device *dev)
 {
+	if (refuse_null(dev, "dev"))
+		return -EINVAL;
 	return dev->fd;
 }
 
@@ -53,29 +57,29 @@ void device_notify_seat(struct dispman_device *dev, bool enabled)
 
 int dispman_device_get_stats(struct dispman_device *dev, struct dispman_stats *stats)
 {
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+	if (refuse_null(dev, "dev"))
 		return -EINVAL;
-	}
 	return sized_copy_out(stats, &dev->stats, sizeof(dev->stats), "dispman_stats");
 }
 
 int dispman_device_get_limits(struct dispman_device *dev, struct dispman_limits *limits)
 {
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+	if (refuse_null(dev, "dev"))
 		return -EINVAL;
-	}
 	return sized_copy_out(limits, &dev->limits, sizeof(dev->limits), "dispman_limits");
 }
 
 size_t dispman_device_get_output_count(struct dispman_device *dev)
 {
+	if (refuse_null(dev, "dev"))
+		return 0;
 	return dev->n_outputs;
 }
 
 struct dispman_output *dispman_device_get_output(struct dispman_device *dev, size_t i)
 {
+	if (refuse_null(dev, "dev"))
+		return NULL;
 	if (i >= dev->n_outputs) {
 		dispman_log(DISPMAN_LOG_ERROR, "output index %zu out of range (%zu outputs)", i,
 			dev->n_outputs);

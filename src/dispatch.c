@@ -140,6 +140,8 @@ void dispatch_finish(struct dispman_device *dev)
 
 int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms)
 {
+	if (refuse_null(dev, "dev"))
+		return -EINVAL;
 	/* The handlers' commits (master or the seat back, a hotplug, a camera frame, the
 	 * application's from its callbacks) are queued, and made when they are all done. */
 	commit_defer(dev, true);

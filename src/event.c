@@ -123,6 +123,8 @@ void event_finish(struct dispman_device *dev)
 
 int dispman_device_get_fd(struct dispman_device *dev)
 {
+	if (refuse_null(dev, "dev"))
+		return -EINVAL;
 	return device_event_loop(dev)->epoll_fd;
 }
 

@@ -63,6 +63,13 @@ void input_cursor_follow(struct dispman_input *input)
 
 void dispman_input_get_pointer_position(struct dispman_input *input, double *x, double *y)
 {
+	if (refuse_null(input, "input")) {
+		if (x)
+			*x = 0.0;
+		if (y)
+			*y = 0.0;
+		return;
+	}
 	input_target_output(input);
 	if (x)
 		*x = input->pointer.x;
@@ -72,10 +79,8 @@ void dispman_input_get_pointer_position(struct dispman_input *input, double *x, 
 
 int dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
 {
-	if (!input) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
+	if (refuse_null(input, "input"))
 		return -EINVAL;
-	}
 	if (!isfinite(x) || !isfinite(y)) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: cannot warp the pointer to (%g, %g)", x, y);
 		return -EINVAL;
@@ -90,10 +95,8 @@ int dispman_input_warp_pointer(struct dispman_input *input, double x, double y)
 int dispman_input_set_cursor_layer(struct dispman_input *input, struct dispman_layer *layer,
 	int hot_x, int hot_y)
 {
-	if (!input) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
+	if (refuse_null(input, "input"))
 		return -EINVAL;
-	}
 	if (layer && output_device(layer_output(layer)) != input->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: cursor layer belongs to another device");
 		return -EINVAL;

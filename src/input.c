@@ -153,11 +153,6 @@ static void destroy_input(struct dispman_input *input)
 /* Common part of both constructors; returns NULL with errno set. */
 static struct dispman_input *create_input(struct dispman_device *dev, bool path_backend)
 {
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "input: no device");
-		errno = EINVAL;
-		return NULL;
-	}
 	struct dispman_input *input = calloc(1, sizeof(*input));
 	if (!input) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: out of memory");
@@ -220,6 +215,8 @@ fail:
 
 struct dispman_input *dispman_input_create_udev(struct dispman_device *dev, const char *seat)
 {
+	if (refuse_null(dev, "dev"))
+		return NULL;
 	struct dispman_input *input = create_input(dev, false);
 	if (!input)
 		return NULL;
@@ -238,9 +235,10 @@ struct dispman_input *dispman_input_create_udev(struct dispman_device *dev, cons
 
 int dispman_input_add_device(struct dispman_input *input, const char *path)
 {
-	if (!input || !path || !input->path_backend) {
-		dispman_log(DISPMAN_LOG_ERROR, "input: add_device needs an input of the path "
-			"backend and a path");
+	if (refuse_null(input, "input") || refuse_null(path, "path"))
+		return -EINVAL;
+	if (!input->path_backend) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: input is not of the path backend", __func__);
 		return -EINVAL;
 	}
 	input->open_err = 0;
@@ -259,6 +257,8 @@ int dispman_input_add_device(struct dispman_input *input, const char *path)
 struct dispman_input *dispman_input_create_path(struct dispman_device *dev,
 	const char *const *paths, size_t n)
 {
+	if (refuse_null(dev, "dev"))
+		return NULL;
 	if (n > 0 && !paths) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: %zu paths but no array", n);
 		errno = EINVAL;
@@ -287,10 +287,8 @@ void dispman_input_destroy(struct dispman_input *input)
 int dispman_input_set_callback(struct dispman_input *input, dispman_input_callback cb,
 	void *data)
 {
-	if (!input) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
+	if (refuse_null(input, "input"))
 		return -EINVAL;
-	}
 	input->cb = cb;
 	input->cb_data = data;
 	return 0;
@@ -298,10 +296,8 @@ int dispman_input_set_callback(struct dispman_input *input, dispman_input_callba
 
 int dispman_input_set_output(struct dispman_input *input, struct dispman_output *out)
 {
-	if (!input) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: input is NULL", __func__);
+	if (refuse_null(input, "input"))
 		return -EINVAL;
-	}
 	if (out && output_device(out) != input->dev) {
 		dispman_log(DISPMAN_LOG_ERROR, "input: output %s belongs to another device",
 			output_name(out));

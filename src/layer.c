@@ -70,6 +70,8 @@ struct dispman_layer {
 
 struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return NULL;
 	struct dispman_layer *layer = calloc(1, sizeof(*layer));
 	if (!layer) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: out of memory creating a layer",
@@ -119,9 +121,7 @@ static void rate_settle(struct dispman_layer *layer);
 
 static bool have_layer(const struct dispman_layer *layer, const char *fn)
 {
-	if (!layer)
-		dispman_log(DISPMAN_LOG_ERROR, "%s: NULL layer", fn);
-	return layer != NULL;
+	return !refuse_null_at(layer == NULL, fn, "layer", __FILE__, __LINE__);
 }
 
 int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer *buf)
@@ -250,7 +250,7 @@ int dispman_layer_set_visible(struct dispman_layer *layer, bool visible)
 
 int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_placement *placement)
 {
-	if (!layer || !placement)
+	if (refuse_null(layer, "layer") || refuse_null(placement, "placement"))
 		return -EINVAL;
 	*placement = layer->placement;
 	/* A camera that shows CPU copies (a format no plane takes, or memory the display
@@ -293,10 +293,8 @@ void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, ui
 
 int dispman_layer_get_buffer(struct dispman_layer *layer, struct dispman_buffer **buf)
 {
-	if (!layer || !buf) {
-		dispman_log(DISPMAN_LOG_ERROR, "dispman_layer_get_buffer: NULL argument");
+	if (refuse_null(layer, "layer") || refuse_null(buf, "buf"))
 		return -EINVAL;
-	}
 	*buf = layer->buf ? dispman_buffer_ref(layer->buf) : NULL;
 	return 0;
 }
@@ -308,10 +306,8 @@ bool layer_below(const struct dispman_layer *la, const struct dispman_layer *lb)
 
 int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf)
 {
-	if (!out) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+	if (refuse_null(out, "out"))
 		return -EINVAL;
-	}
 	struct dispman_layer *base = output_base_layer(out);
 	if (!base) {
 		if (!buf)

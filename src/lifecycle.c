@@ -59,10 +59,8 @@ struct output_listener {
 int dispman_device_set_output_callback(struct dispman_device *dev, dispman_output_callback cb,
 	void *data)
 {
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+	if (refuse_null(dev, "dev"))
 		return -EINVAL;
-	}
 	dev->output_listener->cb = cb;
 	dev->output_listener->data = data;
 	return 0;
@@ -495,10 +493,8 @@ static int report_changes(struct dispman_device *dev, const struct probe_state *
 
 int dispman_device_probe(struct dispman_device *dev)
 {
-	if (!dev) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: device is NULL", __func__);
+	if (refuse_null(dev, "dev"))
 		return -EINVAL;
-	}
 	drmModeRes *res = drmModeGetResources(dev->fd);
 	if (!res) {
 		int err = errno ? errno : EINVAL;

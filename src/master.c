@@ -58,6 +58,8 @@ bool master_paused(const struct dispman_device *dev)
 
 bool dispman_device_is_paused(struct dispman_device *dev)
 {
+	if (refuse_null(dev, "dev"))
+		return false;
 	return master_paused(dev);
 }
 
@@ -174,6 +176,8 @@ bool device_try_regain_master(struct dispman_device *dev, bool force)
 
 int dispman_device_resume(struct dispman_device *dev)
 {
+	if (refuse_null(dev, "dev"))
+		return -EINVAL;
 	struct master_state *m = device_master_state(dev);
 	if (m->paused && !device_try_regain_master(dev, true)) {
 		/* Whoever manages the VT may have given us master in a way our fd cannot

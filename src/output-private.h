@@ -71,6 +71,8 @@ struct dispman_output {
 	struct frame frames[3];
 	dispman_frame_callback frame_cb;
 	void *frame_data;
+	dispman_commit_error_callback error_cb;
+	void *error_data;
 
 	/* hotplug: the output was enabled when its connector went away */
 	bool restore_enabled;

@@ -307,10 +307,8 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 
 int dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats)
 {
-	if (!out) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+	if (refuse_null(out, "out"))
 		return -EINVAL;
-	}
 	struct dispman_output_stats s = out->pacing;
 	s.refresh_mhz = out->active ? mode_refresh_mhz(&out->cur_mode) : 0;
 	return sized_copy_out(stats, &s, sizeof(s), "dispman_output_stats");
@@ -406,6 +404,8 @@ bool output_needs_modeset(struct dispman_output *out)
 
 struct dispman_output *dispman_device_get_first_connected_output(struct dispman_device *dev)
 {
+	if (refuse_null(dev, "dev"))
+		return NULL;
 	for (size_t i = 0; i < device_n_outputs(dev); i++)
 		if (device_output(dev, i)->status == DISPMAN_CONNECTED)
 			return device_output(dev, i);
@@ -416,26 +416,36 @@ struct dispman_output *dispman_device_get_first_connected_output(struct dispman_
 
 struct dispman_device *dispman_output_get_device(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return NULL;
 	return out->dev;
 }
 
 const char *dispman_output_get_name(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return NULL;
 	return out->name;
 }
 
 uint32_t dispman_output_get_connector_id(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return 0;
 	return out->connector_id;
 }
 
 uint32_t dispman_output_get_crtc_id(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return 0;
 	return out->enabled && out->crtc ? crtc_id(out->crtc) : 0;
 }
 
 enum dispman_connection dispman_output_get_status(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return DISPMAN_CONNECTION_UNKNOWN;
 	return out->status;
 }
 
@@ -443,18 +453,23 @@ void dispman_output_get_physical_size(struct dispman_output *out, uint32_t *widt
 	uint32_t *height_mm)
 {
 	if (width_mm)
-		*width_mm = out->mm_width;
+		*width_mm = out ? out->mm_width : 0;
 	if (height_mm)
-		*height_mm = out->mm_height;
+		*height_mm = out ? out->mm_height : 0;
+	(void)refuse_null(out, "out");
 }
 
 size_t dispman_output_get_mode_count(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return 0;
 	return out->n_modes;
 }
 
 const struct dispman_mode *dispman_output_get_mode(struct dispman_output *out, size_t i)
 {
+	if (refuse_null(out, "out"))
+		return NULL;
 	if (i >= out->n_modes) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s: mode index %zu out of range (%zu modes)",
 			out->name, i, out->n_modes);
@@ -474,6 +489,8 @@ static struct mode_entry *preferred_mode(struct dispman_output *out)
 
 const struct dispman_mode *dispman_output_get_preferred_mode(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return NULL;
 	struct mode_entry *m = preferred_mode(out);
 	if (!m) {
 		dispman_log(DISPMAN_LOG_ERROR, "%s has no modes", out->name);
@@ -485,6 +502,8 @@ const struct dispman_mode *dispman_output_get_preferred_mode(struct dispman_outp
 
 const struct dispman_mode *dispman_output_get_current_mode(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return NULL;
 	return out->enabled && out->mode ? &out->mode->pub : NULL;
 }
 
@@ -531,6 +550,8 @@ static struct crtc *pick_crtc(struct dispman_output *out)
 
 int dispman_output_enable(struct dispman_output *out, const struct dispman_mode *mode)
 {
+	if (refuse_null(out, "out"))
+		return -EINVAL;
 	struct mode_entry *m = find_mode(out, mode);
 	if (!m) {
 		if (mode)
@@ -558,6 +579,8 @@ int dispman_output_enable(struct dispman_output *out, const struct dispman_mode 
 
 int dispman_output_disable(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return -EINVAL;
 	if (out->crtc && crtc_user(out->crtc) == out)
 		crtc_set_user(out->crtc, NULL);
 	out->crtc = NULL;
@@ -648,19 +671,35 @@ int output_update(struct dispman_output *out, drmModeConnector *conn)
 
 bool dispman_output_is_enabled(struct dispman_output *out)
 {
+	if (refuse_null(out, "out"))
+		return false;
 	return out->enabled;
 }
 
 int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
 	void *data)
 {
-	if (!out) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: output is NULL", __func__);
+	if (refuse_null(out, "out"))
 		return -EINVAL;
-	}
 	out->frame_cb = cb;
 	out->frame_data = data;
 	return 0;
+}
+
+int dispman_output_set_error_callback(struct dispman_output *out,
+	dispman_commit_error_callback cb, void *data)
+{
+	if (refuse_null(out, "out"))
+		return -EINVAL;
+	out->error_cb = cb;
+	out->error_data = data;
+	return 0;
+}
+
+void output_commit_failed(struct dispman_output *out, int err)
+{
+	if (out->error_cb)
+		out->error_cb(out, err, out->error_data);
 }
 
 struct dispman_device *output_device(const struct dispman_output *out)

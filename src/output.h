@@ -72,6 +72,8 @@ bool output_flip_event(struct dispman_output *out, uint32_t crtc_id, uint64_t se
 void output_flip_complete(struct dispman_output *out);
 /* After output_flip_complete(): the shown and frame callbacks. */
 void output_flip_notify(struct dispman_output *out);
+/* A queued commit that covered the output failed with err (< 0): its error callback. */
+void output_commit_failed(struct dispman_output *out, int err);
 /*
  * After output_flip_notify() and the commits its callbacks asked for: release the buffers
  * that left the screen with the flip, unless a frame committed since holds them again.

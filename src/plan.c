@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct entry {
 	const struct plan_layer *l;
@@ -334,6 +335,9 @@ int plan_compute(const struct plan_input *in, struct plan_result *res)
 	compute_compat(&c);
 	qsort_r(c.order, c.n, sizeof(*c.order), cmp_priority, &c);
 	select_layers(&c);
+	/* every byte of the result defined, padding included: a caller may compare or copy
+	 * results as bytes */
+	memset(res->layers, 0, c.n * sizeof(*res->layers));
 	for (size_t o = 0; o < c.n; o++)
 		res->layers[c.order[o]].priority = o;
 	for (size_t i = 0; i < c.n; i++) {

@@ -127,13 +127,16 @@ int udev_open_default_card(struct seat *seat, char *path, size_t size)
 		return best;
 	}
 	struct stat st;
-	if (denied > 0 && denied == n)
+	if (denied > 0 && denied == n) {
+		/* the cards are there, the process may not use them: say so, not ENOENT */
 		dispman_log(DISPMAN_LOG_ERROR, "no DRM card node could be opened: permission denied "
 			"on %zu node(s) (run as root, through a seat: start seatd and let this user "
 			"use it, or from a logind session; see DISPMAN_SEAT in doc/api.md)", n);
-	else if (stat("/dev/dri", &st) != 0)
-		dispman_log(DISPMAN_LOG_ERROR, "no /dev/dri: this system has no KMS device (on a "
-			"host without one, run the tests in the guest: tests/vm/run)");
+		return -EACCES;
+	}
+	if (stat("/dev/dri", &st) != 0)
+		dispman_log(DISPMAN_LOG_ERROR, "no /dev/dri: this system has no KMS device (no "
+			"display driver loaded, or a container without /dev/dri)");
 	else
 		dispman_log(DISPMAN_LOG_ERROR, "no DRM card node with connectors, CRTCs and atomic "
 			"modesetting found in /dev/dri (%zu card node(s) tried; set DISPMAN_DEVICE "

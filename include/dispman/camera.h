@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * libdispman camera: a V4L2 capture stream shown on a layer, zero-copy.
  *
  * Include this header to use it (it includes <dispman/dispman.h>).
@@ -154,8 +155,13 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 	const struct dispman_camera_config *config);
 
 /**
- * Stop streaming, wait (at most 1 s) until no buffer is on screen or about to
- * be, and free everything. The layer is left without buffer. NULL is fine.
+ * Stop streaming, take the camera's frame off its layer (the layer is left without
+ * buffer) and commit that (dispman_output_commit() of the layer's output; a layer that
+ * loses its buffer changes the scene's shape, so the commit covers the device's other
+ * outputs too), then block until no camera buffer is on screen or about to be: at most
+ * 1 s, handling the device's DRM events meanwhile (so frame callbacks may run inside this
+ * call). Then free everything. A buffer the display still holds after that keeps its own
+ * reference. Do not call it from the camera's error callback. NULL is fine.
  */
 void dispman_camera_destroy(struct dispman_camera *cam);
 

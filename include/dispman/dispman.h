@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/*
+/**
+ * @file
  * libdispman: show buffers on a Linux KMS device.
  *
  * The camera (V4L2) and input (libinput) APIs have headers of their own:
@@ -9,7 +10,12 @@
  * - Constructors return NULL and set errno on failure.
  * - Operations return 0 (or a non-negative count) on success and a negative errno on
  *   failure.
- * - Destructors and unref functions accept NULL.
+ * - Destructors and unref functions accept NULL (and do nothing).
+ * - Every other function refuses a NULL object (device, output, layer, buffer, camera,
+ *   input) with one error logged ("function: argument is NULL"): an operation returns
+ *   -EINVAL, a constructor or a getter returning a pointer returns NULL with errno EINVAL,
+ *   and a getter without an error value returns 0 (false, DISPMAN_CONNECTION_UNKNOWN,
+ *   DRM_FORMAT_MOD_INVALID for a modifier; output parameters set to 0) with errno EINVAL.
  * - Every failure is also reported through the log handler (see dispman_log_set_handler).
  * - Objects of one device are single-threaded: call them from one thread at a time. All
  *   callbacks run inside dispman_device_dispatch() (or inside the call named in the
@@ -135,8 +141,10 @@ void dispman_log_write(enum dispman_log_level level, const char *fmt, ...)
  * (optional), and reads CRTCs, encoders, connectors and planes.
  *
  * Returns a device the caller owns (free with dispman_device_destroy()), or NULL with
- * errno set: ENOENT (no usable device found), EOPNOTSUPP (the driver has no atomic
- * modesetting), ENOMEM, or the errno of open(2) or of a failed libdrm call.
+ * errno set: ENOENT (no usable device found), EACCES (without a path: every card node
+ * refused this process permission; run as root or through a seat), EOPNOTSUPP (the
+ * driver has no atomic modesetting), ENOMEM, or the errno of open(2) or of a failed
+ * libdrm call.
  */
 struct dispman_device *dispman_device_open(const char *path);
 
@@ -201,8 +209,9 @@ int dispman_device_dispatch(struct dispman_device *dev, int timeout_ms);
  * shown, release, output or input callbacks; or a camera's new frame) is queued too and
  * returns 0: it is made once the callbacks of that batch of events are done, before
  * dispman_device_dispatch() (or the call that handled the events) returns, and after
- * each output's own flip as above. Its failure is then reported through the log handler
- * only, like any queued commit's; -EACCES (paused) is still returned at once.
+ * each output's own flip as above. Its failure, like any queued commit's, is logged and
+ * told to the error callback of each output it covered (see
+ * dispman_output_set_error_callback()); -EACCES (paused) is still returned at once.
  *
  * Returns 0, or -EACCES when the device lost DRM master (commits are paused, logged
  * once; see dispman_device_resume()), -EINVAL/-ERANGE/-ENOSPC when the kernel rejected
@@ -442,8 +451,9 @@ bool dispman_output_is_enabled(struct dispman_output *out);
 /**
  * Show buf full-screen on the output at the next commit through an internal layer at the
  * bottom of the stack (below every dispman_layer). The output takes its own reference to
- * buf; the caller keeps its own. buf NULL removes it. Returns 0 or -EINVAL (out NULL, or a
- * buffer of another device).
+ * buf; the caller keeps its own. buf NULL removes it. As with dispman_layer_set_buffer(),
+ * the same buffer set again means new content (set it again after drawing into it).
+ * Returns 0 or -EINVAL (out NULL, or a buffer of another device).
  */
 int dispman_output_set_buffer(struct dispman_output *out, struct dispman_buffer *buf);
 
@@ -480,6 +490,34 @@ typedef void (*dispman_frame_callback)(struct dispman_output *out, uint64_t sequ
  */
 int dispman_output_set_frame_callback(struct dispman_output *out, dispman_frame_callback cb,
 	void *data);
+
+/**
+ * Called when a commit that was queued failed: one asked for from a callback, or while the
+ * output's flip was pending, whose call returned 0 (see dispman_device_commit()). It runs
+ * inside dispman_device_dispatch() (or dispman_output_capture*(), which handles events),
+ * once for each output the failed commit covered, after the failure was logged.
+ *
+ * err is the negative errno the commit would have returned had it been made at once:
+ * -EINVAL, -ERANGE or -ENOSPC (the kernel rejected even the smallest configuration),
+ * -ENOMEM, or another kernel errno; never -EACCES (a lost DRM master pauses commits, see
+ * dispman_device_is_paused()). Nothing of that commit reached the screen: no frame
+ * callback will come for it, and the pending state stays as the application left it. An
+ * application that commits its next frame from the frame callback must act here (or after
+ * dispman_device_dispatch() returned): change the scene, commit again, or stop. A commit
+ * asked for from this callback is queued like one from any callback and made with the
+ * next events handled; one made after dispman_device_dispatch() returned is made at once
+ * and returns its error. Do not destroy the device from the callback.
+ */
+typedef void (*dispman_commit_error_callback)(struct dispman_output *out, int err,
+	void *data);
+
+/**
+ * Set (cb NULL: remove) the output's commit error callback; data is passed back, never
+ * owned. Without one, the failure of a queued commit is only logged. Returns 0 or -EINVAL
+ * (out NULL).
+ */
+int dispman_output_set_error_callback(struct dispman_output *out,
+	dispman_commit_error_callback cb, void *data);
 
 /** The clock frame pacing counts vblanks with (dispman_output_stats.clock). */
 enum dispman_pacing_clock {
@@ -641,8 +679,10 @@ void dispman_layer_destroy(struct dispman_layer *layer);
 /**
  * Set the layer's buffer. The layer takes a new reference (the caller keeps its own);
  * the previous buffer's reference is dropped. NULL shows nothing. Unless set explicitly,
- * source and destination rectangles follow the buffer's size. Returns 0 or -EINVAL (layer
- * NULL, or a buffer of another device).
+ * source and destination rectangles follow the buffer's size. Setting the same buffer
+ * again means new content: a buffer drawn into in place must be set again before the
+ * commit, or a layer composited on the CPU keeps showing its old pixels. Returns 0 or
+ * -EINVAL (layer NULL, or a buffer of another device).
  */
 int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer *buf);
 
@@ -787,7 +827,7 @@ struct dispman_buffer *dispman_buffer_import_dmabuf(struct dispman_device *dev,
  */
 int dispman_buffer_export_dmabuf(struct dispman_buffer *buf, int *fd);
 
-/** Take a reference. Returns buf. */
+/** Take a reference. Returns buf (NULL with errno EINVAL when buf is NULL). */
 struct dispman_buffer *dispman_buffer_ref(struct dispman_buffer *buf);
 
 /**

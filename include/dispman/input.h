@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/*
+/**
+ * @file
  * libdispman input: keyboard, pointer and touch events from libinput, delivered from
  * dispman_device_dispatch(), with positions in the coordinates of one output.
  *
@@ -16,8 +17,11 @@
  * opens the event nodes it is given. Both need the udev properties (ID_INPUT_KEYBOARD,
  * ID_INPUT_MOUSE, ID_INPUT_TOUCHSCREEN, ...) that udevd's input_id builtin sets: libinput
  * ignores an event node that has none ("not tagged as supported input device").
- * Event nodes are opened directly with open(2), so the process needs read/write access to
- * them (root, or the "input" group); no logind/seatd session is used.
+ * Event nodes are opened through the device's seat when the device was opened through one
+ * (libseat: seatd or logind, see dispman_device_open()), so no root is needed then; the
+ * input's devices are paused and reopened with the seat's switches. Otherwise they are
+ * opened directly with open(2), and the process needs read/write access to them (root,
+ * or the "input" group).
  */
 #ifndef DISPMAN_INPUT_H
 #define DISPMAN_INPUT_H

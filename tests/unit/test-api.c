@@ -122,15 +122,15 @@ static void test_layer_setters(void **state)
 	assert_layer_unchanged(l);
 
 	/* NULL layer, for each setter. */
-	assert_refused(dispman_layer_set_buffer(NULL, buf), -EINVAL, "NULL layer");
-	assert_refused(dispman_layer_set_source(NULL, 0, 0, 0, 0), -EINVAL, "NULL layer");
-	assert_refused(dispman_layer_set_destination(NULL, 0, 0, 0, 0), -EINVAL, "NULL layer");
-	assert_refused(dispman_layer_set_z(NULL, 0), -EINVAL, "NULL layer");
-	assert_refused(dispman_layer_set_alpha(NULL, 0), -EINVAL, "NULL layer");
+	assert_refused(dispman_layer_set_buffer(NULL, buf), -EINVAL, "layer is NULL");
+	assert_refused(dispman_layer_set_source(NULL, 0, 0, 0, 0), -EINVAL, "layer is NULL");
+	assert_refused(dispman_layer_set_destination(NULL, 0, 0, 0, 0), -EINVAL, "layer is NULL");
+	assert_refused(dispman_layer_set_z(NULL, 0), -EINVAL, "layer is NULL");
+	assert_refused(dispman_layer_set_alpha(NULL, 0), -EINVAL, "layer is NULL");
 	assert_refused(dispman_layer_set_blend_mode(NULL, DISPMAN_BLEND_NONE), -EINVAL,
-		"NULL layer");
-	assert_refused(dispman_layer_set_visible(NULL, true), -EINVAL, "NULL layer");
-	assert_refused(dispman_layer_set_cursor_hotspot(NULL, 0, 0), -EINVAL, "NULL layer");
+		"layer is NULL");
+	assert_refused(dispman_layer_set_visible(NULL, true), -EINVAL, "layer is NULL");
+	assert_refused(dispman_layer_set_cursor_hotspot(NULL, 0, 0), -EINVAL, "layer is NULL");
 
 	/* The layer commits with what was accepted: ARGB with alpha 0x8000 and COVERAGE. */
 	assert_int_equal(dispman_device_commit(f->dev), 0);
@@ -198,36 +198,36 @@ static void test_object_setters(void **state)
 	int x = 0;
 
 	assert_refused(dispman_device_set_output_callback(NULL, on_output, &x), -EINVAL,
-		"device is NULL");
+		"dev is NULL");
 	assert_int_equal(dispman_device_set_output_callback(f->dev, on_output, &x), 0);
-	assert_refused(dispman_device_set_alloc_budget(NULL, 1, 1), -EINVAL, "device is NULL");
-	assert_refused(dispman_device_probe(NULL), -EINVAL, "device is NULL");
-	assert_refused(dispman_device_commit(NULL), -EINVAL, "device is NULL");
-	assert_refused(dispman_output_commit(NULL), -EINVAL, "output is NULL");
+	assert_refused(dispman_device_set_alloc_budget(NULL, 1, 1), -EINVAL, "dev is NULL");
+	assert_refused(dispman_device_probe(NULL), -EINVAL, "dev is NULL");
+	assert_refused(dispman_device_commit(NULL), -EINVAL, "dev is NULL");
+	assert_refused(dispman_output_commit(NULL), -EINVAL, "out is NULL");
 	assert_refused(dispman_output_set_frame_callback(NULL, on_frame, &x), -EINVAL,
-		"output is NULL");
+		"out is NULL");
 	assert_int_equal(dispman_output_set_frame_callback(f->out, on_frame, &x), 0);
 	assert_ptr_equal(f->out->frame_data, &x);
-	assert_refused(dispman_output_set_buffer(NULL, buf), -EINVAL, "output is NULL");
+	assert_refused(dispman_output_set_buffer(NULL, buf), -EINVAL, "out is NULL");
 	assert_refused(dispman_buffer_set_release_callback(NULL, unit_record_release, &x),
-		-EINVAL, "buffer is NULL");
+		-EINVAL, "buf is NULL");
 	assert_int_equal(dispman_buffer_set_release_callback(buf, unit_record_release, &x), 0);
 	assert_int_equal(dispman_buffer_set_release_callback(buf, NULL, NULL), 0);
 
 #if HAVE_V4L2
 	assert_refused(dispman_camera_set_frame_callback(NULL, NULL, NULL), -EINVAL,
-		"camera is NULL");
+		"cam is NULL");
 	assert_refused(dispman_camera_set_error_callback(NULL, NULL, NULL), -EINVAL,
-		"camera is NULL");
+		"cam is NULL");
 	assert_refused(dispman_camera_set_control(NULL, "brightness", 1), -EINVAL,
-		"camera is NULL");
-	assert_refused(dispman_camera_start(NULL), -EINVAL, "camera is NULL");
-	assert_refused(dispman_camera_stop(NULL), -EINVAL, "camera is NULL");
+		"cam is NULL");
+	assert_refused(dispman_camera_start(NULL), -EINVAL, "cam is NULL");
+	assert_refused(dispman_camera_stop(NULL), -EINVAL, "cam is NULL");
 	uint32_t fourcc = 1, cw = 1, ch = 1;
 	unit_log_clear();
 	dispman_camera_get_format(NULL, &fourcc, &cw, &ch);
 	assert_true(fourcc == 0 && cw == 0 && ch == 0);
-	assert_error_logged("camera is NULL");
+	assert_error_logged("cam is NULL");
 #endif
 
 #if HAVE_LIBINPUT
@@ -326,7 +326,7 @@ static void test_sized_getters(void **state)
 
 #if HAVE_V4L2
 	struct dispman_camera_stats cs = { .size = sizeof(cs) };
-	assert_refused(dispman_camera_get_stats(NULL, &cs), -EINVAL, "camera is NULL");
+	assert_refused(dispman_camera_get_stats(NULL, &cs), -EINVAL, "cam is NULL");
 #endif
 	dispman_buffer_unref(buf);
 }
@@ -435,7 +435,7 @@ static void test_enum_ranges(void **state)
 		if (bad[i] > (int)DISPMAN_DESCRIBE_DOT || bad[i] < 0)
 			assert_refused(dispman_device_describe(f->dev,
 				(enum dispman_describe_format)bad[i], null), -EINVAL,
-				"invalid arguments");
+				"unknown format");
 		if (bad[i] > DISPMAN_BLEND_NONE || bad[i] < 0)
 			assert_refused(dispman_layer_set_blend_mode(l,
 				(enum dispman_blend_mode)bad[i]), -EINVAL, "unknown blend mode");

@@ -683,6 +683,117 @@ static void test_commit_from_callback(void **state)
 }
 
 /*
+ * A queued commit that fails reaches the application through the output's error callback
+ * (issue 32, item 3): its call returned 0, so nothing else could tell it. First a commit
+ * from the frame callback (the guide's loop), then one queued behind a pending flip.
+ */
+struct heard {
+	struct dispman_output *out;
+	int errors, err, frames;
+	bool commit_in_frame;
+	struct dispman_buffer *next;
+};
+
+static void on_commit_error(struct dispman_output *out, int err, void *data)
+{
+	struct heard *h = data;
+	h->errors++;
+	h->err = err;
+	h->out = out;
+}
+
+static void on_frame_heard(struct dispman_output *out, uint64_t sequence,
+	const struct timespec *time, void *data)
+{
+	(void)sequence, (void)time;
+	struct heard *h = data;
+	h->frames++;
+	if (!h->commit_in_frame)
+		return;
+	h->commit_in_frame = false;
+	assert_int_equal(dispman_output_set_buffer(out, h->next), 0);
+	assert_int_equal(dispman_output_commit(out), 0); /* queued: its failure comes later */
+}
+
+static void test_error_callback(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 1);
+	struct dispman_buffer *b = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 2);
+	struct heard h = { .next = b };
+	assert_int_equal(dispman_output_set_error_callback(NULL, on_commit_error, &h), -EINVAL);
+	assert_int_equal(dispman_output_set_error_callback(f->out, on_commit_error, &h), 0);
+	assert_int_equal(dispman_output_set_frame_callback(f->out, on_frame_heard, &h), 0);
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	assert_int_equal(dispman_output_set_buffer(f->out, a), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	assert_int_equal(h.frames, 1);
+	assert_int_equal(h.errors, 0); /* a commit that worked is not reported */
+
+	/* 1. From the frame callback: a frame in flight, then the kernel refuses the next real
+	 * commit, which is the one the frame callback asks for when that frame flips. */
+	mock_drm_set_flip_delay(true);
+	assert_int_equal(dispman_output_set_buffer(f->out, b), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	struct mock_drm_match next_commit = { .kind = MOCK_DRM_REAL_COMMIT, .nth = 1 };
+	int verdict = mock_drm_script_commit(&next_commit, EIO);
+	h.commit_in_frame = true;
+	h.next = a;
+	unit_log_clear();
+	assert_int_equal(mock_drm_release_flips(), 1);
+	unit_drain(f->dev);
+	assert_int_equal(mock_drm_script_hits(verdict), 1);
+	assert_int_equal(h.frames, 2);
+	assert_int_equal(h.errors, 1);
+	assert_int_equal(h.err, -EIO);
+	assert_ptr_equal(h.out, f->out);
+	assert_error_logged("queued commit failed");
+	/* nothing flips for the failed commit: no frame callback */
+	assert_int_equal(mock_drm_release_flips(), 0);
+	unit_drain(f->dev);
+	assert_int_equal(h.frames, 2);
+
+	/* 2. Queued behind a pending flip, outside any callback: the call returns 0. */
+	assert_int_equal(dispman_output_set_buffer(f->out, b), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0); /* made: a flip pending */
+	assert_int_equal(dispman_output_set_buffer(f->out, a), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0); /* queued behind that flip */
+	verdict = mock_drm_script_commit(&next_commit, ENOSPC);
+	assert_int_equal(mock_drm_release_flips(), 1);
+	unit_drain(f->dev);
+	assert_int_equal(h.frames, 3);
+	assert_true(mock_drm_script_hits(verdict) >= 1);
+	assert_int_equal(h.errors, 2);
+	assert_true(h.err < 0 && h.err != -EACCES);
+
+	/* 3. The application commits again after dispatch: made at once, frames come again;
+	 * without an error callback a failure is only logged. */
+	mock_drm_set_flip_delay(false);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	unit_drain(f->dev);
+	assert_int_equal(h.frames, 4);
+	assert_int_equal(dispman_output_set_error_callback(f->out, NULL, NULL), 0);
+	mock_drm_set_flip_delay(true);
+	assert_int_equal(dispman_output_set_buffer(f->out, b), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	assert_int_equal(dispman_output_set_buffer(f->out, a), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	verdict = mock_drm_script_commit(&next_commit, EIO);
+	unit_log_clear();
+	assert_int_equal(mock_drm_release_flips(), 1);
+	unit_drain(f->dev);
+	assert_int_equal(mock_drm_script_hits(verdict), 1);
+	assert_int_equal(h.errors, 2);
+	assert_error_logged("queued commit failed");
+	mock_drm_set_flip_delay(false);
+
+	dispman_output_set_frame_callback(f->out, NULL, NULL);
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
+/*
  * A handler earlier in a batch of ready events waits for the flip itself (as
  * dispman_camera_destroy() from an input callback does): the DRM fd's readiness in that
  * batch is stale then, and its own handler must not read it again. On a kernel's (blocking)
@@ -1314,6 +1425,8 @@ int main(int argc, char **argv)
 			NULL },
 		{ "commit@commit-from-callback", test_commit_from_callback, unit_setup_vkms,
 			unit_teardown, NULL },
+		{ "commit@error-callback", test_error_callback, unit_setup_vkms, unit_teardown,
+			NULL },
 		{ "commit@flip-read-earlier-in-batch", test_flip_read_earlier_in_batch, unit_setup_vkms,
 			unit_teardown, NULL },
 		{ "commit@pollable-fd", test_pollable_fd, unit_setup_vkms, unit_teardown, NULL },

@@ -193,13 +193,13 @@ static void test_invalid(void **state)
 	struct unit_fixture *f = *state;
 	assert_int_equal(dispman_device_describe(f->dev, (enum dispman_describe_format)7, stdout),
 		-EINVAL);
-	assert_error_logged("invalid arguments");
+	assert_error_logged("dispman_device_describe: unknown format 7");
 	unit_log_clear();
 	assert_int_equal(dispman_device_describe(f->dev, DISPMAN_DESCRIBE_TEXT, NULL), -EINVAL);
-	assert_error_logged("invalid arguments");
+	assert_error_logged("dispman_device_describe: out is NULL");
 	unit_log_clear();
 	assert_int_equal(dispman_device_describe(NULL, DISPMAN_DESCRIBE_TEXT, stdout), -EINVAL);
-	assert_error_logged("invalid arguments");
+	assert_error_logged("dispman_device_describe: dev is NULL");
 }
 
 /* A stream that cannot be written: the errno of the write comes back, with a log line. */

@@ -437,7 +437,7 @@ static void test_cursor_hotspot(void **state)
 	assert_true(mock_drm_get_prop(cursor_id, "HOTSPOT_Y", &v));
 	assert_int_equal(v, 2);
 	assert_int_equal(dispman_layer_set_cursor_hotspot(NULL, 1, 1), -EINVAL);
-	assert_error_logged("NULL layer");
+	assert_error_logged("layer is NULL");
 	dispman_buffer_unref(arrow);
 	dispman_buffer_unref(base);
 }
