@@ -14,7 +14,9 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "positioner.h"
 #include "surface.h"
 
 #include "xdg-shell-server-protocol.h"
@@ -137,83 +139,6 @@ static const struct xdg_positioner_interface positioner_impl = {
 
 /* ---- placement ---- */
 
-static bool edge_left(uint32_t v)   /* anchor and gravity share their values */
-{
-	return v == XDG_POSITIONER_ANCHOR_LEFT || v == XDG_POSITIONER_ANCHOR_TOP_LEFT ||
-		v == XDG_POSITIONER_ANCHOR_BOTTOM_LEFT;
-}
-
-static bool edge_right(uint32_t v)
-{
-	return v == XDG_POSITIONER_ANCHOR_RIGHT || v == XDG_POSITIONER_ANCHOR_TOP_RIGHT ||
-		v == XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT;
-}
-
-static bool edge_top(uint32_t v)
-{
-	return v == XDG_POSITIONER_ANCHOR_TOP || v == XDG_POSITIONER_ANCHOR_TOP_LEFT ||
-		v == XDG_POSITIONER_ANCHOR_TOP_RIGHT;
-}
-
-static bool edge_bottom(uint32_t v)
-{
-	return v == XDG_POSITIONER_ANCHOR_BOTTOM || v == XDG_POSITIONER_ANCHOR_BOTTOM_LEFT ||
-		v == XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT;
-}
-
-/* The popup's position on one axis from the anchor rectangle (start a, length al), the
- * popup's length len, the anchor's and gravity's side (-1 start, 1 end, 0 centre). */
-static int32_t axis_place(int32_t a, int32_t al, int anchor, int gravity, int32_t len,
-	int32_t off)
-{
-	int32_t p = anchor < 0 ? a : anchor > 0 ? a + al : a + al / 2;
-	p += gravity < 0 ? -len : gravity > 0 ? 0 : -len / 2;
-	return p + off;
-}
-
-static int side_x(uint32_t v)
-{
-	return edge_left(v) ? -1 : edge_right(v) ? 1 : 0;
-}
-
-static int side_y(uint32_t v)
-{
-	return edge_top(v) ? -1 : edge_bottom(v) ? 1 : 0;
-}
-
-/*
- * One axis of the constraint adjustment, in the parent's geometry coordinates: *pos and
- * *len the popup's, [lo, hi) the output's; flip, slide and resize as the rules allow.
- */
-static void axis_constrain(int32_t *pos, int32_t *len, int32_t lo, int32_t hi, int32_t a,
-	int32_t al, int anchor, int gravity, int32_t off, bool flip, bool slide, bool resize)
-{
-	if (*pos >= lo && *pos + *len <= hi)
-		return;
-	if (flip) {
-		int32_t p = axis_place(a, al, -anchor, -gravity, *len, -off);
-		if (p >= lo && p + *len <= hi) {
-			*pos = p;
-			return;
-		}
-	}
-	if (slide) {
-		if (*pos + *len > hi)
-			*pos = hi - *len;
-		if (*pos < lo)
-			*pos = lo;      /* the start wins when both ends are out */
-		if (*pos + *len <= hi)
-			return;
-	}
-	if (resize) {
-		int32_t s = *pos < lo ? lo : *pos, e = *pos + *len > hi ? hi : *pos + *len;
-		if (e > s) {
-			*pos = s;
-			*len = e - s;
-		}
-	}
-}
-
 static void window_geometry(struct shell_surface *x, struct box *g)
 {
 	*g = x->geometry;
@@ -305,32 +230,17 @@ bool xdg_surface_origin(struct shell_surface *x, int32_t *ox, int32_t *oy)
  * the output as the constraint adjustments allow. */
 static void popup_place(struct shell_surface *x)
 {
-	const struct positioner_rules *r = &x->rules;
-	const struct box *a = &r->anchor_rect;
-	int32_t w = r->w, h = r->h;
-	int32_t px = axis_place(a->x, a->w, side_x(r->anchor), side_x(r->gravity), w, r->off_x);
-	int32_t py = axis_place(a->y, a->h, side_y(r->anchor), side_y(r->gravity), h, r->off_y);
 	/* the output in the parent's geometry coordinates */
-	int32_t lo_x = 0, lo_y = 0;
+	struct box bounds = { 0, 0, x->srv->width, x->srv->height };
 	struct shell_surface *p = x->parent;
 	int32_t pox, poy;
 	if (p && xdg_surface_origin(p, &pox, &poy)) {
 		struct box pg;
 		window_geometry(p, &pg);
-		lo_x = -(pox + pg.x);
-		lo_y = -(poy + pg.y);
+		bounds.x = -(pox + pg.x);
+		bounds.y = -(poy + pg.y);
 	}
-	int32_t hi_x = lo_x + x->srv->width, hi_y = lo_y + x->srv->height;
-	uint32_t c = r->constraints;
-	axis_constrain(&px, &w, lo_x, hi_x, a->x, a->w, side_x(r->anchor), side_x(r->gravity),
-		r->off_x, c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X,
-		c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X,
-		c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_X);
-	axis_constrain(&py, &h, lo_y, hi_y, a->y, a->h, side_y(r->anchor), side_y(r->gravity),
-		r->off_y, c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_Y,
-		c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y,
-		c & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_Y);
-	x->popup_box = (struct box){ px, py, w, h };
+	x->popup_box = positioner_place(&x->rules, &bounds);
 }
 
 /* ---- configure ---- */
@@ -349,6 +259,12 @@ static void send_configure(struct shell_surface *x)
 		return;
 	bool first = x->configure_serial == 0;
 	x->configure_serial = wl_display_next_serial(srv->display);
+	/* a client may ack any configure it got, not only the last one: keep the unacked */
+	if (x->n_unacked == sizeof(x->unacked) / sizeof(x->unacked[0])) {
+		memmove(x->unacked, x->unacked + 1, sizeof(x->unacked) - sizeof(x->unacked[0]));
+		x->n_unacked--;
+	}
+	x->unacked[x->n_unacked++] = x->configure_serial;
 	if (!x->popup) {
 		int ver = wl_resource_get_version(x->role_resource);
 		if (first && ver >= XDG_TOPLEVEL_WM_CAPABILITIES_SINCE_VERSION) {
@@ -501,6 +417,7 @@ static void role_resource_destroy(struct wl_resource *res)
 	wl_list_init(&x->link);
 	x->configured = false;
 	x->configure_serial = 0;
+	x->n_unacked = 0;
 	/* children (dialogs, popups) lose their parent */
 	struct shell_surface *o;
 	wl_list_for_each(o, &x->srv->toplevels, link)
@@ -814,11 +731,23 @@ static void xsurface_ack_configure(struct wl_client *c, struct wl_resource *res,
 			"ack_configure without a role");
 		return;
 	}
-	if (serial != x->configure_serial && !x->configured) {
-		post_error(x->srv, res, XDG_SURFACE_ERROR_INVALID_SERIAL,
-			"ack_configure with a serial never sent");
+	unsigned i = 0;
+	while (i < x->n_unacked && x->unacked[i] != serial)
+		i++;
+	if (i == x->n_unacked) {
+		/* older serials than the 16 kept are taken: only a serial never sent (or
+		 * acked already) is an error */
+		if (x->n_unacked < sizeof(x->unacked) / sizeof(x->unacked[0]) || !x->configured) {
+			server_post_error(x->srv, res, XDG_SURFACE_ERROR_INVALID_SERIAL,
+				"ack_configure with serial %u, not one sent and unacked", serial);
+			return;
+		}
+		x->configured = true;
 		return;
 	}
+	/* this one and every older one are acked */
+	memmove(x->unacked, x->unacked + i + 1, (x->n_unacked - i - 1) * sizeof(x->unacked[0]));
+	x->n_unacked -= i + 1;
 	x->configured = true;
 }
 

@@ -9,21 +9,10 @@
 #define DISPMAN_WAYLAND_XDG_H
 
 #include "box.h"
+#include "positioner.h"
 #include "server.h"
 
 struct surface;
-
-/* A positioner's rules (xdg_positioner), copied into a popup when it is created or
- * repositioned. */
-struct positioner_rules {
-	int32_t w, h;                   /* 0: not set */
-	struct box anchor_rect;
-	bool anchor_rect_set;
-	uint32_t anchor, gravity;       /* xdg_positioner.anchor / .gravity */
-	uint32_t constraints;           /* xdg_positioner.constraint_adjustment bits */
-	int32_t off_x, off_y;
-	bool reactive;
-};
 
 /* An xdg_surface and its role (toplevel or popup). */
 struct shell_surface {
@@ -33,6 +22,8 @@ struct shell_surface {
 	struct server *srv;
 	bool configured;                /* a configure was acknowledged */
 	uint32_t configure_serial;      /* the last one sent; 0: none yet */
+	uint32_t unacked[16];           /* serials sent and not acked yet, oldest first */
+	unsigned n_unacked;
 	bool popup;
 	/* window geometry (set_window_geometry, applied on commit); w 0: the surface's extent */
 	struct box geometry, pending_geometry;
