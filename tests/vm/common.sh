@@ -26,6 +26,15 @@ DISPMAN_VKMS_ARGS="enable_overlay=1 enable_cursor=1 enable_writeback=1"
 # bars every time), which made the camera tests' pattern checks fail at random.
 DISPMAN_VIVID_ARGS="n_devs=2 node_types=0x1,0x1 multiplanar=1,2 input_types=0x80,0x80"
 export DISPMAN_VM_CACHE
+# Kernel command line of every guest, for looking inside one that stalls
+# (tests/vm/stall-dump, doc/testing.md "When a guest stalls"): no address-space
+# randomization, so the kernel's symbols (tests/vm/guest-main keeps
+# /proc/kallsyms) name the vCPUs' instruction pointers from QEMU's registers;
+# every SysRq key, sent by the host through QEMU's keyboard; an NMI the kernel
+# does not expect (QEMU's inject-nmi, stall-dump's last step) panics with the
+# interrupted CPU's registers and stack; a soft lockup prints every CPU's
+# backtrace.
+DISPMAN_VM_KERNEL_ARGS="nokaslr sysrq_always_enabled unknown_nmi_panic softlockup_all_cpu_backtrace=1"
 
 dispman_vm_profile() {
 	local kabi
