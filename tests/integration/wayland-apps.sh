@@ -1,0 +1,340 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# dispman-kiosk with the applications kiosks really run (issue 25), in the guest: Debian
+# 12's own clients, typed into through a uinput keyboard (uinput-keys), each judged by
+# what the client itself does or prints.
+# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP]
+#   foot       foot runs `read l; echo "$l" >FILE`: the typed line is in FILE.
+#   clipboard  wl-copy then wl-paste (regular and primary selection) round-trip text;
+#              text copied by wl-copy is pasted into foot with ctrl+shift+v.
+#   zenity     zenity --entry (GTK 3): the typed text on its stdout after Enter.
+#   gtk4       a GTK 4 entry (wayland-apps-gtk4.py, PyGObject) prints the typed text.
+#   qt6        a Qt 6 QML TextField (wayland-apps-qt6.qml) prints it from onAccepted.
+#   mpv        mpv --vo=wlshm plays a 640x360 white clip: captured, the picture is
+#              centred on black (the xdg-shell rule for a full-screen surface smaller
+#              than the output); 'q' typed, mpv exits 0.
+# Every case: the compositor serves (no command) with the keyboard as --input; each client
+# is its own process with WAYLAND_DISPLAY. A client must get wl_keyboard.enter (its own
+# WAYLAND_DEBUG log) before it is typed into. After the clients exit the compositor has
+# no client, surface or layer and no more buffers or fds than before them (its --stats
+# and /proc), and it exits 0 on SIGTERM without an ASan/LSan/UBSan report.
+# Files go to $DISPMAN_VM_OUT/wayland-app-CASE.
+set -u
+case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-}
+out=${DISPMAN_VM_OUT:-/tmp}/wayland-app-$case_
+rm -rf "$out"
+mkdir -p "$out"
+t_start=$(date +%s)
+export XDG_RUNTIME_DIR=$(mktemp -d /tmp/xdg-apps.XXXXXX)
+chmod 700 "$XDG_RUNTIME_DIR"
+export WAYLAND_DISPLAY=wayland-apps
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+# The guest's root is the host's, read-only: the clients' home, config and caches in /tmp.
+export HOME=$(mktemp -d /tmp/home-apps.XXXXXX)
+export XDG_CONFIG_HOME=$HOME/.config XDG_CACHE_HOME=$HOME/.cache XDG_DATA_HOME=$HOME/.local/share
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME"
+# No session bus, no accessibility bus, no X server in the guest; toolkits on Wayland only,
+# drawing in software (there is no render node).
+unset DISPLAY
+export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1 GTK_A11Y=none GDK_BACKEND=wayland
+export GSK_RENDERER=cairo GTK_USE_PORTAL=0 LIBGL_ALWAYS_SOFTWARE=1
+export QT_QPA_PLATFORM=wayland QT_QUICK_BACKEND=software QT_WAYLAND_DISABLE_WINDOWDECORATION=1
+stats=$out/stats
+kpid= kbpid=
+
+fail() {
+	echo "FAIL: $*" >&2
+	for p in $(jobs -p); do [ "$p" != "$kpid" ] && kill "$p" 2>/dev/null; done
+	[ -n "$kpid" ] && kill "$kpid" 2>/dev/null
+	for f in "$out"/client*.log; do
+		[ -f "$f" ] || continue
+		echo "--- last lines of ${f##*/} (WAYLAND_DEBUG=client):" >&2
+		grep -av '^\[' "$f" | tail -n 10 >&2
+		grep -a '^\[' "$f" | tail -n 5 >&2
+	done
+	[ -f "$out/kiosk.log" ] && { echo "--- dispman-kiosk:" >&2; tail -n 30 "$out/kiosk.log" >&2; }
+	exit 1
+}
+# one value of the stats file (rewritten every second; SIGUSR1 would also capture a frame)
+stat() { awk -v k="$1" '$1 == k { print $2 }' "$stats"; }
+# the compositor's open fds, "fd target" a line; not its own short-lived ones: the stats
+# and capture files it writes (and an fd closed while listed)
+fdlist() {
+	local f t
+	for f in /proc/"$kpid"/fd/*; do
+		t=$(readlink "$f") || continue
+		case "$t" in "$out"/*|'') continue ;; esac
+		echo "${f##*/} $t"
+	done
+}
+elapsed() { echo $(($(date +%s) - t_start)); }
+
+# The keyboard: uinput-keys as a coprocess, its node on its first line.
+coproc KB { exec "$keys"; }
+kbpid=$KB_PID
+read -r -t 30 kbdev <&"${KB[0]}" || fail "uinput-keys made no keyboard"
+[ -e "$kbdev" ] || fail "uinput-keys: no node $kbdev"
+keys_in=${KB[1]} keys_out=${KB[0]}
+send() { echo "$*" >&"$keys_in"; }
+keys_sync() { # wait until everything sent is written to uinput
+	local ok
+	send sync
+	read -r -t 120 ok <&"$keys_out" && [ "$ok" = ok ] || fail "uinput-keys did not answer"
+}
+
+"$kiosk" --socket "$WAYLAND_DISPLAY" --stats "$stats" --capture "$out/cap" --input "$kbdev" \
+	>"$out/kiosk.log" 2>&1 &
+kpid=$!
+i=0; while [ ! -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" ] || [ ! -f "$stats" ]; do
+	[ $i -lt 1200 ] || fail "dispman-kiosk did not start in 120 s"
+	kill -0 "$kpid" 2>/dev/null || fail "dispman-kiosk exited at start"
+	sleep 0.1; i=$((i + 1))
+done
+sleep 1.5
+fdlist >"$out/fds-base.txt"
+base_fds=$(wc -l <"$out/fds-base.txt") base_layers=$(stat layers) base_buffers=$(stat buffers)
+echo "dispman-kiosk up after $(elapsed) s: $base_fds fds, $base_layers layers, $base_buffers buffers, keyboard $kbdev"
+
+# run_client NAME CMD...: in the background with WAYLAND_DEBUG=client into client-NAME.log
+# (stdout into client-NAME.out); its pid in $cpid.
+run_client() {
+	local name=$1
+	shift
+	WAYLAND_DEBUG=client "$@" >"$out/client-$name.out" 2>"$out/client-$name.log" &
+	cpid=$!
+}
+# wait_focus NAME PID TIMEOUT_S: until the client's log shows wl_keyboard.enter (it bound
+# the seat's keyboard and has the focus), then a moment for the toolkit to take it. A
+# client that drew (attached a buffer) without binding wl_seat 30 s later gets no input.
+wait_focus() {
+	local end=$((SECONDS + $3)) drew=
+	while [ $SECONDS -lt $end ]; do
+		if grep -q 'wl_keyboard@[0-9]*\.enter(' "$out/client-$1.log" 2>/dev/null; then
+			echo "$1: keyboard focus after $(elapsed) s"
+			sleep 2
+			return 0
+		fi
+		kill -0 "$2" 2>/dev/null || {
+			wait "$2"
+			fail "$1 exited ($?) before it had the keyboard focus"
+		}
+		if [ -z "$drew" ] && grep -q -e '-> wl_surface@[0-9]*\.attach(wl_buffer' "$out/client-$1.log"; then
+			drew=$SECONDS
+			echo "$1: first buffer attached after $(elapsed) s"
+		fi
+		if [ -n "$drew" ] && [ $((SECONDS - drew)) -ge 30 ] &&
+			! grep -q 'wl_registry@[0-9]*\.bind([0-9]*, "wl_seat"' "$out/client-$1.log"; then
+			fail "$1 drew but did not bind wl_seat in the 30 s after: no input reaches it"
+		fi
+		sleep 0.2
+	done
+	grep -q 'wl_registry@[0-9]*\.bind([0-9]*, "wl_seat"' "$out/client-$1.log" ||
+		fail "$1 never bound wl_seat in $3 s: no keyboard, no input"
+	fail "$1 got no wl_keyboard.enter in $3 s"
+}
+# wait_log NAME PID REGEX TIMEOUT_S: until the client's log has a line matching REGEX
+wait_log() {
+	local end=$((SECONDS + $4))
+	while [ $SECONDS -lt $end ]; do
+		grep -q -e "$3" "$out/client-$1.log" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || { wait "$2"; fail "$1 exited ($?) before '$3'"; }
+		sleep 0.2
+	done
+	fail "$1: no '$3' in $4 s"
+}
+# wait_exit NAME PID TIMEOUT_S: the client's exit status in $crc
+wait_exit() {
+	local end=$((SECONDS + $3))
+	while [ $SECONDS -lt $end ]; do
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$2" 2>/dev/null; then
+		kill "$2"
+		wait "$2"
+		fail "$1 did not exit within $3 s of its input"
+	fi
+	wait "$2"
+	crc=$?
+}
+
+case "$case_" in
+foot)
+	run_client foot foot sh -c 'read -r l; echo "$l" >"$0"' "$out/typed"
+	wait_focus foot "$cpid" 120
+	send "type Hello kiosk 42"
+	send "key enter"
+	keys_sync
+	wait_exit foot "$cpid" 60
+	[ "$crc" = 0 ] || fail "foot exited $crc"
+	got=$(cat "$out/typed" 2>/dev/null)
+	[ "$got" = "Hello kiosk 42" ] || fail "foot's shell read '$got', want 'Hello kiosk 42'"
+	echo "foot: its shell read the typed line '$got'"
+	;;
+clipboard)
+	# wl-copy and wl-paste without a data-control protocol: each maps a surface of its
+	# own, takes the keyboard focus and uses wl_data_device (or primary selection).
+	# wl-copy serves in the foreground one paste and exits.
+	for sel in regular primary; do
+		opt= req=wl_data_device
+		[ $sel = primary ] && opt=--primary req=zwp_primary_selection_device_v1
+		text="dispman $sel $$"
+		run_client copy-$sel wl-copy --foreground --paste-once $opt -- "$text"
+		copid=$cpid
+		wait_log copy-$sel "$copid" "-> $req@[0-9]*\.set_selection(" 120
+		run_client paste-$sel wl-paste $opt --no-newline
+		wait_exit wl-paste "$cpid" 120
+		[ "$crc" = 0 ] || fail "wl-paste $opt exited $crc"
+		got=$(cat "$out/client-paste-$sel.out")
+		[ "$got" = "$text" ] || fail "wl-paste $opt printed '$got', want '$text'"
+		wait_exit wl-copy "$copid" 60
+		[ "$crc" = 0 ] || fail "wl-copy $opt exited $crc after its one paste"
+		echo "wl-copy $opt -> wl-paste $opt: '$got' after $(elapsed) s"
+	done
+	# copy in one client, paste in another: wl-copy's text into foot (ctrl+shift+v)
+	run_client foot foot sh -c 'read -r l; echo "$l" >"$0"' "$out/pasted"
+	wait_focus foot "$cpid" 120
+	fpid=$cpid
+	text="pasted into foot $$"
+	run_client copy-foot wl-copy --foreground --paste-once -- "$text"
+	copid=$cpid
+	wait_log copy-foot "$copid" '-> wl_data_device@[0-9]*\.set_selection(' 120
+	# the focus back on foot (wl-copy's surface is gone or below it)
+	sleep 2
+	send "combo ctrl+shift+v"
+	send "sleep 1000"
+	send "key enter"
+	keys_sync
+	wait_exit foot "$fpid" 60
+	[ "$crc" = 0 ] || fail "foot exited $crc"
+	got=$(cat "$out/pasted" 2>/dev/null)
+	[ "$got" = "$text" ] || fail "foot's shell read '$got' after ctrl+shift+v, want '$text'"
+	wait_exit wl-copy "$copid" 60
+	[ "$crc" = 0 ] || fail "wl-copy exited $crc after its one paste"
+	echo "wl-copy -> foot (ctrl+shift+v): '$got'"
+	;;
+zenity)
+	run_client zenity zenity --entry --title=apps --text=Name
+	wait_focus zenity "$cpid" 240
+	send "type Hello GTK 3"
+	send "key enter"
+	keys_sync
+	wait_exit zenity "$cpid" 60
+	[ "$crc" = 0 ] || fail "zenity exited $crc"
+	got=$(cat "$out/client-zenity.out")
+	[ "$got" = "Hello GTK 3" ] || fail "zenity printed '$got', want 'Hello GTK 3'"
+	echo "zenity --entry printed '$got'"
+	;;
+gtk4)
+	run_client gtk4 python3 "$src/wayland-apps-gtk4.py"
+	wait_focus gtk4 "$cpid" 300
+	send "type Hello GTK 4"
+	send "key enter"
+	keys_sync
+	wait_exit gtk4 "$cpid" 60
+	[ "$crc" = 0 ] || fail "the GTK 4 script exited $crc"
+	got=$(cat "$out/client-gtk4.out")
+	[ "$got" = "typed: Hello GTK 4" ] || fail "the GTK 4 entry printed '$got', want 'typed: Hello GTK 4'"
+	echo "GTK 4 entry printed '$got'"
+	;;
+qt6)
+	run_client qt6 /usr/lib/qt6/bin/qml "$src/wayland-apps-qt6.qml"
+	wait_focus qt6 "$cpid" 240
+	send "type Hello Qt 6"
+	send "key enter"
+	keys_sync
+	wait_exit qt6 "$cpid" 60
+	[ "$crc" = 0 ] || fail "qml exited $crc"
+	got=$(sed -n 's/^qml: typed: //p' "$out/client-qt6.log")
+	[ "$got" = "Hello Qt 6" ] || fail "the QML TextField printed '$got', want 'Hello Qt 6'"
+	echo "QML TextField onAccepted printed '$got'"
+	;;
+mpv)
+	[ -f "$clip" ] || fail "no clip $clip"
+	run_client mpv mpv --no-config --vo=wlshm --no-audio --hwdec=no --loop-file=inf \
+		--osd-level=0 "$clip"
+	wait_focus mpv "$cpid" 180
+	# a few frames of the clip, then the screen
+	f0=$(stat frame_callbacks)
+	for ((i = 0; i < 300; i++)); do
+		[ "$(stat frame_callbacks)" -ge $((f0 + 10)) ] && break
+		kill -0 "$cpid" 2>/dev/null || fail "mpv exited while playing"
+		sleep 0.2
+	done
+	kill -USR1 "$kpid"
+	for ((i = 0; i < 300; i++)); do [ -f "$out/cap.0.ppm" ] && break; sleep 0.2; done
+	[ -f "$out/cap.0.ppm" ] || fail "no capture"
+	send "type q"
+	keys_sync
+	wait_exit mpv "$cpid" 60
+	[ "$crc" = 0 ] || fail "mpv exited $crc after 'q'"
+	echo "mpv quit on 'q' (exit 0)"
+	python3 - "$out/cap.0.ppm" <<'EOF' || fail "mpv's picture is not centred on black"
+import sys
+data = open(sys.argv[1], "rb").read()
+magic, dims, maxval, px = data.split(b"\n", 3)
+w, h = map(int, dims.split())
+bright = lambda x, y: min(px[(y * w + x) * 3:(y * w + x) * 3 + 3]) > 128
+dark = lambda x, y: max(px[(y * w + x) * 3:(y * w + x) * 3 + 3]) < 40
+xs = [x for x in range(w) if any(bright(x, y) for y in range(0, h, 4))]
+ys = [y for y in range(h) if any(bright(x, y) for x in range(0, w, 4))]
+if not xs or not ys:
+    sys.exit(f"FAIL: nothing of the white clip on the {w}x{h} screen")
+box = (xs[0], ys[0], xs[-1] + 1 - xs[0], ys[-1] + 1 - ys[0])
+want = ((w - 640) // 2, (h - 360) // 2, 640, 360)
+print(f"mpv's picture: {box[2]}x{box[3]} at ({box[0]}, {box[1]}) on {w}x{h}; "
+      f"centred: {want[2]}x{want[3]} at ({want[0]}, {want[1]})")
+if any(abs(a - b) > 2 for a, b in zip(box, want)):
+    sys.exit("FAIL: the picture is not where a centred 640x360 surface goes")
+# white inside (2 pixels in from its edges), black around it
+x0, y0 = want[0], want[1]
+bad_in = sum(not bright(x, y) for y in range(y0 + 2, y0 + 358, 3) for x in range(x0 + 2, x0 + 638, 3))
+bad_out = sum(not dark(x, y) for y in range(0, h, 3) for x in range(0, w, 3)
+              if not (x0 - 2 <= x < x0 + 642 and y0 - 2 <= y < y0 + 362))
+if bad_in or bad_out:
+    sys.exit(f"FAIL: {bad_in} sampled pixels inside not white, {bad_out} outside not black")
+EOF
+	echo "mpv's 640x360 picture centred on black"
+	;;
+*)
+	fail "unknown case $case_"
+	;;
+esac
+
+# Nothing left behind once the clients are gone.
+for ((i = 0; i < 50; i++)); do
+	[ "$(stat clients)" = 0 ] && break
+	sleep 0.2
+done
+sleep 1.5 # the stats of a later second
+fdlist >"$out/fds-after.txt"
+fds=$(wc -l <"$out/fds-after.txt") clients=$(stat clients) surfaces=$(stat surfaces)
+layers=$(stat layers) buffers=$(stat buffers)
+echo "after the clients: $clients clients, $surfaces surfaces, $layers layers, $buffers buffers, $fds fds"
+diff -u "$out/fds-base.txt" "$out/fds-after.txt" >"$out/fds.diff" ||
+	{ echo "the compositor's fds, before -> after:"; grep '^[-+][^-+]' "$out/fds.diff"; }
+# An output whose flips come early (virtio-gpu) gets its frame pace timer on first use
+# (src/output-pace.c), kept for the output's life: one new timerfd is the device's, not
+# a client's.
+timers() { grep -c ' anon_inode:\[timerfd\]$' "$1"; }
+if [ $(($(timers "$out/fds-after.txt") - $(timers "$out/fds-base.txt"))) = 1 ]; then
+	echo "(one new timerfd: the output's frame pace timer)"
+	base_fds=$((base_fds + 1))
+fi
+[ "$clients" = 0 ] || fail "$clients clients still connected"
+[ "$surfaces" = 0 ] || fail "$surfaces surfaces left"
+[ "$layers" = "$base_layers" ] || fail "layers $base_layers -> $layers"
+[ "$buffers" -le "$base_buffers" ] || fail "buffers $base_buffers -> $buffers"
+[ "$fds" -le "$base_fds" ] || fail "fds $base_fds -> $fds"
+kill "$kpid"
+wait "$kpid"
+rc=$?
+kpid=
+exec {keys_in}>&-
+wait "$kbpid" 2>/dev/null
+if grep -E "AddressSanitizer|LeakSanitizer|runtime error" "$out/kiosk.log"; then
+	fail "sanitizer report from dispman-kiosk"
+fi
+[ "$rc" = 0 ] || fail "dispman-kiosk exited $rc on SIGTERM (want 0)"
+echo "PASS: wayland-app-$case_ in $(elapsed) s, nothing left behind, no sanitizer report"
