@@ -7,7 +7,7 @@
  * change is committed with the scene's next frame.
  *
  * A client's cursor is copied at each commit of its surface (shm) into a new dumb buffer of
- * the same format; the layer keeps the old copy until the frame that replaces it is on
+ * the same format (padded to the device's cursor size when it has alpha); the layer keeps the old copy until the frame that replaces it is on
  * screen. dma-buf and single-pixel cursor buffers are shown as they are.
  */
 #include "cursor.h"
@@ -75,19 +75,42 @@ static const char *const arrow[] = {
 	"       XX   ",
 };
 
-/* A dumb ARGB8888 buffer of w x h filled by rows of pixels (premultiplied, 0xAARRGGBB), or
- * NULL (logged). */
-static struct dispman_buffer *argb_buffer(struct server *srv, uint32_t w, uint32_t h,
-	const uint32_t *pixels)
+/*
+ * A mapped dumb buffer for a w x h cursor image of format fourcc, cleared. An image with
+ * alpha that fits the device's cursor size is padded to it (transparent right and below):
+ * many cursor planes take that size only (virtio-gpu refuses a 24x24 one). Not beyond
+ * 256x256 (vkms says 512x512: a MiB per image for a plane that takes any size). NULL: logged.
+ */
+static struct dispman_buffer *cursor_buffer(struct server *srv, uint32_t w, uint32_t h,
+	uint32_t fourcc, void **data, uint32_t *stride)
 {
-	struct dispman_buffer *b = dispman_buffer_create_dumb(srv->dev, w, h, DRM_FORMAT_ARGB8888);
-	void *data;
-	uint32_t stride;
-	if (!b || dispman_buffer_map(b, &data, &stride) < 0) {
-		wlog(DISPMAN_LOG_ERROR, "cursor: no %ux%u buffer: %s", w, h, strerror(errno));
+	struct dispman_limits lim = { .size = sizeof(lim) };
+	uint32_t bw = w, bh = h;
+	if ((fourcc == DRM_FORMAT_ARGB8888 || fourcc == DRM_FORMAT_ABGR8888) &&
+	    dispman_device_get_limits(srv->dev, &lim) == 0 && w <= lim.cursor_width &&
+	    h <= lim.cursor_height && lim.cursor_width <= 256 && lim.cursor_height <= 256) {
+		bw = lim.cursor_width;
+		bh = lim.cursor_height;
+	}
+	struct dispman_buffer *b = dispman_buffer_create_dumb(srv->dev, bw, bh, fourcc);
+	if (!b || dispman_buffer_map(b, data, stride) < 0) {
+		wlog(DISPMAN_LOG_ERROR, "cursor: no %ux%u buffer: %s", bw, bh, strerror(errno));
 		dispman_buffer_unref(b);
 		return NULL;
 	}
+	memset(*data, 0, (size_t)*stride * bh);
+	return b;
+}
+
+/* An ARGB8888 cursor buffer with w x h pixels (premultiplied, 0xAARRGGBB), or NULL. */
+static struct dispman_buffer *argb_buffer(struct server *srv, uint32_t w, uint32_t h,
+	const uint32_t *pixels)
+{
+	void *data;
+	uint32_t stride;
+	struct dispman_buffer *b = cursor_buffer(srv, w, h, DRM_FORMAT_ARGB8888, &data, &stride);
+	if (!b)
+		return NULL;
 	for (uint32_t y = 0; y < h; y++)
 		memcpy((uint8_t *)data + (size_t)y * stride, pixels + (size_t)y * w, (size_t)w * 4);
 	return b;
@@ -154,15 +177,11 @@ static struct dispman_buffer *surface_image(struct cursor *c, struct surface *s)
 		return NULL;
 	uint32_t bpp = fourcc == DRM_FORMAT_RGB565 ? 2 : 4;
 	uint32_t w = (uint32_t)b->width, h = (uint32_t)b->height;
-	struct dispman_buffer *copy = dispman_buffer_create_dumb(c->srv->dev, w, h, fourcc);
 	void *dst;
 	uint32_t dst_stride;
-	if (!copy || dispman_buffer_map(copy, &dst, &dst_stride) < 0) {
-		wlog(DISPMAN_LOG_ERROR, "cursor: no %ux%u buffer for surface %u: %s", w, h,
-			wl_resource_get_id(s->resource), strerror(errno));
-		dispman_buffer_unref(copy);
+	struct dispman_buffer *copy = cursor_buffer(c->srv, w, h, fourcc, &dst, &dst_stride);
+	if (!copy)
 		return NULL;
-	}
 	int32_t src_stride = wl_shm_buffer_get_stride(shm);
 	wl_shm_buffer_begin_access(shm);
 	const uint8_t *src = wl_shm_buffer_get_data(shm);
