@@ -15,6 +15,8 @@
  *   --xdg-shell-version N  serve xdg_wm_base at version N (1-5, default 5): 3 for clients
  *                     that bind whatever is offered and abort on newer events (weston 10's
  *                     demo clients)
+ *   --hide-cursor     draw no pointer cursor (by default one is drawn while the seat has a
+ *                     pointer device: the client's, else the XCursor theme's left_ptr)
  * Without $XDG_RUNTIME_DIR, /tmp/dispman-kiosk-UID is made and used.
  */
 #include <dispman/dispman.h>
@@ -155,8 +157,8 @@ static int on_timer(void *data)
 static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
-		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--] "
-		"[COMMAND [ARGS...]]\n");
+		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
+		"[--] [COMMAND [ARGS...]]\n");
 }
 
 struct options {
@@ -165,6 +167,7 @@ struct options {
 	size_t n_inputs;
 	bool use_seat;
 	unsigned xdg_shell_version;     /* 0: the library's default */
+	bool hide_cursor;
 	char **command; /* NULL: serve until killed */
 };
 
@@ -189,6 +192,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			o->inputs[o->n_inputs++] = argv[++i];
 		else if (strcmp(a, "--seat") == 0)
 			o->use_seat = true;
+		else if (strcmp(a, "--hide-cursor") == 0)
+			o->hide_cursor = true;
 		else if (strcmp(a, "--stats") == 0 && has)
 			k->stats_path = argv[++i];
 		else if (strcmp(a, "--capture") == 0 && has)
@@ -319,6 +324,8 @@ int main(int argc, char **argv)
 	}
 	if (o.xdg_shell_version)
 		dispman_wayland_set_xdg_shell_version(k.wl, o.xdg_shell_version);
+	if (o.hide_cursor)
+		dispman_wayland_hide_cursor(k.wl, true);
 	struct dispman_input *input = open_input(&k, &o);
 	const char *sock = dispman_wayland_add_socket(k.wl, o.socket_name);
 	if (sock) {

@@ -86,6 +86,16 @@ int dispman_wayland_dispatch(struct dispman_wayland *wl, int timeout_ms);
 int dispman_wayland_set_input(struct dispman_wayland *wl, struct dispman_input *input);
 
 /**
+ * Hide the pointer's cursor (hide true) or show it again (false, the default). The cursor is
+ * shown while the input set with dispman_wayland_set_input() has a pointer device: the
+ * cursor surface of the client with pointer focus (wl_pointer.set_cursor), else left_ptr of
+ * the XCursor theme ($XCURSOR_THEME, $XCURSOR_SIZE) or a built-in arrow. It is a layer on
+ * top that the input moves (dispman_input_set_cursor_layer()): on a cursor plane when the
+ * library's plane assignment gives it one, else composed. Returns 0 or -EINVAL (wl NULL).
+ */
+int dispman_wayland_hide_cursor(struct dispman_wayland *wl, bool hide);
+
+/**
  * Capture what the output shows now through its writeback connector, as
  * dispman_output_capture() (two modesets on drivers that cannot drive both connectors),
  * then carry on the frame cycle. On success *frame is an XRGB8888 buffer the caller owns

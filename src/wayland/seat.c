@@ -7,6 +7,7 @@
  */
 #include "seat.h"
 
+#include "cursor.h"
 #include "surface.h"
 #include "tree.h"
 
@@ -32,6 +33,7 @@ struct seat {
 	struct wl_array keys;           /* pressed evdev key codes */
 	uint32_t mods[4];               /* depressed, latched, locked, group */
 	struct surface *pointer_focus, *kb_focus;
+	uint32_t pointer_enter_serial;  /* of the enter sent to pointer_focus */
 	struct surface *touch_focus[MAX_TOUCH];
 	double px, py;
 	unsigned buttons;               /* pointer buttons down */
@@ -175,7 +177,13 @@ static void handle_key(struct seat *seat, const struct dispman_input_event *ev)
 static void pointer_set_cursor(struct wl_client *c, struct wl_resource *res, uint32_t serial,
 	struct wl_resource *surface, int32_t hx, int32_t hy)
 {
-	/* no cursor is drawn in the kiosk; the surface keeps no role */
+	struct seat *seat = wl_resource_get_user_data(res);
+	/* only the client with pointer focus, and not with a serial older than its enter */
+	if (!seat->pointer_focus || client_of(seat->pointer_focus) != c ||
+	    serial - seat->pointer_enter_serial > UINT32_MAX / 2)
+		return;
+	cursor_set_surface(seat->srv, res, surface ? surface_from_resource(surface) : NULL,
+		hx, hy);
 }
 
 static const struct wl_pointer_interface pointer_impl = {
@@ -220,6 +228,8 @@ static struct surface *pointer_update(struct seat *seat, double x, double y, dou
 		pointer_frame(seat, old);
 	}
 	seat->pointer_focus = s;
+	seat->pointer_enter_serial = serial;
+	cursor_focus_changed(seat->srv);
 	if (s) {
 		for_each_of_client(p, &seat->pointers, client_of(s))
 			wl_pointer_send_enter(p, serial, s->resource, wl_fixed_from_double(*sx),
@@ -396,7 +406,12 @@ static void on_input(struct dispman_input *input, const struct dispman_input_eve
 	case DISPMAN_INPUT_POINTER_MOTION_ABSOLUTE:
 	case DISPMAN_INPUT_POINTER_BUTTON:
 	case DISPMAN_INPUT_POINTER_AXIS:
+		cursor_device(seat->srv, 0, true);
 		handle_pointer(seat, ev);
+		break;
+	case DISPMAN_INPUT_DEVICE_ADDED:
+	case DISPMAN_INPUT_DEVICE_REMOVED:
+		cursor_device(seat->srv, ev->device_caps, ev->type == DISPMAN_INPUT_DEVICE_ADDED);
 		break;
 	case DISPMAN_INPUT_TOUCH_DOWN:
 	case DISPMAN_INPUT_TOUCH_MOTION:
@@ -531,6 +546,7 @@ int seat_set_input(struct server *srv, struct dispman_input *input)
 		}
 	}
 	seat->input = input;
+	cursor_set_input(srv, input);
 	struct wl_resource *res;
 	wl_resource_for_each(res, &seat->seats)
 		wl_seat_send_capabilities(res, caps(seat));
@@ -541,8 +557,10 @@ static void on_surface_destroy(struct wl_listener *l, void *data)
 {
 	struct seat *seat = wl_container_of(l, seat, surface_destroy);
 	struct surface *s = data;
-	if (seat->pointer_focus == s)
+	if (seat->pointer_focus == s) {
 		seat->pointer_focus = NULL;
+		cursor_focus_changed(seat->srv);
+	}
 	if (seat->kb_focus == s)
 		seat->kb_focus = NULL;
 	for (int i = 0; i < MAX_TOUCH; i++)
@@ -555,8 +573,10 @@ static void on_map_changed(struct wl_listener *l, void *data)
 {
 	struct seat *seat = wl_container_of(l, seat, map_changed);
 	keyboard_set_focus(seat, tree_keyboard_target(seat->srv));
-	if (seat->pointer_focus && !seat->pointer_focus->mapped)
+	if (seat->pointer_focus && !seat->pointer_focus->mapped) {
 		seat->pointer_focus = NULL;
+		cursor_focus_changed(seat->srv);
+	}
 }
 
 void seat_pointer_grab(struct server *srv, struct seat_pointer_grab *grab)
@@ -575,6 +595,7 @@ void seat_pointer_grab(struct server *srv, struct seat_pointer_grab *grab)
 			wl_pointer_send_leave(p, serial, seat->pointer_focus->resource);
 		pointer_frame(seat, old);
 		seat->pointer_focus = NULL;
+		cursor_focus_changed(seat->srv);
 	}
 	seat->grab = grab;
 }

@@ -26,6 +26,7 @@ struct seat;
 struct surface;
 struct dmabuf_global;
 struct data_device_manager;
+struct cursor;
 
 /* A button press or touch down about to reach target (NULL: nothing under it). */
 struct server_press {
@@ -81,6 +82,7 @@ struct server {
 	struct seat *seat;
 	struct dmabuf_global *dmabuf;
 	struct data_device_manager *data;
+	struct cursor *cursor;
 
 	struct dispman_wayland_stats stats;
 	unsigned layers;

@@ -8,6 +8,7 @@
 #include <dispman/input.h>
 
 #include "buffer.h"
+#include "cursor.h"
 #include "data-device.h"
 #include "decoration.h"
 #include "dmabuf.h"
@@ -127,7 +128,8 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	if ((ret = output_init_global(srv)) < 0 || (ret = surface_init_globals(srv)) < 0 ||
 	    (ret = xdg_init_global(srv)) < 0 || (ret = buffer_init_globals(srv)) < 0 ||
 	    (ret = dmabuf_init_global(srv)) < 0 || (ret = presentation_init_global(srv)) < 0 ||
-	    (ret = seat_init(srv)) < 0 || (ret = data_device_init(srv)) < 0 ||
+	    (ret = cursor_init(srv)) < 0 || (ret = seat_init(srv)) < 0 ||
+	    (ret = data_device_init(srv)) < 0 ||
 	    (ret = decoration_init_global(srv)) < 0)
 		goto fail;
 
@@ -161,6 +163,7 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 	data_device_finish(srv);
 	xdg_finish(srv);
 	seat_finish(srv);
+	cursor_finish(srv);
 	dmabuf_finish(srv);
 	shm_finish(srv);
 	buffer_finish(srv);
@@ -267,6 +270,16 @@ int dispman_wayland_place_surface(struct dispman_wayland *wl, struct wl_resource
 	t->place_x = x;
 	t->place_y = y;
 	server_schedule_repaint(&wl->srv);
+	return 0;
+}
+
+int dispman_wayland_hide_cursor(struct dispman_wayland *wl, bool hide)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_hide_cursor: the compositor is NULL");
+		return -EINVAL;
+	}
+	cursor_hide(&wl->srv, hide);
 	return 0;
 }
 

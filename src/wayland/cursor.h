@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pointer's cursor: one dispman layer above the scene that dispman_input moves with the
+ * pointer (dispman_input_set_cursor_layer(): the library's cursor layer, put on a cursor
+ * plane by its plane assignment when one takes it, else composed). It shows the cursor
+ * surface of the client with pointer focus (wl_pointer.set_cursor, role cursor), else the
+ * default cursor (left_ptr of the XCursor theme, or a built-in arrow). No cursor while the
+ * seat has no pointer device, or when the embedder hid it.
+ */
+#ifndef DISPMAN_WAYLAND_CURSOR_H
+#define DISPMAN_WAYLAND_CURSOR_H
+
+#include "server.h"
+
+#include <dispman/input.h>
+
+struct surface;
+
+/* Allocates the state and listens for destroyed surfaces; 0 or -ENOMEM. */
+int cursor_init(struct server *srv);
+/* Unsets the input's cursor layer and frees the layer and the images. */
+void cursor_finish(struct server *srv);
+/* The input whose pointer moves the cursor (NULL: none, no cursor). */
+void cursor_set_input(struct server *srv, struct dispman_input *input);
+/* A device of the seat was added or removed (caps: DISPMAN_INPUT_CAP_*), or (added and
+ * caps 0) a pointer event came: the cursor is shown while a pointer device is there. */
+void cursor_device(struct server *srv, uint32_t caps, bool added);
+/* The pointer focus moved to another surface or to none: the default cursor until the
+ * focused client sets its own. */
+void cursor_focus_changed(struct server *srv);
+/* An accepted wl_pointer.set_cursor (pointer: its wl_pointer resource): s (NULL: hide the
+ * cursor) with its hotspot. A surface with another role is a protocol error on pointer. */
+void cursor_set_surface(struct server *srv, struct wl_resource *pointer, struct surface *s,
+	int32_t hot_x, int32_t hot_y);
+/* hide: never show a cursor (dispman_wayland_hide_cursor()). */
+void cursor_hide(struct server *srv, bool hide);
+
+#endif
