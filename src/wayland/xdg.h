@@ -8,8 +8,7 @@
 #ifndef DISPMAN_WAYLAND_XDG_H
 #define DISPMAN_WAYLAND_XDG_H
 
-#include "box.h"
-#include "positioner.h"
+#include "positioner.h" /* and box.h */
 #include "server.h"
 
 struct surface;
