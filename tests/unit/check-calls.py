@@ -11,9 +11,17 @@ check-includes.py). Static functions never appear in the symbol tables, so a sta
 helper named like another file's function (a "static namesake") makes no edge: the graph
 is the real one the linker sees. A cycle of modules is an error.
 """
+import importlib.util
 import os
 import subprocess
 import sys
+
+# one cycle finder for both architecture checks: check-includes.py's
+_spec = importlib.util.spec_from_file_location(
+    'check_includes', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'check-includes.py'))
+_includes = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_includes)
+find_cycle = _includes.find_cycle
 
 
 def module_of(obj):
@@ -52,31 +60,6 @@ def graph_of(tables):
             if o and o != mod:
                 graph.setdefault(mod, set()).add(o)
     return graph
-
-
-def find_cycle(graph):
-    state, stack = {}, []
-
-    def visit(n):
-        state[n] = 1
-        stack.append(n)
-        for m in sorted(graph.get(n, ())):
-            if state.get(m) == 1:
-                return stack[stack.index(m):] + [m]
-            if m not in state:
-                c = visit(m)
-                if c:
-                    return c
-        stack.pop()
-        state[n] = 2
-        return None
-
-    for n in sorted(graph):
-        if n not in state:
-            c = visit(n)
-            if c:
-                return c
-    return None
 
 
 def check(nm, objdir):
