@@ -217,13 +217,24 @@ struct place_call {
 	uint32_t id;
 	int x, y;
 	int ret;
+	uint64_t repaints;              /* the compositor's count when it was placed */
 };
+
+static uint64_t repaints_now(struct server_ctx *ctx)
+{
+	struct dispman_wayland_stats st;
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	dispman_wayland_get_stats(ctx->wl, &st);
+	return st.repaints;
+}
 
 static void place_call(struct server_ctx *ctx, void *arg)
 {
 	struct place_call *pc = arg;
 	struct client_entry *e;
 	pc->ret = -ENOENT;
+	pc->repaints = repaints_now(ctx);
 	wl_list_for_each(e, &ctx->clients, link) {
 		if (e->client_fd != pc->client_fd)
 			continue;
@@ -234,23 +245,16 @@ static void place_call(struct server_ctx *ctx, void *arg)
 	}
 }
 
-struct stats_call {
-	struct dispman_wayland_stats st;
-};
-
-static void stats_call(struct server_ctx *ctx, void *arg)
+static void repaints_call(struct server_ctx *ctx, void *arg)
 {
-	struct stats_call *s = arg;
-	s->st.size = sizeof(s->st);
-	dispman_wayland_get_stats(ctx->wl, &s->st);
+	*(uint64_t *)arg = repaints_now(ctx);
 }
 
 static uint64_t repaints(struct server_ctx *ctx)
 {
-	struct stats_call s;
-	memset(&s, 0, sizeof(s));
-	run_on_server(ctx, stats_call, &s);
-	return s.st.repaints;
+	uint64_t n = 0;
+	run_on_server(ctx, repaints_call, &n);
+	return n;
 }
 
 static void position_window_absolute(WlcsDisplayServer *server, struct wl_display *client,
@@ -262,7 +266,6 @@ static void position_window_absolute(WlcsDisplayServer *server, struct wl_displa
 		.id = wl_proxy_get_id((struct wl_proxy *)surface),
 		.x = x, .y = y,
 	};
-	uint64_t before = repaints(ctx);
 	run_on_server(ctx, place_call, &pc);
 	if (pc.ret < 0) {
 		fprintf(stderr, "wlcs-dispman: cannot place surface %u at %d,%d: %s\n", pc.id, x,
@@ -274,7 +277,7 @@ static void position_window_absolute(WlcsDisplayServer *server, struct wl_displa
 	struct timespec t0, now;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
-		if (repaints(ctx) > before)
+		if (repaints(ctx) > pc.repaints)
 			return;
 		usleep(1000);
 		clock_gettime(CLOCK_MONOTONIC, &now);
