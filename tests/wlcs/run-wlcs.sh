@@ -23,11 +23,12 @@ esac
 FILTER='ClientSurfaceEventsTest.*:*SubsurfaceTest.*:*SubsurfaceMultilevelTest.*'
 FILTER+=':*SurfacePointerMotionTest.*:*TouchTest.*:WlOutputTest.*:XdgOutputV1Test.*'
 FILTER+=':XdgSurfaceStableTest.*:XdgToplevelStable*:*XdgPopupTest.*:*XdgPopupPositionerTest.*'
-FILTER+=':SecondBadBufferTest.*:CopyCutPaste.*:PrimarySelection.*:GtkPrimarySelection.*'
-# the variants for shells the compositor does not offer (wl_shell, xdg-shell v6, layer-shell)
+FILTER+=':BadBufferTest.*:SecondBadBufferTest.*:CopyCutPaste.*:PrimarySelection.*:GtkPrimarySelection.*'
+# the variants for shells the compositor does not offer (wl_shell, xdg-shell v6 (also under
+# TouchInputSubsurfaces), layer-shell)
 # are skipped by wlcs, at about a second each under TCG: not run at all
 FILTER+='-WlShellSubsurfaces/*:XdgShellV6Subsurfaces/*:XdgPopupUnstableV6/*:LayerShellPopup/*'
-FILTER+=':*xdg_shell_unstable_v6*:*wl_shell*'
+FILTER+=':*xdg_shell_unstable_v6*:*wl_shell*:*layer_shell*:TouchInputSubsurfaces/*'
 [ "$all" = --all ] && FILTER='*'
 
 if readelf -d "$module" 2>/dev/null | grep -q 'libasan\.so'; then
