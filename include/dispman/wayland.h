@@ -16,6 +16,13 @@
  * operations 0 or a negative errno, destroy(NULL) is fine, failures are logged through the
  * library's log handler. Everything runs on the caller's thread inside
  * dispman_wayland_dispatch().
+ *
+ * Threads: the compositor is not thread-safe. It may be created on one thread and then
+ * dispatched on another, but every call (the input and client calls too) must come from the
+ * thread that runs dispman_wayland_dispatch(), or while no thread does. To hand it work from
+ * another thread, add an eventfd to the display's event loop (dispman_wayland_get_display(),
+ * wl_display_get_event_loop(), wl_event_loop_add_fd()) and do the work in its callback, as
+ * tests/wlcs/ does for client sockets and synthetic input.
  */
 #ifndef DISPMAN_WAYLAND_H
 #define DISPMAN_WAYLAND_H
@@ -30,6 +37,7 @@ extern "C" {
 #endif
 
 struct dispman_input;
+struct dispman_input_event;
 struct dispman_wayland;
 struct wl_display;
 struct wl_resource;
@@ -94,6 +102,38 @@ int dispman_wayland_set_input(struct dispman_wayland *wl, struct dispman_input *
  * library's plane assignment gives it one, else composed. Returns 0 or -EINVAL (wl NULL).
  */
 int dispman_wayland_hide_cursor(struct dispman_wayland *wl, bool hide);
+
+/**
+ * Set the wl_seat capabilities the compositor advertises in addition to those of its
+ * dispman_input (which are keyboard, pointer and touch while an input is set): caps is a
+ * mask of DISPMAN_INPUT_CAP_KEYBOARD, DISPMAN_INPUT_CAP_POINTER and DISPMAN_INPUT_CAP_TOUCH
+ * (<dispman/input.h>); 0 (the default) adds none. For an embedder that feeds the seat
+ * itself with dispman_wayland_inject_input() (a remote or virtual input, a test harness),
+ * with or without a dispman_input. Bound wl_seats get the new capabilities at once.
+ * Returns 0 or -EINVAL (logged: wl NULL, or a bit outside those three).
+ */
+int dispman_wayland_set_seat_capabilities(struct dispman_wayland *wl, uint32_t caps);
+
+/**
+ * Deliver one input event to the seat as if a dispman_input had sent it: the same code
+ * moves the pointer and keyboard focus and sends the wl_pointer, wl_keyboard and wl_touch
+ * events (and feeds pointer grabs such as drag and drop). ev is read during the call
+ * only (<dispman/input.h>). Types taken: DISPMAN_INPUT_KEY, DISPMAN_INPUT_POINTER_MOTION,
+ * DISPMAN_INPUT_POINTER_MOTION_ABSOLUTE, DISPMAN_INPUT_POINTER_BUTTON,
+ * DISPMAN_INPUT_POINTER_AXIS and DISPMAN_INPUT_TOUCH_*. Positions are output pixels and
+ * absolute for every type, as a dispman_input gives them: POINTER_* carry the pointer's
+ * position after the event (a button's too), TOUCH_DOWN and TOUCH_MOTION the point's;
+ * touch points are told apart by seat_slot (0 to 15). As from libinput, end each set of
+ * touch events with a DISPMAN_INPUT_TOUCH_FRAME. time_usec is CLOCK_MONOTONIC; fields
+ * the type does not use are ignored.
+ *
+ * Clients only see the devices advertised: see dispman_wayland_set_seat_capabilities().
+ * Call it on the thread that runs dispman_wayland_dispatch(), not from another thread
+ * while it runs. Returns 0 (the events are sent and flushed) or -EINVAL (logged: NULL
+ * argument, another event type, or a position that is not finite).
+ */
+int dispman_wayland_inject_input(struct dispman_wayland *wl,
+	const struct dispman_input_event *ev);
 
 /**
  * Capture what the output shows now through its writeback connector, as

@@ -23,6 +23,7 @@
 struct seat {
 	struct server *srv;
 	struct dispman_input *input;
+	uint32_t extra_caps;            /* WL_SEAT_CAPABILITY_*: seat_set_caps() */
 	struct wl_global *global;
 	struct wl_list seats, pointers, keyboards, touches; /* resource links */
 	struct xkb_context *xkb;
@@ -48,8 +49,8 @@ static void release_req(struct wl_client *c, struct wl_resource *res)
 
 static uint32_t caps(struct seat *seat)
 {
-	return seat->input ? WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER |
-		WL_SEAT_CAPABILITY_TOUCH : 0;
+	return (seat->input ? WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER |
+		WL_SEAT_CAPABILITY_TOUCH : 0) | seat->extra_caps;
 }
 
 static uint32_t next_serial(struct seat *seat)
@@ -523,6 +524,13 @@ void seat_finish(struct server *srv)
 	srv->seat = NULL;
 }
 
+static void send_caps(struct seat *seat)
+{
+	struct wl_resource *res;
+	wl_resource_for_each(res, &seat->seats)
+		wl_seat_send_capabilities(res, caps(seat));
+}
+
 int seat_set_input(struct server *srv, struct dispman_input *input)
 {
 	struct seat *seat = srv->seat;
@@ -547,10 +555,19 @@ int seat_set_input(struct server *srv, struct dispman_input *input)
 	}
 	seat->input = input;
 	cursor_set_input(srv, input);
-	struct wl_resource *res;
-	wl_resource_for_each(res, &seat->seats)
-		wl_seat_send_capabilities(res, caps(seat));
+	send_caps(seat);
 	return 0;
+}
+
+void seat_set_caps(struct server *srv, uint32_t wl_caps)
+{
+	srv->seat->extra_caps = wl_caps;
+	send_caps(srv->seat);
+}
+
+void seat_inject(struct server *srv, const struct dispman_input_event *ev)
+{
+	on_input(NULL, ev, srv->seat);
 }
 
 static void on_surface_destroy(struct wl_listener *l, void *data)

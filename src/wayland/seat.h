@@ -12,6 +12,10 @@ struct surface;
 int seat_init(struct server *srv);
 void seat_finish(struct server *srv);
 int seat_set_input(struct server *srv, struct dispman_input *input);
+/* Capabilities advertised besides the input's (WL_SEAT_CAPABILITY_* mask). */
+void seat_set_caps(struct server *srv, uint32_t wl_caps);
+/* One event as if from the input (dispman_wayland_inject_input(), checked there). */
+void seat_inject(struct server *srv, const struct dispman_input_event *ev);
 /* The surface with keyboard focus (NULL: none); the clipboard follows it. */
 struct surface *seat_keyboard_focus(struct server *srv);
 /* The next serial of the display. */

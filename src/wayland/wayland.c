@@ -2,6 +2,7 @@
 /* libdispman-wayland's public API (dispman/wayland.h): create, run and destroy the
  * compositor; every module's globals are made here and nowhere else. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,3 +310,53 @@ int dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland
 	return 0;
 }
 
+
+int dispman_wayland_set_seat_capabilities(struct dispman_wayland *wl, uint32_t caps)
+{
+	const uint32_t known = DISPMAN_INPUT_CAP_KEYBOARD | DISPMAN_INPUT_CAP_POINTER |
+		DISPMAN_INPUT_CAP_TOUCH;
+	if (!wl || (caps & ~known)) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_seat_capabilities: %s",
+			!wl ? "the compositor is NULL" : "unknown capability bits");
+		return -EINVAL;
+	}
+	seat_set_caps(&wl->srv,
+		(caps & DISPMAN_INPUT_CAP_KEYBOARD ? WL_SEAT_CAPABILITY_KEYBOARD : 0) |
+		(caps & DISPMAN_INPUT_CAP_POINTER ? WL_SEAT_CAPABILITY_POINTER : 0) |
+		(caps & DISPMAN_INPUT_CAP_TOUCH ? WL_SEAT_CAPABILITY_TOUCH : 0));
+	return 0;
+}
+
+int dispman_wayland_inject_input(struct dispman_wayland *wl,
+	const struct dispman_input_event *ev)
+{
+	if (!wl || !ev) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_inject_input: %s is NULL",
+			!wl ? "the compositor" : "the event");
+		return -EINVAL;
+	}
+	switch (ev->type) {
+	case DISPMAN_INPUT_KEY:
+	case DISPMAN_INPUT_TOUCH_CANCEL:
+	case DISPMAN_INPUT_TOUCH_FRAME:
+		break;
+	case DISPMAN_INPUT_POINTER_MOTION:
+	case DISPMAN_INPUT_POINTER_MOTION_ABSOLUTE:
+	case DISPMAN_INPUT_POINTER_BUTTON:
+	case DISPMAN_INPUT_POINTER_AXIS:
+	case DISPMAN_INPUT_TOUCH_DOWN:
+	case DISPMAN_INPUT_TOUCH_MOTION:
+	case DISPMAN_INPUT_TOUCH_UP:
+		if (!isfinite(ev->x) || !isfinite(ev->y)) {
+			wlog(DISPMAN_LOG_ERROR, "dispman_wayland_inject_input: position not finite");
+			return -EINVAL;
+		}
+		break;
+	default:
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_inject_input: event type %d is not "
+			"input for the seat", (int)ev->type);
+		return -EINVAL;
+	}
+	seat_inject(&wl->srv, ev);
+	return 0;
+}
