@@ -13,21 +13,18 @@ Doxygen's XML, which keeps functions the HTML leaves out; this reads what is ins
 MIN_SYMBOLS (default 10) guards against reading the wrong library.
 """
 import html
+import importlib.util
 import os
 import re
-import subprocess
 import sys
 
-
-def exported(lib):
-    out = subprocess.run(["nm", "-D", "--defined-only", lib], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    syms = set()
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in ("T", "W", "i") and parts[2].startswith("dispman_"):
-            syms.add(parts[2].split("@")[0])
-    return syms
+# the exported functions, read as check-documented.py reads them
+_spec = importlib.util.spec_from_file_location(
+    "check_documented", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                     "check-documented.py"))
+_documented = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_documented)
+exported = _documented.exported
 
 
 def plain(fragment):
