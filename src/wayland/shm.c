@@ -39,7 +39,7 @@ static void slot_released(struct dispman_buffer *dbuf, void *data)
 }
 
 /* Orphan every slot: those on screen are freed at their release. */
-void shm_release_slots(struct surface *s)
+static void shm_release_slots(struct surface *s)
 {
 	struct shm_slot *slot, *tmp;
 	wl_list_for_each_safe(slot, tmp, &s->slots, link) {

@@ -29,7 +29,5 @@ void shm_finish(struct server *srv);
 struct dispman_buffer *shm_upload(struct surface *s);
 /* The slot this repaint uploaded into is now on screen (holds its source). */
 void shm_slots_committed(struct surface *s);
-/* Orphans every slot of s: those on screen are freed at their release. */
-void shm_release_slots(struct surface *s);
 
 #endif

@@ -29,7 +29,7 @@ struct surface *surface_checked_from_resource(struct wl_resource *res)
 	return wl_resource_get_user_data(res);
 }
 
-void surface_state_init(struct surface_state *st)
+static void surface_state_init(struct surface_state *st)
 {
 	memset(st, 0, sizeof(*st));
 	wl_list_init(&st->frames);
@@ -39,7 +39,8 @@ void surface_state_init(struct surface_state *st)
 	st->dst_w = st->dst_h = -1;
 }
 
-void surface_discard_feedbacks(struct server *srv, struct wl_list *list)
+/* Sends discarded to every feedback of the list and destroys it. */
+static void surface_discard_feedbacks(struct server *srv, struct wl_list *list)
 {
 	struct feedback *f, *tmp;
 	wl_list_for_each_safe(f, tmp, list, link) {
@@ -139,7 +140,7 @@ void surface_unmap(struct surface *s)
 }
 
 /* Applies a committed state to the current state. */
-void surface_commit_state(struct surface *s, struct surface_state *from)
+static void surface_commit_state(struct surface *s, struct surface_state *from)
 {
 	struct server *srv = s->srv;
 	struct surface_state *c = &s->current;

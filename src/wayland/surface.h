@@ -99,9 +99,6 @@ int surface_init_globals(struct server *srv);
 struct surface *surface_from_resource(struct wl_resource *res);
 /* The same for a resource of any interface: NULL unless it is one of our wl_surfaces. */
 struct surface *surface_checked_from_resource(struct wl_resource *res);
-void surface_state_init(struct surface_state *st);
-/* Applies a committed (or cached) state to the current state. */
-void surface_commit_state(struct surface *s, struct surface_state *from);
 /* The surface has a buffer with content and a role that shows it. */
 bool surface_has_content(struct surface *s);
 /* The surface's size in surface coordinates (viewport destination, else its source size,
@@ -109,7 +106,5 @@ bool surface_has_content(struct surface *s);
 void surface_get_size(const struct surface *s, int32_t *w, int32_t *h);
 /* Takes the surface off the screen: its layer goes at the next frame. */
 void surface_unmap(struct surface *s);
-/* Sends discarded to every feedback of the list and destroys it. */
-void surface_discard_feedbacks(struct server *srv, struct wl_list *list);
 
 #endif
