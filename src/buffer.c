@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "buffer.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
@@ -615,6 +616,7 @@ struct dispman_buffer *dispman_buffer_ref(struct dispman_buffer *buf)
 {
 	if (refuse_null(buf, "buf"))
 		return NULL;
+	assert(buf->refcount > 0); /* a reference to a destroyed buffer */
 	buf->refcount++;
 	return buf;
 }
@@ -623,6 +625,7 @@ void dispman_buffer_unref(struct dispman_buffer *buf)
 {
 	if (!buf)
 		return;
+	assert(buf->refcount > 0); /* one unref more than refs */
 	if (--buf->refcount > 0)
 		return;
 	buffer_destroy(buf);

@@ -3,6 +3,7 @@
 #ifndef DISPMAN_LIST_H
 #define DISPMAN_LIST_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,6 +20,8 @@ static inline void list_init(struct list *l)
 
 static inline void list_insert_tail(struct list *head, struct list *elm)
 {
+	/* an element is in at most one list: fresh (zeroed) or removed (self-linked) */
+	assert(!elm->next || elm->next == elm);
 	elm->next = head;
 	elm->prev = head->prev;
 	head->prev->next = elm;
@@ -27,6 +30,8 @@ static inline void list_insert_tail(struct list *head, struct list *elm)
 
 static inline void list_remove(struct list *elm)
 {
+	/* removing an element that is not linked where its neighbours say corrupts the list */
+	assert(elm->prev->next == elm && elm->next->prev == elm);
 	elm->prev->next = elm->next;
 	elm->next->prev = elm->prev;
 	elm->prev = elm->next = elm;

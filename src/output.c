@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "output-private.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -327,6 +328,8 @@ bool output_flip_event(struct dispman_output *out, uint32_t crtc_id, uint64_t se
 
 void output_flip_complete(struct dispman_output *out)
 {
+	/* pending -> done (output_flip_event()) -> complete, once per flip */
+	assert(out->flip_pending && out->flip_done);
 	out->flip_done = false;
 	/* the previous flip's releases, if a callback read this flip's event before they ran */
 	output_flip_release(out);

@@ -6,6 +6,7 @@
  */
 #include "proposal.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -212,6 +213,10 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 		return; /* the layers keep their places */
 	for (size_t i = 0; i < prop->n_layers; i++) {
 		const struct proposed_layer *e = &prop->layers[i];
+		/* a layer is on a plane exactly when its placement says so, and that plane
+		 * shows it */
+		assert((e->placement.state == DISPMAN_PLACEMENT_ON_PLANE) == (e->plane != NULL));
+		assert(!e->plane || plane_cur_layer(e->plane) == e->layer);
 		layer_record_placement(e->layer, e->plane, &e->placement);
 	}
 }

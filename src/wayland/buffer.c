@@ -5,6 +5,7 @@
  */
 #include "buffer.h"
 
+#include <assert.h>
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ void buffer_hold(struct buffer *b)
 
 void buffer_unhold(struct buffer *b)
 {
+	assert(b->holds > 0); /* every unhold pairs with a hold */
 	if (b->holds == 0) {
 		wlog(DISPMAN_LOG_ERROR, "buffer hold count underflow");
 		return;
