@@ -27,6 +27,7 @@
 #include "plan.h"
 #include "plane.h"
 #include "proposal.h"
+#include "rect.h"
 #include "request.h"
 
 #include <drm_fourcc.h>
@@ -170,11 +171,7 @@ static void clip_rect(const struct dispman_layer *layer, int32_t w, int32_t h, s
 	int32_t dx, dy;
 	uint32_t dw, dh;
 	layer_get_dst(layer, &dx, &dy, &dw, &dh);
-	int64_t x1 = (int64_t)dx + dw, y1 = (int64_t)dy + dh;
-	r->x0 = dx < 0 ? 0 : dx > w ? w : dx;
-	r->y0 = dy < 0 ? 0 : dy > h ? h : dy;
-	r->x1 = (int32_t)(x1 < r->x0 ? r->x0 : x1 > w ? w : x1);
-	r->y1 = (int32_t)(y1 < r->y0 ? r->y0 : y1 > h ? h : y1);
+	*r = rect_clip(dx, dy, dw, dh, w, h);
 }
 
 /* Where a layer shows on a w x h screen; empty when it is not shown. */

@@ -26,6 +26,7 @@
 #include "layer.h"
 #include "log.h"
 #include "output.h"
+#include "rect.h"
 
 #include <drm_fourcc.h>
 #include <inttypes.h>
@@ -251,11 +252,8 @@ static void layer_rect(const struct dispman_layer *layer, int32_t w, int32_t h,
 	int32_t dx, dy;
 	uint32_t dw, dh;
 	layer_get_dst(layer, &dx, &dy, &dw, &dh);
-	int64_t x1 = (int64_t)dx + dw, y1 = (int64_t)dy + dh;
-	box->x1 = dx < 0 ? 0 : dx > w ? w : dx;
-	box->y1 = dy < 0 ? 0 : dy > h ? h : dy;
-	box->x2 = (int32_t)(x1 < box->x1 ? box->x1 : x1 > w ? w : x1);
-	box->y2 = (int32_t)(y1 < box->y1 ? box->y1 : y1 > h ? h : y1);
+	struct rect r = rect_clip(dx, dy, dw, dh, w, h);
+	*box = (pixman_box32_t){ r.x0, r.y0, r.x1, r.y1 };
 }
 
 static pixman_image_t *source_image(struct dispman_buffer *buf, pixman_format_code_t fmt)
@@ -335,17 +333,16 @@ static void draw_layer(pixman_image_t *dst, const struct scene_entry *e,
 	if (blend == DISPMAN_BLEND_COVERAGE) {
 		/* Straight alpha: premultiply the wanted part into a temporary, then blend it
 		 * like the rest. (ox, oy): where that part starts in the layer. */
-		int32_t x0 = dx, y0 = dy, x1 = (int32_t)((int64_t)dx + dw);
-		int32_t y1 = (int32_t)((int64_t)dy + dh);
+		struct rect part = { dx, dy, (int32_t)((int64_t)dx + dw),
+			(int32_t)((int64_t)dy + dh) };
 		if (ext) {
-			x0 = ext->x1 > x0 ? ext->x1 : x0;
-			y0 = ext->y1 > y0 ? ext->y1 : y0;
-			x1 = ext->x2 < x1 ? ext->x2 : x1;
-			y1 = ext->y2 < y1 ? ext->y2 : y1;
+			struct rect limit = { ext->x1, ext->y1, ext->x2, ext->y2 };
+			part = rect_intersect(&part, &limit);
 		}
-		if (x1 <= x0 || y1 <= y0)
+		if (rect_empty(&part))
 			goto out;
-		int32_t ox = x0 - dx, oy = y0 - dy, tw = x1 - x0, th = y1 - y0;
+		int32_t x0 = part.x0, y0 = part.y0;
+		int32_t ox = x0 - dx, oy = y0 - dy, tw = part.x1 - x0, th = part.y1 - y0;
 		pixman_image_t *opaque = source_image(buf, pf->opaque);
 		tmp = pixman_image_create_bits(PIXMAN_a8r8g8b8, tw, th, NULL, 0);
 		if (!opaque || !tmp) {

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* A screen rectangle, half-open: [x0, x1) x [y0, y1). No libdrm, no device. */
+/*
+ * The one rectangle of the library and the compositor: a screen rectangle, half-open,
+ * [x0, x1) x [y0, y1), with its clipping, intersection and union. Every clipper (the
+ * planner's input, the CPU compositor, the request builder, the Wayland damage) goes
+ * through these. No libdrm, no device; unit-tested alone (tests/unit/test-rect.c).
+ */
 #ifndef DISPMAN_RECT_H
 #define DISPMAN_RECT_H
 
@@ -18,6 +23,84 @@ static inline bool rect_overlap(const struct rect *a, const struct rect *b)
 static inline bool rect_empty(const struct rect *r)
 {
 	return r->x0 >= r->x1 || r->y0 >= r->y1;
+}
+
+static inline int32_t rect_clamp(int64_t v, int32_t lo, int32_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : (int32_t)v;
+}
+
+/*
+ * The rectangle at (x, y) of w x h, cut to the screen [0, sw) x [0, sh) (sw, sh >= 0).
+ * Its corners are always inside the screen: nothing left gives an empty rectangle there
+ * (x0 == x1 or y0 == y1). Computed in 64 bits: no overflow for any input.
+ */
+static inline struct rect rect_clip(int32_t x, int32_t y, uint32_t w, uint32_t h, int32_t sw,
+	int32_t sh)
+{
+	struct rect r;
+	r.x0 = rect_clamp(x, 0, sw);
+	r.y0 = rect_clamp(y, 0, sh);
+	r.x1 = rect_clamp((int64_t)x + w, r.x0, sw);
+	r.y1 = rect_clamp((int64_t)y + h, r.y0, sh);
+	return r;
+}
+
+/* The part both hold; empty (x0 == x1 or y0 == y1) when they do not overlap. */
+static inline struct rect rect_intersect(const struct rect *a, const struct rect *b)
+{
+	struct rect r = {
+		a->x0 > b->x0 ? a->x0 : b->x0, a->y0 > b->y0 ? a->y0 : b->y0,
+		a->x1 < b->x1 ? a->x1 : b->x1, a->y1 < b->y1 ? a->y1 : b->y1,
+	};
+	if (r.x1 < r.x0)
+		r.x1 = r.x0;
+	if (r.y1 < r.y0)
+		r.y1 = r.y0;
+	return r;
+}
+
+/* The smallest rectangle that holds both; an empty one adds nothing. */
+static inline struct rect rect_union(const struct rect *a, const struct rect *b)
+{
+	if (rect_empty(b))
+		return *a;
+	if (rect_empty(a))
+		return *b;
+	return (struct rect){
+		a->x0 < b->x0 ? a->x0 : b->x0, a->y0 < b->y0 ? a->y0 : b->y0,
+		a->x1 > b->x1 ? a->x1 : b->x1, a->y1 > b->y1 ? a->y1 : b->y1,
+	};
+}
+
+/*
+ * A plane's destination (dx, dy, dw, dh) cut to the screen [0, sw) x [0, sh), and its
+ * 16.16 source (sx, sy, sw16, sh16) cut with it in the same ratio. Returns false and
+ * changes nothing when the destination is wholly off the screen or empty, or already
+ * inside it.
+ */
+static inline bool rect_clip_scaled(int32_t sw, int32_t sh, uint32_t *sx, uint32_t *sy,
+	uint32_t *sw16, uint32_t *sh16, int32_t *dx, int32_t *dy, uint32_t *dw, uint32_t *dh)
+{
+	struct rect v = rect_clip(*dx, *dy, *dw, *dh, sw, sh);
+	if (rect_empty(&v) || !*dw || !*dh)
+		return false;
+	if (v.x0 == *dx && v.y0 == *dy && v.x1 == (int64_t)*dx + *dw &&
+		v.y1 == (int64_t)*dy + *dh)
+		return false;
+	uint64_t nx = (uint64_t)*sx + (uint64_t)(v.x0 - *dx) * *sw16 / *dw;
+	uint64_t ny = (uint64_t)*sy + (uint64_t)(v.y0 - *dy) * *sh16 / *dh;
+	uint64_t nw = (uint64_t)(v.x1 - v.x0) * *sw16 / *dw;
+	uint64_t nh = (uint64_t)(v.y1 - v.y0) * *sh16 / *dh;
+	*sx = (uint32_t)nx;
+	*sy = (uint32_t)ny;
+	*sw16 = (uint32_t)nw;
+	*sh16 = (uint32_t)nh;
+	*dx = v.x0;
+	*dy = v.y0;
+	*dw = (uint32_t)(v.x1 - v.x0);
+	*dh = (uint32_t)(v.y1 - v.y0);
+	return true;
 }
 
 #endif

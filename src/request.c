@@ -233,34 +233,6 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	return -err;
 }
 
-/* Clip the destination to the screen and the source with it (16.16, same ratio). */
-static void clip_to_screen(int32_t w, int32_t h, uint32_t *sx, uint32_t *sy, uint32_t *sw,
-	uint32_t *sh, int32_t *dx, int32_t *dy, uint32_t *dw, uint32_t *dh)
-{
-	struct rect v;
-	int64_t x1 = (int64_t)*dx + *dw, y1 = (int64_t)*dy + *dh;
-	v.x0 = *dx < 0 ? 0 : *dx;
-	v.y0 = *dy < 0 ? 0 : *dy;
-	v.x1 = (int32_t)(x1 > w ? w : x1);
-	v.y1 = (int32_t)(y1 > h ? h : y1);
-	if (v.x0 == *dx && v.y0 == *dy && v.x1 == x1 && v.y1 == y1)
-		return;
-	if (v.x1 <= v.x0 || v.y1 <= v.y0 || !*dw || !*dh)
-		return; /* wholly off-screen layers never get a plane */
-	uint64_t nx = (uint64_t)*sx + (uint64_t)(v.x0 - *dx) * *sw / *dw;
-	uint64_t ny = (uint64_t)*sy + (uint64_t)(v.y0 - *dy) * *sh / *dh;
-	uint64_t nw = (uint64_t)(v.x1 - v.x0) * *sw / *dw;
-	uint64_t nh = (uint64_t)(v.y1 - v.y0) * *sh / *dh;
-	*sx = (uint32_t)nx;
-	*sy = (uint32_t)ny;
-	*sw = (uint32_t)nw;
-	*sh = (uint32_t)nh;
-	*dx = v.x0;
-	*dy = v.y0;
-	*dw = (uint32_t)(v.x1 - v.x0);
-	*dh = (uint32_t)(v.y1 - v.y0);
-}
-
 /* The plane properties of the proposed assignment, for the planes the request covers. */
 static void add_planes(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r, const struct frame_kind *kind)
@@ -301,9 +273,11 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		layer_get_src(layer, &sx, &sy, &sw, &sh);
 		layer_get_dst(layer, &dx, &dy, &dw, &dh);
 		const drmModeModeInfo *mode = output_mode(out);
+		/* the destination cut to the screen, the source with it; wholly off-screen
+		 * layers never get a plane */
 		if (mode)
-			clip_to_screen(mode->hdisplay, mode->vdisplay, &sx, &sy, &sw, &sh, &dx, &dy,
-				&dw, &dh);
+			rect_clip_scaled(mode->hdisplay, mode->vdisplay, &sx, &sy, &sw, &sh, &dx,
+				&dy, &dw, &dh);
 		req_add(r, id, pp->fb_id, fb_id);
 		req_add(r, id, pp->crtc_id, out_crtc_id);
 		req_add(r, id, pp->src_x, sx);

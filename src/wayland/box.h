@@ -1,14 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* A rectangle in integer coordinates, x, y, width, height; empty when w or h is 0. The
- * compositor's damage is kept in these (wl_surface.damage is given this way). */
+/* A rectangle in integer coordinates, x, y, width, height; empty when w or h is 0 or
+ * less. The compositor's damage is kept in these (wl_surface.damage is given this way);
+ * the arithmetic is the library's one rectangle module (src/rect.h). */
 #ifndef DISPMAN_WAYLAND_BOX_H
 #define DISPMAN_WAYLAND_BOX_H
 
 #include <stdint.h>
 
+#include "../rect.h"
+
 struct box {
 	int32_t x, y, w, h;
 };
+
+/* b as a rect, its far edges saturated at INT32_MAX (a client's damage may be anywhere) */
+static inline struct rect box_rect(const struct box *b)
+{
+	return (struct rect){ b->x, b->y, rect_clamp((int64_t)b->x + b->w, INT32_MIN, INT32_MAX),
+		rect_clamp((int64_t)b->y + b->h, INT32_MIN, INT32_MAX) };
+}
+
+static inline struct box rect_box(const struct rect *r)
+{
+	if (rect_empty(r))
+		return (struct box){ 0 };
+	return (struct box){ r->x0, r->y0, r->x1 - r->x0, r->y1 - r->y0 };
+}
 
 /* a becomes the smallest box that holds a and b (an empty b changes nothing). */
 static inline void box_union(struct box *a, const struct box *b)
@@ -19,22 +36,20 @@ static inline void box_union(struct box *a, const struct box *b)
 		*a = *b;
 		return;
 	}
-	int32_t x1 = a->x < b->x ? a->x : b->x, y1 = a->y < b->y ? a->y : b->y;
-	int32_t x2 = a->x + a->w > b->x + b->w ? a->x + a->w : b->x + b->w;
-	int32_t y2 = a->y + a->h > b->y + b->h ? a->y + a->h : b->y + b->h;
-	*a = (struct box){ x1, y1, x2 - x1, y2 - y1 };
+	struct rect ra = box_rect(a), rb = box_rect(b);
+	struct rect u = rect_union(&ra, &rb);
+	*a = rect_box(&u);
 }
 
 /* a is cut to [0, w) x [0, h); empty (all 0) when nothing is left. */
 static inline void box_clip(struct box *a, int32_t w, int32_t h)
 {
-	int32_t x1 = a->x < 0 ? 0 : a->x, y1 = a->y < 0 ? 0 : a->y;
-	int32_t x2 = a->x + a->w > w ? w : a->x + a->w;
-	int32_t y2 = a->y + a->h > h ? h : a->y + a->h;
-	if (x2 <= x1 || y2 <= y1)
+	if (a->w <= 0 || a->h <= 0) {
 		*a = (struct box){ 0 };
-	else
-		*a = (struct box){ x1, y1, x2 - x1, y2 - y1 };
+		return;
+	}
+	struct rect r = rect_clip(a->x, a->y, (uint32_t)a->w, (uint32_t)a->h, w, h);
+	*a = rect_box(&r);
 }
 
 #endif
