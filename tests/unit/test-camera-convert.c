@@ -8,20 +8,21 @@
  */
 #include "camera-convert.h"
 
+#include "unit-main.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/videodev2.h>
 
-static int failures;
-
+/* a failed check fails the case (cmocka), after saying what differed */
 #define CHECK(cond, ...) do { \
 	if (!(cond)) { \
-		failures++; \
 		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
 		printf(__VA_ARGS__); \
 		printf("\n"); \
+		fail(); \
 	} \
 } while (0)
 
@@ -120,8 +121,9 @@ static uint32_t want_rgb(uint32_t x, uint32_t y)
 	return 0xff000000u | (x * 31 & 0xff) << 16 | (y * 67 & 0xff) << 8 | ((x + y) * 13 & 0xff);
 }
 
-static void test_packed_yuv(void)
+static void test_packed_yuv(void **state)
 {
+	(void)state;
 	uint8_t yuyv[PITCH * H], uyvy[PITCH * H];
 	memset(yuyv, 0xee, sizeof(yuyv));
 	memset(uyvy, 0xee, sizeof(uyvy));
@@ -141,8 +143,9 @@ static void test_packed_yuv(void)
 	check_frame("UYVY", &f, uyvy, NULL, want_yuv);
 }
 
-static void test_nv12(void)
+static void test_nv12(void **state)
 {
+	(void)state;
 	uint8_t luma[PITCH * H], chroma[PITCH * H / 2];
 	memset(luma, 0xee, sizeof(luma));
 	memset(chroma, 0xee, sizeof(chroma));
@@ -162,8 +165,9 @@ static void test_nv12(void)
 	check_frame("NV12M", &f, luma, chroma, want_yuv420);
 }
 
-static void test_rgb(void)
+static void test_rgb(void **state)
 {
+	(void)state;
 	uint8_t rgb[PITCH * H], bgr[PITCH * H];
 	for (uint32_t y = 0; y < H; y++)
 		for (uint32_t x = 0; x < W; x++) {
@@ -180,8 +184,9 @@ static void test_rgb(void)
 }
 
 /* The whole Y, U, V cube on a grid, one YUYV pixel pair at a time. */
-static void test_full_range(void)
+static void test_full_range(void **state)
 {
+	(void)state;
 	int bad = 0, n = 0;
 	for (int Y = 0; Y < 256; Y += 15)
 		for (int U = 0; U < 256; U += 15)
@@ -211,8 +216,9 @@ static void test_full_range(void)
 	CHECK(white == 0xffffffffu, "Y 235 is %08x, not white", white);
 }
 
-static void test_refusals(void)
+static void test_refusals(void **state)
 {
+	(void)state;
 	uint8_t src[PITCH * H] = { 0 }, out[OSTRIDE * H];
 	memset(out, PAD, sizeof(out));
 	struct v4l2_stream_format f = fmt(V4L2_PIX_FMT_MJPEG, PITCH, 0);
@@ -234,8 +240,9 @@ static void test_refusals(void)
 	printf("refusals: MJPEG, short rows and wide rows write nothing\n");
 }
 
-static void test_copy_rows(void)
+static void test_copy_rows(void **state)
 {
+	(void)state;
 	uint8_t src[PITCH * H], out[OSTRIDE * H];
 	for (size_t i = 0; i < sizeof(src); i++)
 		src[i] = (uint8_t)(i * 7 + 3);
@@ -254,18 +261,17 @@ static void test_copy_rows(void)
 	printf("copy_rows: %u rows of %u bytes, pitch %u -> stride %u\n", H, row, PITCH, OSTRIDE);
 }
 
-int main(void)
+#define CASE(name, fn) { "camera-convert@" name, fn, NULL, NULL, NULL }
+
+int main(int argc, char **argv)
 {
-	test_packed_yuv();
-	test_nv12();
-	test_rgb();
-	test_full_range();
-	test_copy_rows();
-	test_refusals();
-	if (failures) {
-		printf("%d failures\n", failures);
-		return 1;
-	}
-	printf("PASS\n");
-	return 0;
+	static const struct CMUnitTest tests[] = {
+		CASE("packed-yuv", test_packed_yuv),
+		CASE("nv12", test_nv12),
+		CASE("rgb", test_rgb),
+		CASE("full-range", test_full_range),
+		CASE("copy-rows", test_copy_rows),
+		CASE("refusals", test_refusals),
+	};
+	return unit_main("camera-convert", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }

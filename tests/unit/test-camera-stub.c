@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "unit-main.h"
+
 #include <dispman/dispman.h>
 #include <dispman/camera.h>
 
@@ -71,8 +73,10 @@ static void test_enotsup(void **state)
 	dispman_log_set_handler(NULL, NULL);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_enotsup) };
-	return cmocka_run_group_tests_name("camera-stub", tests, NULL, NULL);
+	static const struct CMUnitTest tests[] = {
+		{ "camera-stub@enotsup", test_enotsup, NULL, NULL, NULL },
+	};
+	return unit_main("camera-stub", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }

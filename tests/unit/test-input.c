@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "unit-main.h"
+
 #include "input-private.h"
 
 #if HAVE_LIBINPUT
@@ -117,16 +119,18 @@ static void test_event_types(void **state)
 }
 #endif
 
-int main(void)
+#define CASE(name, fn) { "input@" name, fn, NULL, NULL, NULL }
+
+int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_clamp),
-		cmocka_unit_test(test_resize_centres_then_clamps),
-		cmocka_unit_test(test_move),
-		cmocka_unit_test(test_cursor_origin),
+	static const struct CMUnitTest tests[] = {
+		CASE("clamp", test_clamp),
+		CASE("resize-centres-then-clamps", test_resize_centres_then_clamps),
+		CASE("move", test_move),
+		CASE("cursor-origin", test_cursor_origin),
 #if HAVE_LIBINPUT
-		cmocka_unit_test(test_event_types),
+		CASE("event-types", test_event_types),
 #endif
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_main("input", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }

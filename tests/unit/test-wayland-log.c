@@ -8,6 +8,8 @@
 
 #include <dispman/wayland.h>
 
+#include "unit-main.h"
+
 static char last[512];
 static int calls;
 
@@ -19,11 +21,11 @@ static void handler(enum dispman_log_level level, const char *fmt, va_list args,
 	calls++;
 }
 
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); \
-	return 1; } } while (0)
+#define CHECK(c) assert_true(c)
 
-int main(void)
+static void test_log_handler(void **state)
 {
+	(void)state;
 	CHECK(dispman_log_set_handler(handler, NULL) == 0);
 	CHECK(dispman_log_set_level(DISPMAN_LOG_ERROR) == 0);
 	errno = 0;
@@ -40,6 +42,12 @@ int main(void)
 	CHECK(dispman_log_set_level(DISPMAN_LOG_ERROR) == 0);
 	CHECK(dispman_wayland_get_stats(NULL, &st) == -EINVAL);
 	CHECK(calls == 2 && strstr(last, "dispman_wayland_get_stats") != NULL);
-	printf("wayland log lines reach the application's handler, at its level\n");
-	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct CMUnitTest tests[] = {
+		{ "wayland@log-handler", test_log_handler, NULL, NULL, NULL },
+	};
+	return unit_main("wayland", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }

@@ -20,8 +20,8 @@
 #include <dispman/dispman.h>
 
 #include "mock-drm.h"
+#include "unit-main.h"
 
-#define UNIT_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 struct unit_fixture {
 	int mock_fd;                    /* the test's own fd of the mock device */
@@ -93,15 +93,5 @@ struct unit_release_log {
 
 /* A dispman_buffer_release_callback; data is a struct unit_release_log. */
 void unit_record_release(struct dispman_buffer *buf, void *data);
-
-/* ---- main ---- */
-
-/*
- * Without arguments, runs every case. With a case name, runs only that case (an unknown
- * name is an error). "--list" prints the names; "--check-registered NAME..." fails unless
- * NAME... are exactly the cases (meson.build and the code must agree).
- */
-int unit_main(const char *group, const struct CMUnitTest *tests, size_t n, int argc,
-	char **argv);
 
 #endif
