@@ -29,6 +29,7 @@
 #include "proposal.h"
 #include "rect.h"
 #include "request.h"
+#include "transform.h"
 
 #include <drm_fourcc.h>
 #include <stdlib.h>
@@ -168,10 +169,9 @@ static size_t collect_planes(struct ctx *c)
 
 static void clip_rect(const struct dispman_layer *layer, int32_t w, int32_t h, struct rect *r)
 {
-	int32_t dx, dy;
-	uint32_t dw, dh;
-	layer_get_dst(layer, &dx, &dy, &dw, &dh);
-	*r = rect_clip(dx, dy, dw, dh, w, h);
+	struct transform_geom g; /* on the scanout: the output's transform applied */
+	layer_scanout(layer, &g);
+	*r = rect_clip(g.dst_x, g.dst_y, g.dst_w, g.dst_h, w, h);
 }
 
 /* Where a layer shows on a w x h screen; empty when it is not shown. */
@@ -228,6 +228,7 @@ static struct plan_plane plane_to_plan(const struct plane *p)
 		.zpos_max = plane_zpos_max(p),
 		.has_alpha = props->alpha != 0,
 		.has_blend_mode = props->pixel_blend_mode != 0,
+		.rotations = plane_rotations(p),
 	};
 	pp.formats = plane_formats(p, &pp.n_formats);
 	for (size_t i = 0; i < ARRAY_SIZE(pp.blend); i++)
@@ -238,20 +239,20 @@ static struct plan_plane plane_to_plan(const struct plane *p)
 /* The planner's view of a layer on a screen of w x h; vis is its clipped destination. */
 static struct plan_layer layer_to_plan(const struct dispman_layer *l, const struct rect *vis)
 {
-	uint32_t sx, sy, sw, sh, dw, dh;
-	int32_t dx, dy;
-	layer_get_src(l, &sx, &sy, &sw, &sh);
-	layer_get_dst(l, &dx, &dy, &dw, &dh);
+	struct transform_geom g; /* on the scanout: the output's transform applied */
+	layer_scanout(l, &g);
+	bool swap = transform_swaps(g.t);
 	const struct dispman_buffer *buf = layer_buffer(l);
 	const struct format_info *fi = format_info_find(buffer_format(buf));
 	return (struct plan_layer){
 		.vis = *vis,
-		.src_w = sw,
-		.src_h = sh,
-		.dst_x = dx,
-		.dst_y = dy,
-		.dst_w = dw,
-		.dst_h = dh,
+		.src_w = swap ? g.src_h : g.src_w,
+		.src_h = swap ? g.src_w : g.src_h,
+		.dst_x = g.dst_x,
+		.dst_y = g.dst_y,
+		.dst_w = g.dst_w,
+		.dst_h = g.dst_h,
+		.rotation = g.t == DISPMAN_TRANSFORM_NORMAL ? 0 : transform_drm_rotation(g.t),
 		.format = buffer_format(buf),
 		.modifier = buffer_modifier(buf),
 		.has_fb = buffer_fb_id(buf) != 0,

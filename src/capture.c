@@ -21,10 +21,12 @@
 #include "master.h"
 #include "output.h"
 #include "request.h"
+#include "transform.h"
 #include "writeback.h"
 
 #include <drm_fourcc.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 /* Software writeback is slow: vkms under emulation (TCG) takes about 4 s to compose one
@@ -168,6 +170,51 @@ static int capture_cpu(struct dispman_output *out, struct dispman_buffer **frame
 	return 0;
 }
 
+/*
+ * The frame as the viewer sees it: the scanout (frame, the mode's size) turned back by the
+ * output's transform, into a new buffer that replaces *frame.
+ */
+static int capture_upright(struct dispman_output *out, struct dispman_buffer **frame)
+{
+	enum dispman_transform t = output_transform(out);
+	if (t == DISPMAN_TRANSFORM_NORMAL)
+		return 0;
+	struct dispman_buffer *mode_frame = *frame;
+	uint32_t w = buffer_width(mode_frame), h = buffer_height(mode_frame);
+	bool swap = transform_swaps(t);
+	struct scene *sc = calloc(1, sizeof(*sc));
+	struct dispman_buffer *buf = sc ? dispman_buffer_create_dumb(output_device(out),
+		swap ? h : w, swap ? w : h, DRM_FORMAT_XRGB8888) : NULL;
+	if (!buf) {
+		int err = sc ? errno : ENOMEM;
+		free(sc);
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "%s: no buffer to turn the capture",
+			output_name(out));
+		return -err;
+	}
+	sc->n = 1;
+	sc->valid = true;
+	sc->e[0] = (struct scene_entry){
+		.buf = mode_frame,
+		.src_w = w << 16,
+		.src_h = h << 16,
+		.dst_w = swap ? h : w,
+		.dst_h = swap ? w : h,
+		.alpha = 0xffff,
+		.blend = DISPMAN_BLEND_NONE,
+		.transform = transform_invert(t),
+	};
+	int ret = compose_scene(buf, sc);
+	free(sc);
+	if (ret < 0) {
+		dispman_buffer_unref(buf);
+		return ret;
+	}
+	dispman_buffer_unref(mode_frame);
+	*frame = buf;
+	return 0;
+}
+
 static const char *path_name(enum dispman_capture_path path)
 {
 	return path == DISPMAN_CAPTURE_WRITEBACK ? "writeback" : "CPU composition";
@@ -228,6 +275,10 @@ int dispman_output_capture_with(struct dispman_output *out, enum dispman_capture
 	if (ret == 0)
 		ret = path == DISPMAN_CAPTURE_WRITEBACK ? capture_writeback(out, wb, frame) :
 			capture_cpu(out, frame);
+	if (ret == 0 && (ret = capture_upright(out, frame)) < 0) {
+		dispman_buffer_unref(*frame);
+		*frame = NULL;
+	}
 	commit_hold(dev, false);
 	device_run_queued(dev);
 	if (ret < 0) {

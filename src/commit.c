@@ -14,6 +14,7 @@
 #include "output.h"
 #include "proposal.h"
 #include "request.h"
+#include "transform.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -138,8 +139,7 @@ static void scene_add(struct dispman_output *out, struct dispman_layer *layer)
 	e->layer = layer;
 	e->alpha = layer_alpha(layer);
 	e->blend = layer_blend(layer);
-	layer_get_src(layer, &e->src_x, &e->src_y, &e->src_w, &e->src_h);
-	layer_get_dst(layer, &e->dst_x, &e->dst_y, &e->dst_w, &e->dst_h);
+	layer_scanout_entry(layer, e); /* on the scanout: the output's transform applied */
 }
 
 /*

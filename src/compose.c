@@ -27,6 +27,7 @@
 #include "log.h"
 #include "output.h"
 #include "rect.h"
+#include "transform.h"
 
 #include <drm_fourcc.h>
 #include <inttypes.h>
@@ -249,10 +250,9 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out)
 static void layer_rect(const struct dispman_layer *layer, int32_t w, int32_t h,
 	pixman_box32_t *box)
 {
-	int32_t dx, dy;
-	uint32_t dw, dh;
-	layer_get_dst(layer, &dx, &dy, &dw, &dh);
-	struct rect r = rect_clip(dx, dy, dw, dh, w, h);
+	struct transform_geom g; /* on the scanout: the output's transform applied */
+	layer_scanout(layer, &g);
+	struct rect r = rect_clip(g.dst_x, g.dst_y, g.dst_w, g.dst_h, w, h);
 	*box = (pixman_box32_t){ r.x0, r.y0, r.x1, r.y1 };
 }
 
@@ -286,6 +286,28 @@ static bool setup_source(pixman_image_t *img, uint32_t sx, uint32_t sy, uint32_t
 	return true;
 }
 
+/* Source sampling for an entry the output's or the buffer's transform turns. */
+static bool setup_turned(pixman_image_t *img, const struct scene_entry *e)
+{
+	struct transform_geom g = { e->src_x, e->src_y, e->src_w, e->src_h, e->dst_x, e->dst_y,
+		e->dst_w, e->dst_h, e->transform };
+	double m[6];
+	transform_source_matrix(&g, m);
+	struct pixman_f_transform ft = { { { m[0], m[1], m[2] }, { m[3], m[4], m[5] },
+		{ 0, 0, 1 } } };
+	pixman_transform_t t;
+	pixman_transform_from_pixman_f_transform(&t, &ft);
+	pixman_image_set_transform(img, &t);
+	bool turned = transform_swaps(e->transform);
+	bool scaled = (turned ? e->src_h : e->src_w) != e->dst_w << 16 ||
+		(turned ? e->src_w : e->src_h) != e->dst_h << 16 || (e->src_x & 0xffff) ||
+		(e->src_y & 0xffff);
+	pixman_image_set_filter(img, scaled ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_NEAREST,
+		NULL, 0);
+	pixman_image_set_repeat(img, PIXMAN_REPEAT_PAD);
+	return true;
+}
+
 /* What draw_layer() draws of a layer (its buffer not referenced). */
 static struct scene_entry scene_entry_of(const struct dispman_layer *layer)
 {
@@ -294,8 +316,7 @@ static struct scene_entry scene_entry_of(const struct dispman_layer *layer)
 		.alpha = layer_alpha(layer),
 		.blend = layer_blend(layer),
 	};
-	layer_get_src(layer, &e.src_x, &e.src_y, &e.src_w, &e.src_h);
-	layer_get_dst(layer, &e.dst_x, &e.dst_y, &e.dst_w, &e.dst_h);
+	layer_scanout_entry(layer, &e); /* on the scanout: the output's transform applied */
 	return e;
 }
 
@@ -327,7 +348,8 @@ static void draw_layer(pixman_image_t *dst, const struct scene_entry *e,
 		pixman_color_t a = { 0, 0, 0, e->alpha };
 		mask = pixman_image_create_solid_fill(&a);
 	}
-	bool transformed = setup_source(src, sx, sy, sw, sh, dw, dh);
+	bool transformed = e->transform ? setup_turned(src, e) :
+		setup_source(src, sx, sy, sw, sh, dw, dh);
 	int32_t src_x = transformed ? 0 : (int32_t)(sx >> 16);
 	int32_t src_y = transformed ? 0 : (int32_t)(sy >> 16);
 	if (blend == DISPMAN_BLEND_COVERAGE) {
@@ -350,7 +372,10 @@ static void draw_layer(pixman_image_t *dst, const struct scene_entry *e,
 				pixman_image_unref(opaque);
 			goto out;
 		}
-		setup_source(opaque, sx, sy, sw, sh, dw, dh);
+		if (e->transform)
+			setup_turned(opaque, e);
+		else
+			setup_source(opaque, sx, sy, sw, sh, dw, dh);
 		/* SRC with the straight-alpha image as mask: (C * A, A) */
 		pixman_image_composite32(PIXMAN_OP_SRC, opaque, src, tmp, src_x + ox, src_y + oy,
 			src_x + ox, src_y + oy, 0, 0, tw, th);

@@ -36,8 +36,13 @@ struct dispman_output *input_target_output(struct dispman_input *input)
 		if (!mode && dispman_output_get_mode_count(out) > 0)
 			mode = dispman_output_get_preferred_mode(out);
 	}
-	/* An output unplugged by hotplug has no modes: keep the last area until it returns. */
-	if (mode && pointer_area_resize(&input->pointer, mode->width, mode->height))
+	/* An output unplugged by hotplug has no modes: keep the last area until it returns.
+	 * The area is the viewer's: the mode turned by the output's transform. */
+	if (out)
+		input->transform = dispman_output_get_transform(out);
+	bool swap = ((unsigned)input->transform & 1u) != 0;
+	if (mode && pointer_area_resize(&input->pointer, swap ? mode->height : mode->width,
+	    swap ? mode->width : mode->height))
 		input->cursor_dirty = input->cursor != NULL;
 	return out;
 }

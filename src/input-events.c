@@ -146,9 +146,12 @@ static void translate_touch(struct dispman_input *input, struct libinput_event_t
 	e->seat_slot = libinput_event_touch_get_seat_slot(t);
 	bool known = e->seat_slot >= 0 && e->seat_slot < MAX_TOUCH_SLOTS;
 	if (type == LIBINPUT_EVENT_TOUCH_DOWN || type == LIBINPUT_EVENT_TOUCH_MOTION) {
-		uint32_t w = input->pointer.w, h = input->pointer.h;
-		e->x = input_clamp(libinput_event_touch_get_x_transformed(t, w), w);
-		e->y = input_clamp(libinput_event_touch_get_y_transformed(t, h), h);
+		/* the panel's pixels, turned to the viewer's by the output's transform */
+		uint32_t w, h;
+		pointer_area_screen_size(&input->pointer, input->transform, &w, &h);
+		pointer_area_from_screen(&input->pointer, input->transform,
+			libinput_event_touch_get_x_transformed(t, w),
+			libinput_event_touch_get_y_transformed(t, h), &e->x, &e->y);
 		if (known) {
 			input->touch_x[e->seat_slot] = e->x;
 			input->touch_y[e->seat_slot] = e->y;
@@ -201,8 +204,16 @@ static int deliver(struct dispman_input *input, struct libinput_event *ev)
 	case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
 		p = libinput_event_get_pointer_event(ev);
 		e.time_usec = libinput_event_pointer_get_time_usec(p);
-		pointer_area_warp(ptr, libinput_event_pointer_get_absolute_x_transformed(p, ptr->w),
-			libinput_event_pointer_get_absolute_y_transformed(p, ptr->h));
+		{
+			/* the panel's pixels, turned to the viewer's */
+			uint32_t w, h;
+			double x, y;
+			pointer_area_screen_size(ptr, input->transform, &w, &h);
+			pointer_area_from_screen(ptr, input->transform,
+				libinput_event_pointer_get_absolute_x_transformed(p, w),
+				libinput_event_pointer_get_absolute_y_transformed(p, h), &x, &y);
+			pointer_area_warp(ptr, x, y);
+		}
 		input->cursor_dirty = input->cursor != NULL;
 		break;
 	case LIBINPUT_EVENT_POINTER_BUTTON:

@@ -5,6 +5,7 @@
  * libinput): built with or without libinput, and tested alone by tests/unit/test-input.c.
  */
 #include "input-private.h"
+#include "transform.h"
 
 double input_clamp(double v, uint32_t size)
 {
@@ -48,4 +49,23 @@ void pointer_area_cursor_origin(const struct pointer_area *p, int hot_x, int hot
 	/* Positions are in [0, size - 1], so truncation is a floor. */
 	*x = (int32_t)p->x - hot_x;
 	*y = (int32_t)p->y - hot_y;
+}
+
+void pointer_area_screen_size(const struct pointer_area *p, enum dispman_transform t,
+	uint32_t *w, uint32_t *h)
+{
+	bool swap = transform_swaps(t);
+	*w = swap ? p->h : p->w;
+	*h = swap ? p->w : p->h;
+}
+
+void pointer_area_from_screen(const struct pointer_area *p, enum dispman_transform t,
+	double sx, double sy, double *x, double *y)
+{
+	uint32_t sw, sh;
+	pointer_area_screen_size(p, t, &sw, &sh);
+	double vx, vy;
+	transform_point(transform_invert(t), sx, sy, sw, sh, &vx, &vy);
+	*x = input_clamp(vx, p->w);
+	*y = input_clamp(vy, p->h);
 }

@@ -38,6 +38,16 @@ double input_clamp(double v, uint32_t size);
 bool pointer_area_resize(struct pointer_area *p, uint32_t w, uint32_t h);
 void pointer_area_move(struct pointer_area *p, double dx, double dy);
 void pointer_area_warp(struct pointer_area *p, double x, double y);
+/*
+ * Where a point of the screen as the panel scans it out, (sx, sy) in the mode's pixels (the
+ * area's size turned back by t, the output's transform), is in the area (the viewer's
+ * space), clamped to it: touch screens and absolute pointers report the former.
+ */
+void pointer_area_from_screen(const struct pointer_area *p, enum dispman_transform t,
+	double sx, double sy, double *x, double *y);
+/* The mode's size of the area (its size turned back by t): what absolute devices span. */
+void pointer_area_screen_size(const struct pointer_area *p, enum dispman_transform t,
+	uint32_t *w, uint32_t *h);
 /* Top-left corner of a cursor whose hot spot is at the pointer. */
 void pointer_area_cursor_origin(const struct pointer_area *p, int hot_x, int hot_y,
 	int32_t *x, int32_t *y);
@@ -79,6 +89,7 @@ struct dispman_input {
 
 	struct dispman_output *output; /* set explicitly, or NULL for the default */
 	struct pointer_area pointer;
+	enum dispman_transform transform; /* the target output's (input_target_output()) */
 	double touch_x[MAX_TOUCH_SLOTS], touch_y[MAX_TOUCH_SLOTS]; /* by seat slot */
 
 	struct dispman_layer *cursor;

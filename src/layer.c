@@ -66,6 +66,8 @@ struct dispman_layer {
 	/* rectangles changed since the last accepted commit (alloc.c clears it) */
 	bool geom_dirty;
 	int32_t composed_box[4];  /* compose.c: x1, y1, x2, y2 where it was last drawn */
+	enum dispman_transform transform; /* of its buffer's content */
+	bool composition;         /* an output's composition layer (layer_create_composition()) */
 };
 
 struct dispman_layer *dispman_layer_create(struct dispman_output *out)
@@ -209,6 +211,33 @@ int dispman_layer_set_alpha(struct dispman_layer *layer, uint32_t alpha)
 	return 0;
 }
 
+int dispman_layer_set_transform(struct dispman_layer *layer, enum dispman_transform transform)
+{
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
+	if ((int)transform < DISPMAN_TRANSFORM_NORMAL ||
+	    (int)transform > DISPMAN_TRANSFORM_FLIPPED_270) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: layer z=%d: unknown transform %d",
+			output_name(layer->out), layer->z, (int)transform);
+		return -EINVAL;
+	}
+	if (layer->transform != transform) {
+		layer->transform = transform;
+		device_shape_changed(output_device(layer->out));
+	}
+	return 0;
+}
+
+enum dispman_transform layer_transform(const struct dispman_layer *layer)
+{
+	return layer->transform;
+}
+
+bool layer_is_composition(const struct dispman_layer *layer)
+{
+	return layer->composition;
+}
+
 int dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode)
 {
 	if (!have_layer(layer, __func__))
@@ -288,6 +317,11 @@ void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, ui
 		*y = layer->dst_y;
 		*w = layer->buf ? buffer_width(layer->buf) : 0;
 		*h = layer->buf ? buffer_height(layer->buf) : 0;
+		if ((unsigned)layer->transform & 1u) { /* turned by 90 or 270: upright size */
+			uint32_t t = *w;
+			*w = *h;
+			*h = t;
+		}
 	}
 }
 
@@ -466,6 +500,7 @@ struct dispman_layer *layer_create_composition(struct dispman_output *out)
 	layer->rate_at = output_prepared_commits(out);
 	layer->alpha = 0xffff;
 	layer->visible = true;
+	layer->composition = true;
 	list_init(&layer->link);
 	return layer;
 }

@@ -37,6 +37,10 @@ void layer_get_dst(const struct dispman_layer *layer, int32_t *x, int32_t *y, ui
 /* Moves the destination to (x, y), keeping its size: an explicit one stays explicit, a
  * buffer-sized one follows the buffer (dispman_layer_set_destination()). input-cursor.c. */
 int layer_move(struct dispman_layer *layer, int32_t x, int32_t y);
+/* How its buffer's content is turned (dispman_layer_set_transform()). */
+enum dispman_transform layer_transform(const struct dispman_layer *layer);
+/* It is an output's composition layer (layer_create_composition()): in the mode's space. */
+bool layer_is_composition(const struct dispman_layer *layer);
 /* The layer of an entry of dispman_output.layers. */
 struct dispman_layer *layer_from_link(struct list *link);
 

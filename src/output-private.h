@@ -44,6 +44,7 @@ struct dispman_output {
 	struct list layers;              /* dispman_layer.link, creation order */
 	struct dispman_layer *base_layer;/* for dispman_output_set_buffer() */
 	struct compositor *comp;         /* compose.c: CPU composition, NULL until needed */
+	enum dispman_transform transform;/* transform-layer.c: dispman_output_set_transform() */
 
 	/* committed state */
 	bool active;

@@ -740,6 +740,16 @@ struct crtc *output_crtc(const struct dispman_output *out)
 	return out->crtc;
 }
 
+enum dispman_transform output_transform(const struct dispman_output *out)
+{
+	return out->transform;
+}
+
+void output_set_transform(struct dispman_output *out, enum dispman_transform t)
+{
+	out->transform = t;
+}
+
 const drmModeModeInfo *output_mode(const struct dispman_output *out)
 {
 	return out->mode ? &out->mode->info : NULL;

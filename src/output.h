@@ -37,6 +37,9 @@ struct scene_entry {
 	uint32_t dst_w, dst_h;
 	uint16_t alpha;
 	enum dispman_blend_mode blend;
+	/* src and dst are on the scanout (the mode's space), the source turned by this
+	 * (transform_geometry()) */
+	enum dispman_transform transform;
 };
 
 struct scene {
@@ -101,6 +104,9 @@ const char *connector_type_name(uint32_t type);
  */
 struct dispman_device *output_device(const struct dispman_output *out);
 const char *output_name(const struct dispman_output *out);
+/* Its transform (dispman_output_set_transform()); set by transform-layer.c alone. */
+enum dispman_transform output_transform(const struct dispman_output *out);
+void output_set_transform(struct dispman_output *out, enum dispman_transform t);
 uint32_t output_connector_id(const struct dispman_output *out);
 const struct connector_props *output_props(const struct dispman_output *out);
 enum dispman_connection output_status(const struct dispman_output *out);

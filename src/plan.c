@@ -72,8 +72,9 @@ static int reason_rank(enum dispman_placement_reason r)
 	case DISPMAN_REASON_FORMAT: return 1;
 	case DISPMAN_REASON_MODIFIER: return 2;
 	case DISPMAN_REASON_SCALING: return 3;
-	case DISPMAN_REASON_ALPHA: return 4;
-	case DISPMAN_REASON_NO_PLANE: return 5;
+	case DISPMAN_REASON_ROTATION: return 4;
+	case DISPMAN_REASON_ALPHA: return 5;
+	case DISPMAN_REASON_NO_PLANE: return 6;
 	default: return 0;
 	}
 }
@@ -94,6 +95,9 @@ enum dispman_placement_reason plan_check_plane(const struct plan_input *in,
 		    (uint64_t)l->src_h * 16 < h16)
 			return DISPMAN_REASON_SCALING;
 	}
+	/* turned by the plane: every bit of the rotation value it needs (0: not turned) */
+	if (l->rotation && (l->rotation & ~p->rotations))
+		return DISPMAN_REASON_ROTATION;
 	if (l->alpha != 0xffff && !p->has_alpha)
 		return DISPMAN_REASON_ALPHA;
 	if (l->has_alpha && l->blend != DISPMAN_BLEND_PREMULTIPLIED &&

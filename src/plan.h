@@ -51,6 +51,8 @@ struct plan_plane {
 	bool has_alpha;          /* an "alpha" property */
 	bool has_blend_mode;     /* a "pixel blend mode" property ... */
 	bool blend[3];           /* ... offering these enum dispman_blend_mode values */
+	uint32_t rotations;      /* the "rotation" values it takes (DRM_MODE_ROTATE_*,
+	                          * DRM_MODE_REFLECT_* bits); 0: no such property */
 };
 
 /* One layer, as the planner sees it. */
@@ -59,6 +61,9 @@ struct plan_layer {
 	uint32_t src_w, src_h;   /* 16.16 */
 	int32_t dst_x, dst_y;    /* unclipped destination */
 	uint32_t dst_w, dst_h;
+	/* on the scanout: the destination in the mode's space and the source's size as the
+	 * plane turns it (src_w, src_h swapped for 90 and 270) */
+	uint32_t rotation;       /* the plane "rotation" value it needs; 0: not turned */
 	uint32_t format;         /* DRM fourcc */
 	uint64_t modifier;       /* or PLAN_MOD_ANY */
 	bool has_fb;             /* the kernel took a framebuffer (else: composition only) */

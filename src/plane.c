@@ -25,6 +25,7 @@ struct plane {
 	bool zpos_mutable;
 	uint64_t blend_values[3]; /* indexed by enum dispman_blend_mode */
 	bool has_blend[3];
+	uint32_t rotations; /* the "rotation" bits it takes (bitmask property), 0: none */
 
 	/* committed state: what the last accepted commit set (plane_record_commit()); crtc and
 	 * fb also what the kernel says (plane_set_kernel_state()) */
@@ -146,6 +147,17 @@ static int plane_read(struct dispman_device *dev, struct plane *plane, uint32_t 
 			plane->has_blend[i] = props_get_enum_value(device_fd(dev),
 				plane->props.pixel_blend_mode, names[i], &plane->blend_values[i]) == 0;
 	}
+	if (plane->props.rotation) {
+		/* a bitmask property: each name's value is its bit (DRM_MODE_ROTATE_0 is bit 0) */
+		static const char *const names[] = { "rotate-0", "rotate-90", "rotate-180",
+			"rotate-270", "reflect-x", "reflect-y" };
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+			uint64_t bit;
+			if (props_get_enum_value(device_fd(dev), plane->props.rotation, names[i],
+			    &bit) == 0 && bit < 32)
+				plane->rotations |= 1u << bit;
+		}
+	}
 out:
 	drmModeFreePlane(p);
 	return ret;
@@ -213,6 +225,11 @@ uint64_t plane_zpos_min(const struct plane *plane)
 uint64_t plane_zpos_max(const struct plane *plane)
 {
 	return plane->zpos_max;
+}
+
+uint32_t plane_rotations(const struct plane *plane)
+{
+	return plane->rotations;
 }
 
 bool plane_has_blend(const struct plane *plane, enum dispman_blend_mode mode)

@@ -40,6 +40,8 @@ bool plane_zpos_mutable(const struct plane *plane);
 /* its zpos range: valid after plane_read_zpos(), 0 for a plane without zpos */
 uint64_t plane_zpos_min(const struct plane *plane);
 uint64_t plane_zpos_max(const struct plane *plane);
+/* the "rotation" values it takes (DRM_MODE_ROTATE_*, DRM_MODE_REFLECT_* bits); 0: none */
+uint32_t plane_rotations(const struct plane *plane);
 /* its pixel blend mode property has mode, and the value that names it (valid if it has) */
 bool plane_has_blend(const struct plane *plane, enum dispman_blend_mode mode);
 uint64_t plane_blend_value(const struct plane *plane, enum dispman_blend_mode mode);

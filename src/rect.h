@@ -3,7 +3,8 @@
  * The one rectangle of the library and the compositor: a screen rectangle, half-open,
  * [x0, x1) x [y0, y1), with its clipping, intersection and union. Every clipper (the
  * planner's input, the CPU compositor, the request builder, the Wayland damage) goes
- * through these. No libdrm, no device; unit-tested alone (tests/unit/test-rect.c).
+ * through these (the source of a plane is cut with its destination by transform_clip(),
+ * transform.c, which turns it as the plane does). No libdrm, no device; unit-tested alone (tests/unit/test-rect.c).
  */
 #ifndef DISPMAN_RECT_H
 #define DISPMAN_RECT_H
@@ -71,36 +72,6 @@ static inline struct rect rect_union(const struct rect *a, const struct rect *b)
 		a->x0 < b->x0 ? a->x0 : b->x0, a->y0 < b->y0 ? a->y0 : b->y0,
 		a->x1 > b->x1 ? a->x1 : b->x1, a->y1 > b->y1 ? a->y1 : b->y1,
 	};
-}
-
-/*
- * A plane's destination (dx, dy, dw, dh) cut to the screen [0, sw) x [0, sh), and its
- * 16.16 source (sx, sy, sw16, sh16) cut with it in the same ratio. Returns false and
- * changes nothing when the destination is wholly off the screen or empty, or already
- * inside it.
- */
-static inline bool rect_clip_scaled(int32_t sw, int32_t sh, uint32_t *sx, uint32_t *sy,
-	uint32_t *sw16, uint32_t *sh16, int32_t *dx, int32_t *dy, uint32_t *dw, uint32_t *dh)
-{
-	struct rect v = rect_clip(*dx, *dy, *dw, *dh, sw, sh);
-	if (rect_empty(&v) || !*dw || !*dh)
-		return false;
-	if (v.x0 == *dx && v.y0 == *dy && v.x1 == (int64_t)*dx + *dw &&
-		v.y1 == (int64_t)*dy + *dh)
-		return false;
-	uint64_t nx = (uint64_t)*sx + (uint64_t)(v.x0 - *dx) * *sw16 / *dw;
-	uint64_t ny = (uint64_t)*sy + (uint64_t)(v.y0 - *dy) * *sh16 / *dh;
-	uint64_t nw = (uint64_t)(v.x1 - v.x0) * *sw16 / *dw;
-	uint64_t nh = (uint64_t)(v.y1 - v.y0) * *sh16 / *dh;
-	*sx = (uint32_t)nx;
-	*sy = (uint32_t)ny;
-	*sw16 = (uint32_t)nw;
-	*sh16 = (uint32_t)nh;
-	*dx = v.x0;
-	*dy = v.y0;
-	*dw = (uint32_t)(v.x1 - v.x0);
-	*dh = (uint32_t)(v.y1 - v.y0);
-	return true;
 }
 
 #endif

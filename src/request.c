@@ -22,6 +22,7 @@
 #include "plane.h"
 #include "proposal.h"
 #include "rect.h"
+#include "transform.h"
 
 /*
  * A request's memory: the four arrays DRM_IOCTL_MODE_ATOMIC reads, filled in the order the
@@ -270,14 +271,17 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		note_crtc(r, out_crtc_id);
 		uint32_t sx, sy, sw, sh, dw, dh;
 		int32_t dx, dy;
-		layer_get_src(layer, &sx, &sy, &sw, &sh);
-		layer_get_dst(layer, &dx, &dy, &dw, &dh);
+		struct transform_geom g; /* on the scanout: the output's transform applied */
+		layer_scanout(layer, &g);
 		const drmModeModeInfo *mode = output_mode(out);
-		/* the destination cut to the screen, the source with it; wholly off-screen
-		 * layers never get a plane */
+		/* the destination cut to the screen, the source with it (as the plane turns
+		 * it); wholly off-screen layers never get a plane */
 		if (mode)
-			rect_clip_scaled(mode->hdisplay, mode->vdisplay, &sx, &sy, &sw, &sh, &dx,
-				&dy, &dw, &dh);
+			transform_clip(&g, mode->hdisplay, mode->vdisplay);
+		sx = g.src_x, sy = g.src_y, sw = g.src_w, sh = g.src_h;
+		dx = g.dst_x, dy = g.dst_y, dw = g.dst_w, dh = g.dst_h;
+		if (pp->rotation)
+			req_add(r, id, pp->rotation, transform_drm_rotation(g.t));
 		req_add(r, id, pp->fb_id, fb_id);
 		req_add(r, id, pp->crtc_id, out_crtc_id);
 		req_add(r, id, pp->src_x, sx);

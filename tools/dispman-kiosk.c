@@ -17,6 +17,9 @@
  *                     demo clients)
  *   --hide-cursor     draw no pointer cursor (by default one is drawn while the seat has a
  *                     pointer device: the client's, else the XCursor theme's left_ptr)
+ *   --transform T     turn the output: normal, 90, 180, 270, flipped, flipped-90,
+ *                     flipped-180, flipped-270 (wl_output.transform; 90: the screen's right
+ *                     edge up, portrait on a landscape panel); touch follows it
  * Without $XDG_RUNTIME_DIR, /tmp/dispman-kiosk-UID is made and used.
  */
 #include <dispman/dispman.h>
@@ -154,11 +157,22 @@ static int on_timer(void *data)
 	return 0;
 }
 
+/* --transform's names, in enum dispman_transform's order; -1 for an unknown one. */
+static int transform_from_name(const char *name)
+{
+	static const char *const names[] = { "normal", "90", "180", "270", "flipped",
+		"flipped-90", "flipped-180", "flipped-270" };
+	for (int t = 0; t < 8; t++)
+		if (strcmp(name, names[t]) == 0)
+			return t;
+	return -1;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
 		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
-		"[--] [COMMAND [ARGS...]]\n");
+		"[--transform T] [--] [COMMAND [ARGS...]]\n");
 }
 
 struct options {
@@ -168,6 +182,7 @@ struct options {
 	bool use_seat;
 	unsigned xdg_shell_version;     /* 0: the library's default */
 	bool hide_cursor;
+	int transform;                  /* enum dispman_transform */
 	char **command; /* NULL: serve until killed */
 };
 
@@ -194,6 +209,9 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			o->use_seat = true;
 		else if (strcmp(a, "--hide-cursor") == 0)
 			o->hide_cursor = true;
+		else if (strcmp(a, "--transform") == 0 && has &&
+			 (o->transform = transform_from_name(argv[++i])) >= 0)
+			;
 		else if (strcmp(a, "--stats") == 0 && has)
 			k->stats_path = argv[++i];
 		else if (strcmp(a, "--capture") == 0 && has)
@@ -313,6 +331,12 @@ int main(int argc, char **argv)
 	k.out = dispman_device_get_first_connected_output(k.dev);
 	if (!k.out) {
 		fprintf(stderr, "dispman-kiosk: no connected output\n");
+		dispman_device_destroy(k.dev);
+		return 1;
+	}
+	if (o.transform > 0 && (rc = dispman_output_set_transform(k.out,
+	    (enum dispman_transform)o.transform)) < 0) {
+		fprintf(stderr, "dispman-kiosk: cannot turn the output: %s\n", strerror(-rc));
 		dispman_device_destroy(k.dev);
 		return 1;
 	}

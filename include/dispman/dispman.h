@@ -449,6 +449,49 @@ int dispman_output_disable(struct dispman_output *out);
 bool dispman_output_is_enabled(struct dispman_output *out);
 
 /**
+ * How an output's picture is turned for its viewer, or how a layer's buffer content is
+ * turned (dispman_layer_set_transform()): the eight wl_output.transform values, with the
+ * same numbers and meaning. The transform maps the upright picture to the scanout buffer:
+ * with DISPMAN_TRANSFORM_90, the upright picture's top edge is the scanout's right edge
+ * (rotated 90 degrees clockwise: a screen turned 90 degrees counter-clockwise, its right
+ * edge up, shows it upright). The FLIPPED ones first mirror the picture left to right,
+ * then rotate it as their unflipped twin.
+ */
+enum dispman_transform {
+	DISPMAN_TRANSFORM_NORMAL = 0,
+	DISPMAN_TRANSFORM_90 = 1,
+	DISPMAN_TRANSFORM_180 = 2,
+	DISPMAN_TRANSFORM_270 = 3,
+	DISPMAN_TRANSFORM_FLIPPED = 4,
+	DISPMAN_TRANSFORM_FLIPPED_90 = 5,
+	DISPMAN_TRANSFORM_FLIPPED_180 = 6,
+	DISPMAN_TRANSFORM_FLIPPED_270 = 7,
+};
+
+/**
+ * Turn everything the output shows from the next commit on (portrait signage, a screen
+ * mounted upside down). Layer rectangles are then in the viewer's space: with 90 or 270
+ * (and their FLIPPED twins) it is the mode's height wide and its width high
+ * (dispman_output_get_size()). Each layer is turned by its plane's "rotation" property
+ * where the plane has the values it needs (checked like any other plane capability: a
+ * layer no plane can turn is composed on the CPU, placement reason ROTATION), else drawn
+ * turned into the composition buffer. dispman_output_capture() returns the frame as the
+ * viewer sees it, and dispman_input's pointer and touch positions follow the transform.
+ * Returns 0, or -EINVAL (out NULL, or a value outside enum dispman_transform; logged).
+ */
+int dispman_output_set_transform(struct dispman_output *out, enum dispman_transform transform);
+
+/** The output's transform (dispman_output_set_transform()); NORMAL (logged) for a NULL out. */
+enum dispman_transform dispman_output_get_transform(struct dispman_output *out);
+
+/**
+ * The output's size in the viewer's space: the pending mode's (else the preferred mode's)
+ * width and height, swapped when the output's transform turns by 90 or 270 degrees.
+ * Returns 0, -EINVAL (NULL out, width or height) or -ENOENT (the output has no mode).
+ */
+int dispman_output_get_size(struct dispman_output *out, uint32_t *width, uint32_t *height);
+
+/**
  * Show buf full-screen on the output at the next commit through an internal layer at the
  * bottom of the stack (below every dispman_layer). The output takes its own reference to
  * buf; the caller keeps its own. buf NULL removes it. As with dispman_layer_set_buffer(),
@@ -591,7 +634,9 @@ enum dispman_capture_path {
  * CRTC's gamma or a hardware cursor the library did not set is not in it, and plane
  * scaling is the library's bilinear filter, not the hardware's.
  *
- * On success *frame is a new XRGB8888 dumb buffer of the mode's size; the caller owns one
+ * On success *frame is a new XRGB8888 dumb buffer of the output's size as the viewer sees
+ * it (dispman_output_get_size(): with an output transform, the screen's picture turned
+ * back upright, on the CPU; the mode's size otherwise); the caller owns one
  * reference (release it with dispman_buffer_unref()). If used is not NULL, *used is set to
  * the path taken (DISPMAN_CAPTURE_AUTO on failure).
  *
@@ -650,6 +695,7 @@ enum dispman_placement_reason {
 	/* a camera layer showing CPU copies: the display cannot import the camera's memory
 	 * nor the camera the display's (see dispman_camera_create()) */
 	DISPMAN_REASON_IMPORT,
+	DISPMAN_REASON_ROTATION,        /* no free plane can turn it ("rotation" property) */
 };
 
 /**
@@ -721,6 +767,17 @@ int dispman_layer_set_alpha(struct dispman_layer *layer, uint32_t alpha);
  * PREMULTIPLIED; other modes are then composited (reason ALPHA).
  */
 int dispman_layer_set_blend_mode(struct dispman_layer *layer, enum dispman_blend_mode mode);
+
+/**
+ * How the layer's buffer content is turned (wl_surface.set_buffer_transform): the buffer
+ * holds the upright picture transformed by transform, and the layer shows it upright on
+ * the output. The source rectangle stays in buffer coordinates; the default destination
+ * size is the buffer's, swapped for 90 and 270. A buffer drawn with the output's own
+ * transform (dispman_output_set_transform()) is scanned out as it is, with no plane
+ * rotation and no composition. Default NORMAL. Returns 0, or -EINVAL (layer NULL, or a
+ * value outside enum dispman_transform; logged).
+ */
+int dispman_layer_set_transform(struct dispman_layer *layer, enum dispman_transform transform);
 
 /**
  * Show or hide the layer from the next commit on. A hidden layer keeps its buffer and

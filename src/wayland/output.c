@@ -36,9 +36,12 @@ static void output_bind(struct wl_client *client, void *data, uint32_t version, 
 	dispman_output_get_physical_size(srv->out, &wmm, &hmm);
 	wl_output_send_geometry(res, 0, 0, (int32_t)wmm, (int32_t)hmm,
 		WL_OUTPUT_SUBPIXEL_UNKNOWN, "libdispman", dispman_output_get_name(srv->out),
-		WL_OUTPUT_TRANSFORM_NORMAL);
-	wl_output_send_mode(res, WL_OUTPUT_MODE_CURRENT | WL_OUTPUT_MODE_PREFERRED, srv->width,
-		srv->height, (int32_t)srv->refresh_mhz);
+		(int32_t)dispman_output_get_transform(srv->out));
+	/* the mode as the panel has it; srv's size is the viewer's (the transform applied) */
+	bool turned = (dispman_output_get_transform(srv->out) & 1) != 0;
+	wl_output_send_mode(res, WL_OUTPUT_MODE_CURRENT | WL_OUTPUT_MODE_PREFERRED,
+		turned ? srv->height : srv->width, turned ? srv->width : srv->height,
+		(int32_t)srv->refresh_mhz);
 	if (version >= WL_OUTPUT_SCALE_SINCE_VERSION)
 		wl_output_send_scale(res, 1);
 	if (version >= WL_OUTPUT_NAME_SINCE_VERSION)
@@ -69,7 +72,7 @@ static void manager_get_xdg_output(struct wl_client *c, struct wl_resource *res,
 		return;
 	}
 	wl_resource_set_implementation(xo, &xdg_output_impl, srv, NULL);
-	/* one output, unscaled and untransformed: logical = the mode, at the origin */
+	/* one output, unscaled: logical = the mode turned by the output's transform */
 	zxdg_output_v1_send_logical_position(xo, 0, 0);
 	zxdg_output_v1_send_logical_size(xo, srv->width, srv->height);
 	const char *name = dispman_output_get_name(srv->out);

@@ -10,6 +10,7 @@
 #include "scene.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,10 +54,35 @@ static int source_fixed(const struct surface_state *c, uint32_t src[4])
 	if (c->src_x < 0 || c->src_y < 0 || (c->src_x + c->src_w) * 65536.0 > UINT32_MAX ||
 	    (c->src_y + c->src_h) * 65536.0 > UINT32_MAX)
 		return -ERANGE;
-	src[0] = (uint32_t)(c->src_x * 65536.0);
-	src[1] = (uint32_t)(c->src_y * 65536.0);
-	src[2] = (uint32_t)(c->src_w * 65536.0);
-	src[3] = (uint32_t)(c->src_h * 65536.0);
+	double x = c->src_x, y = c->src_y, w = c->src_w, h = c->src_h;
+	if (c->transform != WL_OUTPUT_TRANSFORM_NORMAL && c->buffer) {
+		/* the viewport's source is in the surface's coordinates, the buffer turned
+		 * back: take it to the buffer's (wl_output.transform, corners mapped) */
+		double bw = c->buffer->width, bh = c->buffer->height;
+		double sw = c->transform & 1 ? bh : bw, sh = c->transform & 1 ? bw : bh;
+		double p[2][2] = { { x, y }, { x + w, y + h } };
+		for (int i = 0; i < 2; i++) {
+			double px = p[i][0], py = p[i][1];
+			switch (c->transform) {
+			case WL_OUTPUT_TRANSFORM_90: p[i][0] = sh - py; p[i][1] = px; break;
+			case WL_OUTPUT_TRANSFORM_180: p[i][0] = sw - px; p[i][1] = sh - py; break;
+			case WL_OUTPUT_TRANSFORM_270: p[i][0] = py; p[i][1] = sw - px; break;
+			case WL_OUTPUT_TRANSFORM_FLIPPED: p[i][0] = sw - px; break;
+			case WL_OUTPUT_TRANSFORM_FLIPPED_90: p[i][0] = sh - py; p[i][1] = sw - px; break;
+			case WL_OUTPUT_TRANSFORM_FLIPPED_180: p[i][1] = sh - py; break;
+			case WL_OUTPUT_TRANSFORM_FLIPPED_270: p[i][0] = py; p[i][1] = px; break;
+			default: break;
+			}
+		}
+		x = fmin(p[0][0], p[1][0]);
+		y = fmin(p[0][1], p[1][1]);
+		w = fabs(p[1][0] - p[0][0]);
+		h = fabs(p[1][1] - p[0][1]);
+	}
+	src[0] = (uint32_t)(x * 65536.0);
+	src[1] = (uint32_t)(y * 65536.0);
+	src[2] = (uint32_t)(w * 65536.0);
+	src[3] = (uint32_t)(h * 65536.0);
 	return 0;
 }
 
@@ -96,6 +122,12 @@ static void place_surface(struct server *srv, struct surface *s, int32_t x, int3
 	uint32_t src[4];
 	if ((r = source_fixed(c, src)) < 0) {
 		layer_refused(s, "dispman_layer_set_source", r);
+		return;
+	}
+	/* wl_surface.set_buffer_transform: a buffer drawn turned the output's way is scanned
+	 * out as it is (the library turns only what is not) */
+	if ((r = dispman_layer_set_transform(s->layer, (enum dispman_transform)c->transform)) < 0) {
+		layer_refused(s, "dispman_layer_set_transform", r);
 		return;
 	}
 	int32_t w, h;

@@ -88,6 +88,11 @@ static void surface_state_merge(struct surface_state *to, struct surface_state *
 		to->scale_set = true;
 		from->scale_set = false;
 	}
+	if (from->transform_set) {
+		to->transform = from->transform;
+		to->transform_set = true;
+		from->transform_set = false;
+	}
 	if (from->viewport_changed) {
 		to->src_x = from->src_x;
 		to->src_y = from->src_y;
@@ -121,6 +126,11 @@ void surface_get_size(const struct surface *s, int32_t *w, int32_t *h)
 		int32_t sc = c->scale > 0 ? c->scale : 1;
 		*w = c->buffer->width / sc;
 		*h = c->buffer->height / sc;
+		if (c->transform & 1) { /* turned by 90 or 270: the surface is the buffer turned */
+			int32_t t = *w;
+			*w = *h;
+			*h = t;
+		}
 	}
 }
 
@@ -168,7 +178,7 @@ static void surface_commit_state(struct surface *s, struct surface_state *from)
 		wl_list_init(&from->feedbacks);
 	}
 	if (from->damage_all || (from->damage.w > 0 && (from->viewport_changed ||
-	    c->src_w > 0 || c->dst_w > 0 || c->scale != 1)))
+	    c->src_w > 0 || c->dst_w > 0 || c->scale != 1 || c->transform != 0)))
 		c->damage_all = true;
 	else
 		box_union(&c->damage, &from->damage);
@@ -181,6 +191,7 @@ static void surface_commit_state(struct surface *s, struct surface_state *from)
 	from->attached = false;
 	from->buffer = NULL;
 	from->scale_set = false;
+	from->transform_set = false;
 	from->viewport_changed = false;
 	if (new_buffer || c->damage_all || c->damage.w > 0)
 		s->content_changed = true;
@@ -239,6 +250,12 @@ static bool state_valid(struct surface *s, struct surface_state *st)
 	const struct surface_state *v = st->viewport_changed ? st : &s->current;
 	if (s->viewport && v->src_w > 0) {
 		double bw = (double)b->width / scale, bh = (double)b->height / scale;
+		int32_t t = st->transform_set ? st->transform : s->current.transform;
+		if (t & 1) { /* the viewport's source is in the turned buffer's coordinates */
+			double tmp = bw;
+			bw = bh;
+			bh = tmp;
+		}
 		if (v->src_x + v->src_w > bw || v->src_y + v->src_h > bh) {
 			wl_resource_post_error(s->viewport, WP_VIEWPORT_ERROR_OUT_OF_BUFFER,
 				"source rectangle %gx%g+%g+%g lies outside the %dx%d buffer",
@@ -364,9 +381,9 @@ static void surface_set_buffer_transform(struct wl_client *client, struct wl_res
 		s->srv->stats.protocol_errors++;
 		return;
 	}
-	if (transform != WL_OUTPUT_TRANSFORM_NORMAL)
-		wlog(DISPMAN_LOG_WARNING, "surface %u: buffer transform %d is ignored",
-			wl_resource_get_id(res), transform);
+	/* double-buffered: applied by the next commit (scene.c gives it to the layer) */
+	s->pending.transform = transform;
+	s->pending.transform_set = true;
 }
 
 static void surface_set_buffer_scale(struct wl_client *client, struct wl_resource *res,

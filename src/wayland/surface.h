@@ -19,6 +19,9 @@ struct surface_state {
 	struct wl_list frames;          /* wl_callback resources */
 	struct wl_list feedbacks;       /* feedback.link */
 	int32_t scale;
+	/* wl_surface.set_buffer_transform (enum wl_output_transform), set when transform_set */
+	int32_t transform;
+	bool transform_set;
 	/* viewport: -1 unset */
 	double src_x, src_y, src_w, src_h;
 	int32_t dst_w, dst_h;

@@ -111,8 +111,11 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 		}
 	}
 	const struct dispman_mode *mode = dispman_output_get_current_mode(out);
-	srv->width = (int32_t)mode->width;
-	srv->height = (int32_t)mode->height;
+	/* the layout is the viewer's: the mode turned by the output's transform */
+	uint32_t vw = mode->width, vh = mode->height;
+	dispman_output_get_size(out, &vw, &vh);
+	srv->width = (int32_t)vw;
+	srv->height = (int32_t)vh;
 	srv->refresh_mhz = mode->refresh_mhz;
 
 	srv->display = wl_display_create();

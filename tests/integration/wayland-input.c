@@ -9,7 +9,14 @@
  * toplevel to the subsurface with surface-local coordinates (the pointer clamped in the
  * corners), buttons, and touch points on either surface in their surface's coordinates.
  *
- *   wayland-input KIOSK
+ *   wayland-input KIOSK [--transform 90]
+ *
+ * With --transform 90 the kiosk runs with the output turned (portrait on the landscape
+ * panel): the client must be configured with the turned size and see the transform in
+ * wl_output, the pointer behaves as before in the turned space, and touches at two corners
+ * of the panel (its bottom-left and top-right, as the touchscreen reports them) must reach
+ * the surfaces at the matching corners of the viewer's picture (the subsurface's
+ * bottom-right, the toplevel's top-left).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,7 +58,7 @@ static struct xkb_context *xkb;
 static struct xkb_keymap *keymap;
 static struct wl_output *output;
 static bool configured, framed;
-static int32_t cfg_w, cfg_h, mode_w, mode_h;
+static int32_t cfg_w, cfg_h, mode_w, mode_h, out_transform;
 
 static const char *tag(struct wl_surface *s)
 {
@@ -225,6 +232,7 @@ static const struct wl_seat_listener seat_listener = { seat_caps, seat_name };
 static void out_geometry(void *d, struct wl_output *o, int32_t x, int32_t y, int32_t pw,
 	int32_t ph, int32_t subpixel, const char *make, const char *model, int32_t transform)
 {
+	out_transform = transform;
 }
 
 static void out_mode(void *d, struct wl_output *o, uint32_t flags, int32_t w, int32_t h,
@@ -344,8 +352,13 @@ static int run_client(const char *log_path, const char *ready_path)
 	while (!configured)
 		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
 	client_log("configure %d %d", cfg_w, cfg_h);
-	CHECK(cfg_w == mode_w && cfg_h == mode_h, "client: configured %dx%d, not the output's "
-		"mode %dx%d", cfg_w, cfg_h, mode_w, mode_h);
+	client_log("output-transform %d", out_transform);
+	/* the output's size as the client sees it: the mode turned by its transform */
+	int32_t turned_w = out_transform & 1 ? mode_h : mode_w;
+	int32_t turned_h = out_transform & 1 ? mode_w : mode_h;
+	CHECK(cfg_w == turned_w && cfg_h == turned_h, "client: configured %dx%d, not the "
+		"output's mode %dx%d turned by its transform %d", cfg_w, cfg_h, mode_w, mode_h,
+		out_transform);
 	sub = wl_compositor_create_surface(compositor);
 	struct wl_subsurface *ss = wl_subcompositor_get_subsurface(subcompositor, sub, top);
 	wl_subsurface_set_position(ss, cfg_w - SUB_SIZE, cfg_h - SUB_SIZE);
@@ -475,10 +488,12 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "--client") == 0)
 		return run_client(argv[2], argv[3]);
-	CHECK(argc == 2, "usage: wayland-input KIOSK");
+	bool turned = argc == 4 && strcmp(argv[2], "--transform") == 0;
+	CHECK(argc == 2 || (turned && strcmp(argv[3], "90") == 0),
+		"usage: wayland-input KIOSK [--transform 90]");
 	const char *out = getenv("DISPMAN_VM_OUT") ? getenv("DISPMAN_VM_OUT") : "/tmp";
 	char dir[512], log_path[600], ready[600];
-	snprintf(dir, sizeof(dir), "%s/wayland-input", out);
+	snprintf(dir, sizeof(dir), "%s/wayland-input%s", out, turned ? "-90" : "");
 	mkdir(dir, 0755);
 	snprintf(log_path, sizeof(log_path), "%s/client.log", dir);
 	snprintf(ready, sizeof(ready), "%s/ready", dir);
@@ -518,8 +533,14 @@ int main(int argc, char **argv)
 		char self[4096];
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		self[n > 0 ? n : 0] = 0;
-		execl(argv[1], argv[1], "--input", kb.devnode, "--input", mouse.devnode, "--input",
-			touch.devnode, "--", self, "--client", log_path, ready, (char *)NULL);
+		if (turned)
+			execl(argv[1], argv[1], "--transform", "90", "--input", kb.devnode,
+				"--input", mouse.devnode, "--input", touch.devnode, "--", self,
+				"--client", log_path, ready, (char *)NULL);
+		else
+			execl(argv[1], argv[1], "--input", kb.devnode, "--input", mouse.devnode,
+				"--input", touch.devnode, "--", self, "--client", log_path, ready,
+				(char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; access(ready, F_OK) != 0; i++) {
@@ -570,6 +591,24 @@ int main(int argc, char **argv)
 	 * whole pixel (x = v * width / 4096). */
 	struct touch_pt down = touch_at(sub_x + 44, sub_y + 108, w, h),
 		move = touch_at(sub_x + 76, sub_y + 132, w, h), other = touch_at(w / 4, h / 4, w, h);
+	if (turned) {
+		/* The touchscreen spans the panel (h x w: the viewer's size turned back) and
+		 * reports its pixels; turned by 90, the panel's pixel (px, py) is the viewer's
+		 * (py, pw - px) (the panel's top edge is the viewer's left, its right edge the
+		 * viewer's top), clamped to the viewer's last pixel. Down at the panel's
+		 * bottom-left corner (the viewer's bottom-right: the subsurface), moved a little
+		 * up the panel, and then down at its top-right corner (the viewer's top-left: the
+		 * toplevel). */
+		int pw = h, ph = w;
+		struct touch_pt pd = touch_at(0, ph - 1, pw, ph), pm = touch_at(20, ph - 40, pw, ph),
+			po = touch_at(pw - 1, 0, pw, ph);
+		struct touch_pt *t[3] = { &down, &move, &other }, *p[3] = { &pd, &pm, &po };
+		for (int i = 0; i < 3; i++) {
+			*t[i] = *p[i];
+			t[i]->x = p[i]->y;
+			t[i]->y = pw - p[i]->x > h - 1 ? h - 1 : pw - p[i]->x;
+		}
+	}
 	ev(touch.fd, EV_ABS, ABS_MT_SLOT, 0);
 	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, 1);
 	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, down.vx);
@@ -619,11 +658,14 @@ int main(int argc, char **argv)
 		sub_down, sub_move, "touch-up 0", top_down, "touch-up 0",
 	};
 	expect_in_order(log, want, sizeof(want) / sizeof(want[0]));
+	CHECK(strstr(log, turned ? "output-transform 1\n" : "output-transform 0\n"),
+		"wl_output did not advertise the transform; client log:\n%s", log);
 	CHECK(!strstr(log, "touch-down ?") && !strstr(log, "enter ?"), "events for an unknown "
 		"surface");
 	uinput_destroy(&kb);
 	uinput_destroy(&mouse);
 	uinput_destroy(&touch);
-	printf("PASS: keys, modifiers, pointer focus and coordinates, touch on both surfaces\n");
+	printf("PASS: keys, modifiers, pointer focus and coordinates, touch on both surfaces%s\n",
+		turned ? " (output turned by 90: the panel's corners at the viewer's)" : "");
 	return 0;
 }

@@ -8,14 +8,16 @@
  *
  * Planes: TYPE[:FORMATS][/zMIN-MAX][/a][/b], TYPE P(rimary) O(verlay) C(ursor); formats
  *   X (XRGB8888), A (ARGB8888), R (RGB565), each with the LINEAR modifier; z a zpos range
- *   (equal ends: immutable), a an alpha property, b a blend mode property with all modes.
+ *   (equal ends: immutable), a an alpha property, b a blend mode property with all modes,
+ *   r a rotation property with every value.
  * Layers: FS:F (the whole 100x100 screen) or X,Y,WxH:F, then flags: s source half the
  *   size (scaled 2x), S a 1x1 source (scaled beyond 16x), r unreadable by the CPU, m a
  *   tiled modifier, a plane alpha 0x8000, c blend mode COVERAGE, u updated every frame,
- *   k banned by a refused test (KERNEL_REJECTED), n no framebuffer.
+ *   k banned by a refused test (KERNEL_REJECTED), n no framebuffer, t turned by the plane
+ *   (rotate-270: an output transform of 90).
  * Expected, per layer: N (plane index) or N@Z (and zpos), cR composited with reason R,
  *   -R not shown with reason R; R one of F(ormat) M(odifier) S(caling) A(lpha) N(o plane)
- *   T (stacking) K (kernel rejected) B(udget).
+ *   T (stacking) K (kernel rejected) B(udget) R(otation).
  */
 #include "plan.h"
 
@@ -84,6 +86,11 @@ static const struct scenario scenarios[] = {
 	{ "blend-no-property", "P:X O:A", "FS:X 10,10,20x20:Ac", "cT cA" },
 	{ "blend-property", "P:X O:A/b", "FS:X 10,10,20x20:Ac", "0 1" },
 	/* cursor planes: only layers within the cursor size */
+	/* output transforms: a turned layer needs a plane with the rotation it needs */
+	{ "rotation-no-property", "P:X O:X", "FS:X 10,10,20x20:Xt", "cT cR" },
+	{ "rotation-property", "P:X/r O:X/r", "FS:Xt 10,10,20x20:Xt", "0 1" },
+	{ "rotation-overlay-only", "P:X O:X/r", "FS:Xt 10,10,20x20:Xt", "cN 1" },
+	{ "rotation-primary-only", "P:X/r O:X", "FS:Xt 10,10,20x20:Xt", "cT cR" },
 	{ "cursor-fits", "P:X C:A", "FS:X 10,10,32x32:A", "0 1" },
 	{ "cursor-too-big", "P:X C:A", "FS:X 10,10,80x80:A", "cT cN" },
 	/* occluded: a layer wholly under another gets no plane; the one on top keeps it */
@@ -115,6 +122,7 @@ static enum dispman_placement_reason reason(char c)
 	case 'T': return DISPMAN_REASON_STACKING;
 	case 'K': return DISPMAN_REASON_KERNEL_REJECTED;
 	case 'B': return DISPMAN_REASON_BUDGET;
+	case 'R': return DISPMAN_REASON_ROTATION;
 	default: return (enum dispman_placement_reason)-1;
 	}
 }
@@ -155,6 +163,8 @@ static int parse_planes(const struct scenario *s, struct setup *st)
 				p->zpos_max = b;
 			} else if (*c == 'a') {
 				p->has_alpha = true;
+			} else if (*c == 'r') {
+				p->rotations = 0x3f; /* rotate-0/90/180/270, reflect-x/y */
 			} else if (*c == 'b') {
 				p->has_blend_mode = p->blend[0] = p->blend[1] = p->blend[2] = true;
 			} else {
@@ -211,6 +221,7 @@ static int parse_layers(const struct scenario *s, struct setup *st)
 				l->ban_reason = DISPMAN_REASON_KERNEL_REJECTED;
 				break;
 			case 'n': l->has_fb = false; break;
+			case 't': l->rotation = 1u << 3; break; /* DRM_MODE_ROTATE_270 */
 			default: return bad(s->name, "layer flag", tok);
 			}
 		}

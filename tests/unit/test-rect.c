@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one rectangle module (src/rect.h) and the compositor's boxes built on it
- * (src/wayland/box.h): clipping to a screen, intersection, union, a plane's source cut
- * with its destination, with the edge cases every clipper of the library used to handle
+ * (src/wayland/box.h): clipping to a screen, intersection and union, with the edge cases every clipper of the library used to handle
  * on its own (off-screen, empty, 32-bit overflow). Pure: no device.
  */
 #include "unit.h"
@@ -67,32 +66,6 @@ static void test_intersect_union(void **state)
 	assert_memory_equal(&u, &b, sizeof(u));
 }
 
-static void test_clip_scaled(void **state)
-{
-	(void)state;
-	/* a 200x100 source (16.16) shown 2x at (-100, 700) on 1024x768: the left half and
-	 * the top 68 rows of 200 remain, the source in the same ratio */
-	uint32_t sx = 0, sy = 0, sw = 200 << 16, sh = 100 << 16, dw = 400, dh = 200;
-	int32_t dx = -100, dy = 700;
-	assert_true(rect_clip_scaled(SW, SH, &sx, &sy, &sw, &sh, &dx, &dy, &dw, &dh));
-	assert_int_equal(dx, 0);
-	assert_int_equal(dy, 700);
-	assert_int_equal(dw, 300);
-	assert_int_equal(dh, 68);
-	assert_int_equal(sx, 50u << 16);
-	assert_int_equal(sy, 0);
-	assert_int_equal(sw, 150u << 16);
-	assert_int_equal(sh, 34u << 16);
-	/* inside, or wholly off the screen: unchanged */
-	uint32_t sx2 = 0, sy2 = 0, sw2 = 10 << 16, sh2 = 10 << 16, dw2 = 10, dh2 = 10;
-	int32_t dx2 = 5, dy2 = 5;
-	assert_false(rect_clip_scaled(SW, SH, &sx2, &sy2, &sw2, &sh2, &dx2, &dy2, &dw2, &dh2));
-	dx2 = 5000;
-	assert_false(rect_clip_scaled(SW, SH, &sx2, &sy2, &sw2, &sh2, &dx2, &dy2, &dw2, &dh2));
-	assert_int_equal(dx2, 5000);
-	assert_int_equal(sw2, 10u << 16);
-}
-
 static void test_box(void **state)
 {
 	(void)state;
@@ -120,7 +93,6 @@ int main(int argc, char **argv)
 	enum { N_CLIP = UNIT_ARRAY_LEN(clip_cases) };
 	static const struct CMUnitTest fixed[] = {
 		{ "rect@intersect-union", test_intersect_union, NULL, NULL, NULL },
-		{ "rect@clip-scaled", test_clip_scaled, NULL, NULL, NULL },
 		{ "rect@box", test_box, NULL, NULL, NULL },
 	};
 	struct CMUnitTest tests[UNIT_ARRAY_LEN(fixed) + N_CLIP];
