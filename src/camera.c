@@ -355,6 +355,37 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
 	return nf < 0 ? nf : (int)n;
 }
 
+/*
+ * The camera's layer or device is being destroyed before the camera: stop streaming, drop
+ * every buffer (the display keeps its own references to those it still holds) and forget
+ * the layer. The camera stays until dispman_camera_destroy(), inert: start returns -ENODEV.
+ */
+static void detach(struct dispman_camera *cam, const char *what)
+{
+	dispman_log(DISPMAN_LOG_DEBUG, "camera %s: its %s was destroyed first; the camera is "
+		"inert until dispman_camera_destroy()", cam->v4l2.path, what);
+	dispman_camera_stop(cam);
+	camera_free_buffers(cam);
+	cam->current = NULL;
+	cam->layer = NULL;
+}
+
+static void layer_destroyed(struct device_listener *l, struct dispman_layer *layer)
+{
+	struct dispman_camera *cam = container_of(l, struct dispman_camera, listener);
+	if (cam->layer == layer)
+		detach(cam, "layer");
+}
+
+/* Called first thing in dispman_device_destroy(), the listener already unlinked. */
+static void device_destroyed(struct device_listener *l)
+{
+	struct dispman_camera *cam = container_of(l, struct dispman_camera, listener);
+	if (cam->layer)
+		detach(cam, "device");
+	cam->dev = NULL;
+}
+
 static void hook_buffer(struct cam_buf *b)
 {
 	dispman_buffer_set_release_callback(b->buf, on_release, b);
@@ -470,6 +501,9 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 		errno = -r;
 		return NULL;
 	}
+	cam->listener.destroyed = device_destroyed;
+	cam->listener.layer_destroyed = layer_destroyed;
+	device_add_listener(cam->dev, &cam->listener);
 	cam->stats.n_buffers = cam->n_bufs;
 	cam->stats.zero_copy = !cam->copy;
 	layer_set_copy_reason(layer, cam->copy ? cam->copy_reason : DISPMAN_REASON_NONE);
@@ -486,6 +520,11 @@ int dispman_camera_start(struct dispman_camera *cam)
 	int r;
 	if (refuse_null(cam, "cam"))
 		return -EINVAL;
+	if (!cam->layer) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera %s: its layer or device was destroyed",
+			cam->v4l2.path);
+		return -ENODEV;
+	}
 	if (cam->failed) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the stream failed; create a new camera",
 			cam->v4l2.path);
@@ -555,6 +594,14 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 			"destroy it after dispatch returned", cam->v4l2.path);
 		return;
 	}
+	if (!cam->layer) {
+		/* detached: buffers gone, stream stopped */
+		if (cam->dev)
+			device_remove_listener(&cam->listener);
+		v4l2_close(&cam->v4l2);
+		free(cam);
+		return;
+	}
 	dispman_camera_stop(cam);
 	/* Take the frame off the layer, then wait until the display let go of
 	 * every camera buffer: the next flip (at most a few frames) does it. Only while
@@ -573,6 +620,8 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		bool busy = false;
+		if (!cam->layer)
+			break; /* a frame callback destroyed the layer: detach() dropped all */
 		for (uint32_t i = 0; i < cam->n_bufs; i++)
 			busy = busy || (cam->bufs[i].buf &&
 				output_holds_buffer(layer_output(cam->layer), cam->bufs[i].buf));
@@ -598,7 +647,10 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	/* Buffers the display still holds keep their own references: unhook. */
 	camera_free_buffers(cam);
 	v4l2_close(&cam->v4l2);
-	layer_set_copy_reason(cam->layer, DISPMAN_REASON_NONE);
+	if (cam->layer)
+		layer_set_copy_reason(cam->layer, DISPMAN_REASON_NONE);
+	if (cam->dev)
+		device_remove_listener(&cam->listener);
 	free(cam);
 }
 

@@ -136,9 +136,12 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
 	struct dispman_camera_format *formats, size_t max);
 
 /**
- * Open a V4L2 capture node and prepare it to show frames on layer (of a device
- * that outlives the camera). The layer stays owned by the caller and must
- * outlive the camera; the camera sets its buffer. config is read during the
+ * Open a V4L2 capture node and prepare it to show frames on layer. The layer stays
+ * owned by the caller; the camera sets its buffer. Either may be destroyed first: a
+ * camera whose layer (or the layer's device) is destroyed before it stops streaming,
+ * drops its buffers and stays inert until dispman_camera_destroy() (which then frees it
+ * without touching the display; dispman_camera_start() returns -ENODEV, the getters still
+ * answer). config is read during the
  * call only; it is a struct that grows: set config->size (members beyond it count
  * as 0). Unknown flags or memory values are refused. Streaming starts with
  * dispman_camera_start().
@@ -158,10 +161,15 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
  * Stop streaming, take the camera's frame off its layer (the layer is left without
  * buffer) and commit that (dispman_output_commit() of the layer's output; a layer that
  * loses its buffer changes the scene's shape, so the commit covers the device's other
- * outputs too), then block until no camera buffer is on screen or about to be: at most
- * 1 s, handling the device's DRM events meanwhile (so frame callbacks may run inside this
- * call). Then free everything. A buffer the display still holds after that keeps its own
- * reference. Do not call it from the camera's error callback. NULL is fine.
+ * outputs too), then block until no camera buffer is on screen or about to be.
+ *
+ * Blocking bound: it waits only while a page flip of the device is pending (normally the
+ * next vblank or two: about 17-33 ms at 60 Hz) and never longer than 1 s in all, handling
+ * the device's DRM events meanwhile (so frame callbacks may run inside this call). It does
+ * not wait at all when the camera's frame was not on the layer, when the layer or device
+ * was destroyed first, or while the device cannot commit (DRM master lost). Then it frees
+ * everything. A buffer the display still holds after that keeps its own reference. Do not
+ * call it from the camera's error callback. NULL is fine.
  */
 void dispman_camera_destroy(struct dispman_camera *cam);
 
