@@ -878,6 +878,36 @@ typedef void (*dispman_buffer_release_callback)(struct dispman_buffer *buf, void
 int dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 	dispman_buffer_release_callback cb, void *data);
 
+/* ------------------------------------------------------------------------------------ */
+/* Planes: which layers keep them, how many an output has */
+
+/**
+ * Ask that the layer keep a hardware plane (needs = true) or not (false, the default).
+ * The planner places the layers that need a plane before all others (among them, the
+ * usual order: content that changes most often, then the larger), so a composited layer
+ * overlapping them or more layers than planes push the others into the composition
+ * buffer first. It is a priority, not a promise: a layer no plane can show (its format,
+ * scaling, the kernel's verdict) is still composed or not shown, and its placement says
+ * why. Takes effect at the next commit. Returns 0 or -EINVAL (layer NULL).
+ */
+int dispman_layer_set_needs_plane(struct dispman_layer *layer, bool needs);
+
+/** The kinds of hardware plane (the kernel's plane types). */
+enum dispman_plane_kind {
+	DISPMAN_PLANE_PRIMARY = 0,
+	DISPMAN_PLANE_OVERLAY = 1,
+	DISPMAN_PLANE_CURSOR = 2,
+};
+
+/**
+ * How many planes of kind the output's CRTC can use (its pending CRTC, else the one last
+ * committed; an output without either counts the planes any CRTC of the device can use).
+ * Planes are shared between the CRTCs a plane may serve: outputs driven at once may
+ * together use fewer than the sum. Returns the count, or -EINVAL (out NULL or an unknown
+ * kind, with a log line).
+ */
+int dispman_output_get_plane_count(struct dispman_output *out, enum dispman_plane_kind kind);
+
 #ifdef __cplusplus
 }
 #endif
