@@ -97,6 +97,21 @@ static uint64_t ns_of(const struct timespec *t)
 	return (uint64_t)timespec_ns(t);
 }
 
+/* A frame reached the screen: through the composition buffer when the layer had no plane
+ * in the commit that showed it (the CPU drew its destination area). */
+static void count_composed(struct dispman_camera *cam)
+{
+	struct dispman_placement p;
+	if (!cam->layer || dispman_layer_get_placement(cam->layer, &p) < 0 ||
+	    p.state != DISPMAN_PLACEMENT_COMPOSITED)
+		return;
+	int32_t x, y;
+	uint32_t w, h;
+	layer_get_dst(cam->layer, &x, &y, &w, &h);
+	cam->stats.frames_composed++;
+	cam->stats.bytes_composed += (uint64_t)w * h * 4;
+}
+
 static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void *data)
 {
 	struct cam_buf *b = data;
@@ -106,6 +121,7 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 		return;
 	b->shown = b->committed = true;
 	s->frames_shown++;
+	count_composed(b->cam);
 	uint64_t flip = ns_of(ts);
 	/* The frame's start: the driver's capture time when it is plausible (before the
 	 * commit that queued the frame: vivid's are nominal, start + sequence * period), else
@@ -188,6 +204,7 @@ static void show_copy(struct dispman_camera *cam, struct cam_buf *b)
 	} else {
 		cam->stats.bytes_copied += convert_frame(cam, b, dst);
 		cam->stats.frames_shown++; /* converted frames are shown by the next flip */
+		count_composed(cam);
 		dispman_layer_set_buffer(cam->layer, dst);
 	}
 	int r = queue_buf(b);

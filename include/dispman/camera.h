@@ -104,7 +104,14 @@ struct dispman_camera_stats {
 	uint32_t n_buffers;
 	uint32_t buffers_queued;   /* now in the driver's queue */
 	enum dispman_camera_memory memory; /* the path in use: EXPORT, IMPORT or COPY */
-	bool zero_copy;            /* frames go to a plane without a CPU copy */
+	bool zero_copy;            /* the camera makes no CPU copy of its frames (whether a
+				    * plane shows them: frames_composed) */
+	/* Appended (a struct that grows): what the display's side costs. */
+	uint64_t frames_composed;  /* shown frames the CPU compositor drew into the
+				    * composition buffer (the layer had no plane: no overlay
+				    * left, as on virtio-gpu, or a format no plane takes) */
+	uint64_t bytes_composed;   /* bytes it wrote for them: the layer's destination
+				    * area x 4 (XRGB8888) per composed frame */
 };
 
 /**

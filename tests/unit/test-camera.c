@@ -263,12 +263,49 @@ static void test_device_first(void **state)
 	dispman_camera_destroy(cam);
 }
 
+/*
+ * A camera layer at half alpha (the mock's planes have no alpha property): every frame is
+ * composed by the CPU, and the stats say so (no copy by the camera, but frames and bytes
+ * composed).
+ */
+static void test_composed(void **state)
+{
+	struct unit_fixture *f = *state;
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	struct dispman_layer *layer = dispman_layer_create(f->out);
+	assert_int_equal(dispman_layer_set_alpha(layer, 0x8000), 0);
+	struct dispman_camera_config cfg = {
+		.size = sizeof(cfg), .path = node.path, .memory = DISPMAN_CAMERA_MEMORY_EXPORT,
+	};
+	struct dispman_camera *cam = dispman_camera_create(layer, &cfg);
+	assert_non_null(cam);
+	assert_int_equal(dispman_camera_start(cam), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(write(node.feed_fd, "f", 1), 1);
+		unit_drain(f->dev);
+	}
+	struct dispman_placement p;
+	assert_int_equal(dispman_layer_get_placement(layer, &p), 0);
+	assert_int_equal(p.state, DISPMAN_PLACEMENT_COMPOSITED);
+	struct dispman_camera_stats s = { .size = sizeof(s) };
+	assert_int_equal(dispman_camera_get_stats(cam, &s), 0);
+	assert_true(s.zero_copy);
+	assert_int_equal(s.bytes_copied, 0);
+	assert_int_equal(s.frames_captured, 3);
+	assert_true(s.frames_composed >= 2);
+	assert_int_equal(s.frames_composed, s.frames_shown);
+	assert_int_equal(s.bytes_composed, s.frames_composed * FW * FH * 4);
+	dispman_camera_destroy(cam);
+	dispman_layer_destroy(layer);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
 		{ "camera@camera-first", test_camera_first, setup, teardown, NULL },
 		{ "camera@layer-first", test_layer_first, setup, teardown, NULL },
 		{ "camera@device-first", test_device_first, setup, teardown, NULL },
+		{ "camera@composed", test_composed, setup, teardown, NULL },
 	};
 	return unit_main("camera", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
