@@ -908,6 +908,53 @@ enum dispman_plane_kind {
  */
 int dispman_output_get_plane_count(struct dispman_output *out, enum dispman_plane_kind kind);
 
+/* ------------------------------------------------------------------------------------ */
+/* Small helpers */
+
+/**
+ * Fill the whole buffer with one colour, given as 0xAARRGGBB (the alpha byte is written
+ * as given: XRGB formats ignore it). Takes the 32-bit RGB formats XRGB8888, ARGB8888,
+ * XBGR8888 and ABGR8888 (the channels swapped as the format says); maps the buffer if it
+ * was not. The same buffer already on screen shows the new content only after it is
+ * set again (dispman_layer_set_buffer()) and committed. Returns 0, -EINVAL (buf NULL),
+ * -ENOTSUP (another format), or the error of dispman_buffer_map().
+ */
+int dispman_buffer_fill(struct dispman_buffer *buf, uint32_t argb);
+
+/**
+ * Move the layer's destination to (x, y), keeping its size (a destination never set
+ * keeps following the buffer's size). Takes effect at the next commit. Returns 0,
+ * -EINVAL (layer NULL) or -ERANGE (as dispman_layer_set_destination()).
+ */
+int dispman_layer_move(struct dispman_layer *layer, int32_t x, int32_t y);
+
+/** A short English name of a placement state ("on a plane", ...); "unknown" for a value
+ * this library does not know. The string is static: never free it. */
+const char *dispman_placement_state_name(enum dispman_placement_state state);
+
+/** A short English name of a placement reason ("format", "no plane left", ...);
+ * "unknown" for a value this library does not know. The string is static. */
+const char *dispman_placement_reason_name(enum dispman_placement_reason reason);
+
+/** A width and a height in pixels. */
+struct dispman_size {
+	uint32_t width, height;
+};
+
+/**
+ * The size of dispman_output_get_current_mode() by value: {0, 0} when the output is
+ * disabled, or out is NULL (with a log line).
+ */
+struct dispman_size dispman_output_get_size(struct dispman_output *out);
+
+/**
+ * A new CPU-mapped XRGB8888 dumb buffer of the output's size (dispman_output_get_size()),
+ * to draw a full screen into, as dispman_buffer_create_dumb() makes it. Returns the
+ * buffer, owned by the caller (dispman_buffer_unref()), or NULL with errno EINVAL (out
+ * NULL, or disabled: no size) or the errno of dispman_buffer_create_dumb().
+ */
+struct dispman_buffer *dispman_output_create_buffer(struct dispman_output *out);
+
 #ifdef __cplusplus
 }
 #endif
