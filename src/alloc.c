@@ -260,6 +260,7 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 		.alpha = layer_alpha(l),
 		.blend = layer_blend(l),
 		.update_rate = layer_update_rate(l),
+		.needs_plane = layer_needs_plane(l),
 	};
 }
 

@@ -12,6 +12,7 @@
 
 #include <dispman/camera.h>
 
+#include "device.h"
 #include "v4l2.h"
 
 struct event_source;
@@ -38,8 +39,9 @@ struct cam_buf {
 };
 
 struct dispman_camera {
-	struct dispman_device *dev;
-	struct dispman_layer *layer;
+	struct dispman_device *dev;  /* NULL once the device was destroyed first */
+	struct dispman_layer *layer; /* NULL once the layer (or device) was destroyed first */
+	struct device_listener listener; /* on dev: hears of the layer's and device's end */
 	struct v4l2_dev v4l2;
 	uint32_t flags;
 	bool copy;                   /* CPU copy path */

@@ -97,6 +97,21 @@ static uint64_t ns_of(const struct timespec *t)
 	return (uint64_t)timespec_ns(t);
 }
 
+/* A frame reached the screen: through the composition buffer when the layer had no plane
+ * in the commit that showed it (the CPU drew its destination area). */
+static void count_composed(struct dispman_camera *cam)
+{
+	struct dispman_placement p;
+	if (!cam->layer || dispman_layer_get_placement(cam->layer, &p) < 0 ||
+	    p.state != DISPMAN_PLACEMENT_COMPOSITED)
+		return;
+	int32_t x, y;
+	uint32_t w, h;
+	layer_get_dst(cam->layer, &x, &y, &w, &h);
+	cam->stats.frames_composed++;
+	cam->stats.bytes_composed += (uint64_t)w * h * 4;
+}
+
 static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void *data)
 {
 	struct cam_buf *b = data;
@@ -106,6 +121,7 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 		return;
 	b->shown = b->committed = true;
 	s->frames_shown++;
+	count_composed(b->cam);
 	uint64_t flip = ns_of(ts);
 	/* The frame's start: the driver's capture time when it is plausible (before the
 	 * commit that queued the frame: vivid's are nominal, start + sequence * period), else
@@ -188,6 +204,7 @@ static void show_copy(struct dispman_camera *cam, struct cam_buf *b)
 	} else {
 		cam->stats.bytes_copied += convert_frame(cam, b, dst);
 		cam->stats.frames_shown++; /* converted frames are shown by the next flip */
+		count_composed(cam);
 		dispman_layer_set_buffer(cam->layer, dst);
 	}
 	int r = queue_buf(b);
@@ -355,6 +372,37 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
 	return nf < 0 ? nf : (int)n;
 }
 
+/*
+ * The camera's layer or device is being destroyed before the camera: stop streaming, drop
+ * every buffer (the display keeps its own references to those it still holds) and forget
+ * the layer. The camera stays until dispman_camera_destroy(), inert: start returns -ENODEV.
+ */
+static void detach(struct dispman_camera *cam, const char *what)
+{
+	dispman_log(DISPMAN_LOG_DEBUG, "camera %s: its %s was destroyed first; the camera is "
+		"inert until dispman_camera_destroy()", cam->v4l2.path, what);
+	dispman_camera_stop(cam);
+	camera_free_buffers(cam);
+	cam->current = NULL;
+	cam->layer = NULL;
+}
+
+static void layer_destroyed(struct device_listener *l, struct dispman_layer *layer)
+{
+	struct dispman_camera *cam = container_of(l, struct dispman_camera, listener);
+	if (cam->layer == layer)
+		detach(cam, "layer");
+}
+
+/* Called first thing in dispman_device_destroy(), the listener already unlinked. */
+static void device_destroyed(struct device_listener *l)
+{
+	struct dispman_camera *cam = container_of(l, struct dispman_camera, listener);
+	if (cam->layer)
+		detach(cam, "device");
+	cam->dev = NULL;
+}
+
 static void hook_buffer(struct cam_buf *b)
 {
 	dispman_buffer_set_release_callback(b->buf, on_release, b);
@@ -470,6 +518,9 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 		errno = -r;
 		return NULL;
 	}
+	cam->listener.destroyed = device_destroyed;
+	cam->listener.layer_destroyed = layer_destroyed;
+	device_add_listener(cam->dev, &cam->listener);
 	cam->stats.n_buffers = cam->n_bufs;
 	cam->stats.zero_copy = !cam->copy;
 	layer_set_copy_reason(layer, cam->copy ? cam->copy_reason : DISPMAN_REASON_NONE);
@@ -486,6 +537,11 @@ int dispman_camera_start(struct dispman_camera *cam)
 	int r;
 	if (refuse_null(cam, "cam"))
 		return -EINVAL;
+	if (!cam->layer) {
+		dispman_log(DISPMAN_LOG_ERROR, "camera %s: its layer or device was destroyed",
+			cam->v4l2.path);
+		return -ENODEV;
+	}
 	if (cam->failed) {
 		dispman_log(DISPMAN_LOG_ERROR, "camera %s: the stream failed; create a new camera",
 			cam->v4l2.path);
@@ -555,6 +611,14 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 			"destroy it after dispatch returned", cam->v4l2.path);
 		return;
 	}
+	if (!cam->layer) {
+		/* detached: buffers gone, stream stopped */
+		if (cam->dev)
+			device_remove_listener(&cam->listener);
+		v4l2_close(&cam->v4l2);
+		free(cam);
+		return;
+	}
 	dispman_camera_stop(cam);
 	/* Take the frame off the layer, then wait until the display let go of
 	 * every camera buffer: the next flip (at most a few frames) does it. Only while
@@ -573,6 +637,8 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		bool busy = false;
+		if (!cam->layer)
+			break; /* a frame callback destroyed the layer: detach() dropped all */
 		for (uint32_t i = 0; i < cam->n_bufs; i++)
 			busy = busy || (cam->bufs[i].buf &&
 				output_holds_buffer(layer_output(cam->layer), cam->bufs[i].buf));
@@ -598,7 +664,10 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 	/* Buffers the display still holds keep their own references: unhook. */
 	camera_free_buffers(cam);
 	v4l2_close(&cam->v4l2);
-	layer_set_copy_reason(cam->layer, DISPMAN_REASON_NONE);
+	if (cam->layer)
+		layer_set_copy_reason(cam->layer, DISPMAN_REASON_NONE);
+	if (cam->dev)
+		device_remove_listener(&cam->listener);
 	free(cam);
 }
 

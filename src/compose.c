@@ -21,6 +21,8 @@
 
 #include <errno.h>
 
+#include "compose-yuv.h"
+
 #include "buffer.h"
 #include "device.h"
 #include "layer.h"
@@ -94,7 +96,7 @@ bool compose_can_read(struct dispman_buffer *buf)
 {
 #if HAVE_PIXMAN
 	if (!find_format(buffer_format(buf)))
-		return false;
+		return compose_yuv_can_read(buf); /* YUV: converted (compose-yuv.c) */
 	uint64_t modifier = buffer_modifier(buf);
 	if (modifier != DRM_FORMAT_MOD_LINEAR && modifier != DRM_FORMAT_MOD_INVALID)
 		return false;
@@ -330,6 +332,11 @@ static void draw_layer(pixman_image_t *dst, const struct scene_entry *e,
 {
 	struct dispman_buffer *buf = e->buf;
 	const struct pixman_format_map *pf = find_format(buffer_format(buf));
+	/* YUV (compose-yuv.c): an opaque XRGB8888 copy; RGB: the buffer itself */
+	static const struct pixman_format_map yuv = { 0, PIXMAN_x8r8g8b8, PIXMAN_x8r8g8b8 };
+	bool is_yuv = !pf && compose_yuv_format(buffer_format(buf));
+	if (is_yuv)
+		pf = &yuv;
 	if (!pf)
 		return;
 	uint32_t sx = e->src_x, sy = e->src_y, sw = e->src_w, sh = e->src_h;
@@ -339,8 +346,8 @@ static void draw_layer(pixman_image_t *dst, const struct scene_entry *e,
 		return;
 	bool has_alpha = pf->with_alpha != pf->opaque;
 	enum dispman_blend_mode blend = has_alpha ? e->blend : DISPMAN_BLEND_NONE;
-	pixman_image_t *src = source_image(buf, blend == DISPMAN_BLEND_NONE ? pf->opaque :
-		pf->with_alpha);
+	pixman_image_t *src = is_yuv ? compose_yuv_image(buf, NULL) :
+		source_image(buf, blend == DISPMAN_BLEND_NONE ? pf->opaque : pf->with_alpha);
 	pixman_image_t *mask = NULL, *tmp = NULL;
 	if (!src)
 		return;

@@ -63,6 +63,7 @@ struct dispman_layer {
 	 * and why (FORMAT: no plane takes the camera's format; IMPORT: the display and the
 	 * camera share no memory); else NONE */
 	enum dispman_placement_reason copy_reason;
+	bool needs_plane;         /* dispman_layer_set_needs_plane(): placed first */
 	/* rectangles changed since the last accepted commit (alloc.c clears it) */
 	bool geom_dirty;
 	int32_t composed_box[4];  /* compose.c: x1, y1, x2, y2 where it was last drawn */
@@ -513,4 +514,20 @@ void layer_set_composition_buffer(struct dispman_layer *layer, struct dispman_bu
 void layer_destroy_composition(struct dispman_layer *layer)
 {
 	free(layer);
+}
+
+int dispman_layer_set_needs_plane(struct dispman_layer *layer, bool needs)
+{
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
+	if (layer->needs_plane != needs) {
+		layer->needs_plane = needs;
+		device_shape_changed(output_device(layer->out));
+	}
+	return 0;
+}
+
+bool layer_needs_plane(const struct dispman_layer *layer)
+{
+	return layer->needs_plane;
 }

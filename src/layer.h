@@ -56,6 +56,8 @@ void layer_record_placement(struct dispman_layer *layer, struct plane *plane,
 /* How often the buffer changes per commit, 0..256 (an average over the prepared commits
  * of its output, output_prepared_commits()). */
 unsigned layer_update_rate(const struct dispman_layer *layer);
+/* dispman_layer_set_needs_plane(): the planner places it before the others */
+bool layer_needs_plane(const struct dispman_layer *layer);
 /* Its rectangles changed since the last accepted commit of its output. */
 bool layer_geom_dirty(const struct dispman_layer *layer);
 /* An accepted commit of its output took them: alloc.c (alloc_done()) only. */

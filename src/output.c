@@ -15,6 +15,7 @@
 #include "crtc.h"
 #include "device.h"
 #include "log.h"
+#include "plane.h"
 #include "sized.h"
 #include "util.h"
 
@@ -915,4 +916,28 @@ struct scene_entry *output_scene_push(struct dispman_output *out)
 {
 	struct scene *scene = &out->queued->scene;
 	return scene->n < MAX_SCENE ? &scene->e[scene->n++] : NULL;
+}
+
+int dispman_output_get_plane_count(struct dispman_output *out, enum dispman_plane_kind kind)
+{
+	static const int types[] = {
+		[DISPMAN_PLANE_PRIMARY] = DRM_PLANE_TYPE_PRIMARY,
+		[DISPMAN_PLANE_OVERLAY] = DRM_PLANE_TYPE_OVERLAY,
+		[DISPMAN_PLANE_CURSOR] = DRM_PLANE_TYPE_CURSOR,
+	};
+	if (refuse_null(out, "out"))
+		return -EINVAL;
+	if ((unsigned)kind >= ARRAY_SIZE(types)) {
+		dispman_log(DISPMAN_LOG_ERROR, "%s: unknown plane kind %d", out->name, (int)kind);
+		return -EINVAL;
+	}
+	const struct crtc *crtc = output_crtc(out) ? output_crtc(out) : output_cur_crtc(out);
+	uint32_t mask = crtc ? 1u << crtc_index(crtc) : ~0u;
+	struct dispman_device *dev = output_device(out);
+	int n = 0;
+	for (size_t i = 0; i < device_n_planes(dev); i++) {
+		const struct plane *p = device_plane(dev, i);
+		n += plane_type(p) == types[kind] && (plane_possible_crtcs(p) & mask);
+	}
+	return n;
 }

@@ -304,6 +304,8 @@ static int cmp_priority(const void *a, const void *b, void *arg)
 	const struct ctx *c = arg;
 	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
 	const struct plan_layer *la = c->e[ia].l, *lb = c->e[ib].l;
+	if (la->needs_plane != lb->needs_plane) /* asked for a plane: first */
+		return la->needs_plane ? -1 : 1;
 	unsigned ra = la->update_rate, rb = lb->update_rate;
 	/* rates within 1/8 of each other count as equal: then bigger, then higher */
 	if (ra / 32 != rb / 32)

@@ -72,6 +72,7 @@ struct plan_layer {
 	enum dispman_blend_mode blend; /* 0..2; anything else is treated as no plane can */
 	bool readable;           /* the CPU compositor can draw it */
 	unsigned update_rate;    /* 0..256: how often its content changes (priority) */
+	bool needs_plane;        /* the application asked for a plane: placed first */
 	/* set by the caller's search after a refused test: keep it off the planes */
 	bool banned;
 	enum dispman_placement_reason ban_reason;

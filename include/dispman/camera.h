@@ -104,7 +104,14 @@ struct dispman_camera_stats {
 	uint32_t n_buffers;
 	uint32_t buffers_queued;   /* now in the driver's queue */
 	enum dispman_camera_memory memory; /* the path in use: EXPORT, IMPORT or COPY */
-	bool zero_copy;            /* frames go to a plane without a CPU copy */
+	bool zero_copy;            /* the camera makes no CPU copy of its frames (whether a
+				    * plane shows them: frames_composed) */
+	/* Appended (a struct that grows): what the display's side costs. */
+	uint64_t frames_composed;  /* shown frames the CPU compositor drew into the
+				    * composition buffer (the layer had no plane: no overlay
+				    * left, as on virtio-gpu, or a format no plane takes) */
+	uint64_t bytes_composed;   /* bytes it wrote for them: the layer's destination
+				    * area x 4 (XRGB8888) per composed frame */
 };
 
 /**
@@ -136,9 +143,12 @@ int dispman_camera_query_formats(struct dispman_device *dev, const char *path,
 	struct dispman_camera_format *formats, size_t max);
 
 /**
- * Open a V4L2 capture node and prepare it to show frames on layer (of a device
- * that outlives the camera). The layer stays owned by the caller and must
- * outlive the camera; the camera sets its buffer. config is read during the
+ * Open a V4L2 capture node and prepare it to show frames on layer. The layer stays
+ * owned by the caller; the camera sets its buffer. Either may be destroyed first: a
+ * camera whose layer (or the layer's device) is destroyed before it stops streaming,
+ * drops its buffers and stays inert until dispman_camera_destroy() (which then frees it
+ * without touching the display; dispman_camera_start() returns -ENODEV, the getters still
+ * answer). config is read during the
  * call only; it is a struct that grows: set config->size (members beyond it count
  * as 0). Unknown flags or memory values are refused. Streaming starts with
  * dispman_camera_start().
@@ -158,10 +168,15 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
  * Stop streaming, take the camera's frame off its layer (the layer is left without
  * buffer) and commit that (dispman_output_commit() of the layer's output; a layer that
  * loses its buffer changes the scene's shape, so the commit covers the device's other
- * outputs too), then block until no camera buffer is on screen or about to be: at most
- * 1 s, handling the device's DRM events meanwhile (so frame callbacks may run inside this
- * call). Then free everything. A buffer the display still holds after that keeps its own
- * reference. Do not call it from the camera's error callback. NULL is fine.
+ * outputs too), then block until no camera buffer is on screen or about to be.
+ *
+ * Blocking bound: it waits only while a page flip of the device is pending (normally the
+ * next vblank or two: about 17-33 ms at 60 Hz) and never longer than 1 s in all, handling
+ * the device's DRM events meanwhile (so frame callbacks may run inside this call). It does
+ * not wait at all when the camera's frame was not on the layer, when the layer or device
+ * was destroyed first, or while the device cannot commit (DRM master lost). Then it frees
+ * everything. A buffer the display still holds after that keeps its own reference. Do not
+ * call it from the camera's error callback. NULL is fine.
  */
 void dispman_camera_destroy(struct dispman_camera *cam);
 

@@ -935,6 +935,83 @@ typedef void (*dispman_buffer_release_callback)(struct dispman_buffer *buf, void
 int dispman_buffer_set_release_callback(struct dispman_buffer *buf,
 	dispman_buffer_release_callback cb, void *data);
 
+/* ------------------------------------------------------------------------------------ */
+/* Planes: which layers keep them, how many an output has */
+
+/**
+ * Ask that the layer keep a hardware plane (needs = true) or not (false, the default).
+ * The planner places the layers that need a plane before all others (among them, the
+ * usual order: content that changes most often, then the larger), so a composited layer
+ * overlapping them or more layers than planes push the others into the composition
+ * buffer first. It is a priority, not a promise: a layer no plane can show (its format,
+ * scaling, the kernel's verdict) is still composed or not shown, and its placement says
+ * why. Takes effect at the next commit. Returns 0 or -EINVAL (layer NULL).
+ */
+int dispman_layer_set_needs_plane(struct dispman_layer *layer, bool needs);
+
+/** The kinds of hardware plane (the kernel's plane types). */
+enum dispman_plane_kind {
+	DISPMAN_PLANE_PRIMARY = 0,
+	DISPMAN_PLANE_OVERLAY = 1,
+	DISPMAN_PLANE_CURSOR = 2,
+};
+
+/**
+ * How many planes of kind the output's CRTC can use (its pending CRTC, else the one last
+ * committed; an output without either counts the planes any CRTC of the device can use).
+ * Planes are shared between the CRTCs a plane may serve: outputs driven at once may
+ * together use fewer than the sum. Returns the count, or -EINVAL (out NULL or an unknown
+ * kind, with a log line).
+ */
+int dispman_output_get_plane_count(struct dispman_output *out, enum dispman_plane_kind kind);
+
+/* ------------------------------------------------------------------------------------ */
+/* Small helpers */
+
+/**
+ * Fill the whole buffer with one colour, given as 0xAARRGGBB (the alpha byte is written
+ * as given: XRGB formats ignore it). Takes the 32-bit RGB formats XRGB8888, ARGB8888,
+ * XBGR8888 and ABGR8888 (the channels swapped as the format says); maps the buffer if it
+ * was not. The same buffer already on screen shows the new content only after it is
+ * set again (dispman_layer_set_buffer()) and committed. Returns 0, -EINVAL (buf NULL),
+ * -ENOTSUP (another format), or the error of dispman_buffer_map().
+ */
+int dispman_buffer_fill(struct dispman_buffer *buf, uint32_t argb);
+
+/**
+ * Move the layer's destination to (x, y), keeping its size (a destination never set
+ * keeps following the buffer's size). Takes effect at the next commit. Returns 0,
+ * -EINVAL (layer NULL) or -ERANGE (as dispman_layer_set_destination()).
+ */
+int dispman_layer_move(struct dispman_layer *layer, int32_t x, int32_t y);
+
+/** A short English name of a placement state ("on a plane", ...); "unknown" for a value
+ * this library does not know. The string is static: never free it. */
+const char *dispman_placement_state_name(enum dispman_placement_state state);
+
+/** A short English name of a placement reason ("format", "no plane left", ...);
+ * "unknown" for a value this library does not know. The string is static. */
+const char *dispman_placement_reason_name(enum dispman_placement_reason reason);
+
+/** A width and a height in pixels. */
+struct dispman_size {
+	uint32_t width, height;
+};
+
+/**
+ * The size of dispman_output_get_current_mode() by value: {0, 0} when the output is
+ * disabled, or out is NULL (with a log line).
+ */
+struct dispman_size dispman_output_get_size(struct dispman_output *out);
+
+/**
+ * A new CPU-mapped XRGB8888 dumb buffer of the output's size (dispman_output_get_size()),
+ * to draw a full screen into, as dispman_buffer_create_dumb() makes it. Returns the
+ * buffer, owned by the caller (dispman_buffer_unref()), or NULL with errno EINVAL (out
+ * NULL, or disabled: no size) or the errno of dispman_buffer_create_dumb().
+ */
+struct dispman_buffer *dispman_output_create_buffer(struct dispman_output *out);
+
 #ifdef __cplusplus
 }
 #endif

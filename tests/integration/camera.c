@@ -180,6 +180,8 @@ static void print_stats(struct dispman_camera *cam)
 		s.n_buffers, s.buffers_queued, s.zero_copy ? "zero-copy" : "CPU copy",
 		s.latency_samples ? (double)s.latency_ns_sum / (double)s.latency_samples / 1e6 : 0.0,
 		(double)s.latency_ns_max / 1e6, (unsigned long long)s.latency_samples);
+	printf("stats: composed by the CPU %llu frames, %llu bytes\n",
+		(unsigned long long)s.frames_composed, (unsigned long long)s.bytes_composed);
 }
 
 /*
@@ -369,6 +371,15 @@ static void check_path(struct ctx *c, enum dispman_camera_memory mem, uint32_t f
 		CHECK(s.bytes_copied == 0, "zero-copy path copied %llu bytes",
 			(unsigned long long)s.bytes_copied);
 	check_camera_placement(c, want_reason);
+	/* the stats say what the display side cost: composed frames only when composited */
+	struct dispman_placement cp;
+	CHECK(dispman_layer_get_placement(c->layer, &cp) == 0, "placement");
+	if (cp.state == DISPMAN_PLACEMENT_COMPOSITED)
+		CHECK(s.frames_composed >= 1 && s.bytes_composed >= s.frames_composed * 4,
+			"composited camera: %llu frames composed", (unsigned long long)s.frames_composed);
+	else
+		CHECK(s.frames_composed == 0, "camera on a plane: %llu frames composed",
+			(unsigned long long)s.frames_composed);
 	struct dispman_buffer *frame = NULL;
 	CHECK(dispman_layer_get_buffer(c->layer, &frame) == 0 && frame, "layer has no buffer");
 	CHECK(dispman_buffer_get_format(frame) == DRM_FORMAT_XRGB8888, "frame format");

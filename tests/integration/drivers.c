@@ -16,6 +16,9 @@
  *   no-fb-format   an XBGR8888 buffer (no plane takes it; 6.12 vkms makes no framebuffer)
  *                  is created and composed, reason FORMAT, pixels checked by capture
  *                  (and screendump where the profile has one)
+ *   yuv-composed   a YUYV layer (no plane of vkms or virtio-gpu takes YUV) under an
+ *                  overlapping UI bar: composed on the CPU (BT.601), not dropped; pixels
+ *                  by capture (writeback on vkms) and screendump (virtio-gpu)
  *
  * Exit 0 on success, 1 on the first failure, 77 when the case does not apply to the device
  * (decided by its capabilities).
@@ -523,6 +526,97 @@ static int case_no_fb_format(void)
 	return 0;
 }
 
+/* ---- yuv-composed ---- */
+
+static uint8_t clamp8(int v)
+{
+	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* BT.601 limited range (the reference, written from the standard's matrix in integers) */
+static uint32_t bt601(int y, int u, int v)
+{
+	int c = 298 * (y - 16), d = u - 128, e = v - 128;
+	return (uint32_t)clamp8((c + 409 * e + 128) >> 8) << 16 |
+	       (uint32_t)clamp8((c - 100 * d - 208 * e + 128) >> 8) << 8 |
+	       (uint32_t)clamp8((c + 516 * d + 128) >> 8);
+}
+
+static int case_yuv_composed(void)
+{
+	struct ctx c;
+	setup(&c);
+	c.base = pattern_base(&c);
+	set_base(&c, c.base);
+	const uint32_t w = 128, h = 64, yx = 40, yy = 30;     /* the YUV layer */
+	const uint32_t uw = 200, uh = 24, ux = 100, uy = 70;  /* the UI bar over it */
+	const uint32_t ui = 0x2060a0;
+	struct dispman_buffer *yuv = dispman_buffer_create_dumb(c.dev, w, h, DRM_FORMAT_YUYV);
+	CHECK(yuv, "YUYV dumb buffer: %s", strerror(errno));
+	uint8_t *yp;
+	uint32_t ys;
+	CHECK(dispman_buffer_map(yuv, (void **)&yp, &ys) == 0, "map YUYV");
+	/* the expected picture over the union of both rectangles, the base around them */
+	const uint32_t ew = ux + uw - yx, eh = uy + uh - yy;
+	struct dispman_buffer *want = dispman_buffer_create_dumb(c.dev, ew, eh,
+		DRM_FORMAT_XRGB8888);
+	CHECK(want, "expected buffer");
+	uint32_t *wp, ws;
+	CHECK(dispman_buffer_map(want, (void **)&wp, &ws) == 0, "map expected");
+	for (uint32_t y = 0; y < eh; y++)
+		for (uint32_t x = 0; x < ew; x++)
+			wp[y * ws / 4 + x] = pattern(x + yx, y + yy);
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x += 2) {
+			uint8_t y0 = (uint8_t)(16 + (x * 3 + y) % 220), y1 = (uint8_t)(y0 + 1);
+			uint8_t u = (uint8_t)(16 + (x * 2) % 224), v = (uint8_t)(16 + (y * 3) % 224);
+			uint8_t *q = yp + y * ys + x * 2;
+			q[0] = y0, q[1] = u, q[2] = y1, q[3] = v;
+			wp[y * ws / 4 + x] = bt601(y0, u, v);
+			wp[y * ws / 4 + x + 1] = bt601(y1, u, v);
+		}
+	struct dispman_buffer *bar = dispman_buffer_create_dumb(c.dev, uw, uh,
+		DRM_FORMAT_ARGB8888);
+	CHECK(bar, "UI buffer");
+	uint32_t *bp, bs;
+	CHECK(dispman_buffer_map(bar, (void **)&bp, &bs) == 0, "map UI");
+	for (uint32_t y = 0; y < uh; y++)
+		for (uint32_t x = 0; x < uw; x++) {
+			bp[y * bs / 4 + x] = 0xff000000u | ui;
+			wp[(y + uy - yy) * ws / 4 + x + ux - yx] = ui;
+		}
+	struct dispman_layer *cam = dispman_layer_create(c.out);
+	struct dispman_layer *ui_layer = dispman_layer_create(c.out);
+	CHECK(cam && ui_layer, "layers");
+	CHECK(dispman_layer_set_buffer(cam, yuv) == 0, "set YUYV buffer");
+	dispman_layer_set_destination(cam, (int32_t)yx, (int32_t)yy, 0, 0);
+	dispman_layer_set_z(cam, 1);
+	CHECK(dispman_layer_set_buffer(ui_layer, bar) == 0, "set UI buffer");
+	dispman_layer_set_destination(ui_layer, (int32_t)ux, (int32_t)uy, 0, 0);
+	dispman_layer_set_z(ui_layer, 2);
+	commit_and_wait(&c);
+	struct dispman_placement pl, pu;
+	CHECK(dispman_layer_get_placement(cam, &pl) == 0, "placement");
+	CHECK(dispman_layer_get_placement(ui_layer, &pu) == 0, "placement");
+	printf("YUYV layer: state %d reason %d; UI bar: state %d; planes: %d primary, "
+		"%d overlay, %d cursor\n", pl.state, pl.reason, pu.state,
+		dispman_output_get_plane_count(c.out, DISPMAN_PLANE_PRIMARY),
+		dispman_output_get_plane_count(c.out, DISPMAN_PLANE_OVERLAY),
+		dispman_output_get_plane_count(c.out, DISPMAN_PLANE_CURSOR));
+	CHECK(pl.state == DISPMAN_PLACEMENT_COMPOSITED,
+		"YUYV layer state %d reason %d, expected composited", pl.state, pl.reason);
+	uint64_t bad = compare_capture(&c, (int)yx, (int)yy, want);
+	CHECK(bad == 0, "%llu pixels differ", (unsigned long long)bad);
+	dispman_layer_destroy(ui_layer);
+	dispman_layer_destroy(cam);
+	dispman_buffer_unref(bar);
+	dispman_buffer_unref(yuv);
+	dispman_buffer_unref(want);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -536,5 +630,7 @@ int main(int argc, char **argv)
 		return case_cursor_hotspot();
 	if (!strcmp(argv[1], "no-fb-format"))
 		return case_no_fb_format();
+	if (!strcmp(argv[1], "yuv-composed"))
+		return case_yuv_composed();
 	FAIL("unknown case %s", argv[1]);
 }

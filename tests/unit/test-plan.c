@@ -53,6 +53,9 @@ static const struct scenario scenarios[] = {
 	/* priority: a layer updated every frame before a bigger static one */
 	{ "priority-size", "P:X O:X", "FS:X 10,10,40x40:X 60,60,10x10:X", "cN 1 cN" },
 	{ "priority-rate", "P:X O:X", "FS:X 10,10,40x40:X 60,60,10x10:Xu", "cN cN 1" },
+	/* needs a plane (dispman_layer_set_needs_plane()): before size and update rate */
+	{ "needs-plane", "P:X O:X", "FS:X 10,10,40x40:X 60,60,10x10:Xp", "cN cN 1" },
+	{ "needs-plane-over-rate", "P:X O:X", "FS:X 10,10,40x40:Xp 60,60,10x10:Xu", "cN 1 cN" },
 	/* zpos: mutable ranges number the planes upwards; two planes sharing an immutable
 	 * zpos cannot stack, so only the top layer keeps an overlay */
 	{ "zpos-range", "P:X/z0-0 O:A/z1-3 O:A/z1-3",
@@ -216,6 +219,7 @@ static int parse_layers(const struct scenario *s, struct setup *st)
 			case 'a': l->alpha = 0x8000; break;
 			case 'c': l->blend = DISPMAN_BLEND_COVERAGE; break;
 			case 'u': l->update_rate = 256; break;
+			case 'p': l->needs_plane = true; break;
 			case 'k':
 				l->banned = true;
 				l->ban_reason = DISPMAN_REASON_KERNEL_REJECTED;
