@@ -11,6 +11,8 @@
 
 #include "layer.h"
 #include "log.h"
+#include "output.h"
+#include "transform.h"
 
 int dispman_buffer_fill(struct dispman_buffer *buf, uint32_t argb)
 {
@@ -78,6 +80,7 @@ const char *dispman_placement_reason_name(enum dispman_placement_reason reason)
 	case DISPMAN_REASON_SOURCE: return "source rectangle";
 	case DISPMAN_REASON_DESTINATION: return "destination rectangle";
 	case DISPMAN_REASON_IMPORT: return "camera memory not shared";
+	case DISPMAN_REASON_ROTATION: return "rotation";
 	}
 	return "unknown";
 }
@@ -89,8 +92,9 @@ struct dispman_size dispman_output_get_size(struct dispman_output *out)
 		return s;
 	const struct dispman_mode *m = dispman_output_get_current_mode(out);
 	if (m) {
-		s.width = m->width;
-		s.height = m->height;
+		bool swap = transform_swaps(output_transform(out));
+		s.width = swap ? m->height : m->width;
+		s.height = swap ? m->width : m->height;
 	}
 	return s;
 }

@@ -38,24 +38,6 @@ enum dispman_transform dispman_output_get_transform(struct dispman_output *out)
 	return output_transform(out);
 }
 
-int dispman_output_get_size(struct dispman_output *out, uint32_t *width, uint32_t *height)
-{
-	if (refuse_null(out, "out") || refuse_null(width, "width") ||
-	    refuse_null(height, "height"))
-		return -EINVAL;
-	const struct dispman_mode *mode = dispman_output_get_current_mode(out);
-	if (!mode && dispman_output_get_mode_count(out) > 0)
-		mode = dispman_output_get_preferred_mode(out);
-	if (!mode) {
-		dispman_log(DISPMAN_LOG_ERROR, "%s: no mode, so no size", output_name(out));
-		return -ENOENT;
-	}
-	bool swap = transform_swaps(output_transform(out));
-	*width = swap ? mode->height : mode->width;
-	*height = swap ? mode->width : mode->height;
-	return 0;
-}
-
 void layer_scanout(const struct dispman_layer *layer, struct transform_geom *g)
 {
 	layer_get_src(layer, &g->src_x, &g->src_y, &g->src_w, &g->src_h);

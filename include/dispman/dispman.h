@@ -485,13 +485,6 @@ int dispman_output_set_transform(struct dispman_output *out, enum dispman_transf
 enum dispman_transform dispman_output_get_transform(struct dispman_output *out);
 
 /**
- * The output's size in the viewer's space: the pending mode's (else the preferred mode's)
- * width and height, swapped when the output's transform turns by 90 or 270 degrees.
- * Returns 0, -EINVAL (NULL out, width or height) or -ENOENT (the output has no mode).
- */
-int dispman_output_get_size(struct dispman_output *out, uint32_t *width, uint32_t *height);
-
-/**
  * Show buf full-screen on the output at the next commit through an internal layer at the
  * bottom of the stack (below every dispman_layer). The output takes its own reference to
  * buf; the caller keeps its own. buf NULL removes it. As with dispman_layer_set_buffer(),
@@ -999,8 +992,10 @@ struct dispman_size {
 };
 
 /**
- * The size of dispman_output_get_current_mode() by value: {0, 0} when the output is
- * disabled, or out is NULL (with a log line).
+ * The output's size in the viewer's space, by value: the width and height of
+ * dispman_output_get_current_mode(), swapped when the output's transform
+ * (dispman_output_set_transform()) turns by 90 or 270 degrees; layers' rectangles are in
+ * this space. {0, 0} when the output is disabled, or out is NULL (with a log line).
  */
 struct dispman_size dispman_output_get_size(struct dispman_output *out);
 

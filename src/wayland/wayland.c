@@ -112,10 +112,9 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	}
 	const struct dispman_mode *mode = dispman_output_get_current_mode(out);
 	/* the layout is the viewer's: the mode turned by the output's transform */
-	uint32_t vw = mode->width, vh = mode->height;
-	dispman_output_get_size(out, &vw, &vh);
-	srv->width = (int32_t)vw;
-	srv->height = (int32_t)vh;
+	struct dispman_size view = dispman_output_get_size(out);
+	srv->width = (int32_t)view.width;
+	srv->height = (int32_t)view.height;
 	srv->refresh_mhz = mode->refresh_mhz;
 
 	srv->display = wl_display_create();
