@@ -21,6 +21,9 @@
 #include "media.h"
 #include "output.h"
 
+/* MEDIA_LNK_FL_LINK_TYPE is (0xf << 28), an int overflow: the same mask, unsigned */
+#define LINK_TYPE_MASK 0xf0000000u
+
 static const struct media_pad *find_pad(const struct media_graph *g, uint32_t id)
 {
 	for (size_t i = 0; i < g->n_pads; i++)
@@ -36,7 +39,7 @@ static void connected(const struct media_graph *g, size_t start, bool *keep)
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (size_t l = 0; l < g->n_links; l++) {
-			if ((g->links[l].flags & MEDIA_LNK_FL_LINK_TYPE) != MEDIA_LNK_FL_DATA_LINK)
+			if ((g->links[l].flags & LINK_TYPE_MASK) != (uint32_t)MEDIA_LNK_FL_DATA_LINK)
 				continue;
 			const struct media_pad *a = find_pad(g, g->links[l].source_id);
 			const struct media_pad *b = find_pad(g, g->links[l].sink_id);
@@ -89,7 +92,7 @@ static size_t add_media(struct dispman_pipeline *p, const struct camera_graph *c
 	}
 	/* the entities that own the interface (interface links), and what connects to them */
 	for (size_t l = 0; l < g.n_links; l++) {
-		if ((g.links[l].flags & MEDIA_LNK_FL_LINK_TYPE) != MEDIA_LNK_FL_INTERFACE_LINK ||
+		if ((g.links[l].flags & LINK_TYPE_MASK) != (uint32_t)MEDIA_LNK_FL_INTERFACE_LINK ||
 		    g.links[l].source_id != intf)
 			continue;
 		for (size_t e = 0; e < g.n_entities; e++)
@@ -114,15 +117,15 @@ static size_t add_media(struct dispman_pipeline *p, const struct camera_graph *c
 		pipeline_node(p, k)->active = true;
 	}
 	for (size_t l = 0; l < g.n_links; l++) {
-		uint32_t type = g.links[l].flags & MEDIA_LNK_FL_LINK_TYPE;
-		if (type == MEDIA_LNK_FL_INTERFACE_LINK && g.links[l].source_id == intf) {
+		uint32_t type = g.links[l].flags & LINK_TYPE_MASK;
+		if (type == (uint32_t)MEDIA_LNK_FL_INTERFACE_LINK && g.links[l].source_id == intf) {
 			struct dispman_pipeline_link *lk = pipeline_add_link(p,
 				DISPMAN_PIPELINE_LINK_INTERFACE, pipeline_find(p,
 				DISPMAN_PIPELINE_MEDIA_ENTITY, g.links[l].sink_id), video,
 				g.links[l].flags & MEDIA_LNK_FL_ENABLED);
 			if (lk)
 				lk->flags = g.links[l].flags;
-		} else if (type == MEDIA_LNK_FL_DATA_LINK) {
+		} else if (type == (uint32_t)MEDIA_LNK_FL_DATA_LINK) {
 			const struct media_pad *a = find_pad(&g, g.links[l].source_id);
 			const struct media_pad *b = find_pad(&g, g.links[l].sink_id);
 			if (!a || !b)
@@ -187,9 +190,7 @@ void pipeline_add_camera(struct dispman_pipeline *p, struct dispman_camera *came
 	out->id = id;
 	size_t video = add_media(p, cam, id);
 	static const char *const memory[] = { "auto", "export", "import", "copy" };
-	char name[96];
-	snprintf(name, sizeof(name), "camera %u (%s)", id, cam->card);
-	size_t k = pipeline_add_node(p, DISPMAN_PIPELINE_CAMERA, id, name,
+	size_t k = pipeline_add_node(p, DISPMAN_PIPELINE_CAMERA, id, cam->card,
 		(unsigned)cam->memory < 4 ? memory[cam->memory] : "unknown", cam->path);
 	if (k != PIPELINE_NONE) {
 		struct dispman_pipeline_node *n = pipeline_node(p, k);

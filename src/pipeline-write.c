@@ -135,7 +135,12 @@ static void node_line(const struct dispman_pipeline_node *n, FILE *f)
 {
 	char fmt[8];
 	fourcc(n->format, fmt);
-	fprintf(f, "%s %u: %s", type_name(n->type), n->id, n->name ? n->name : "");
+	/* the name, unless it is only "type id" again (plane 31, layer 2, ...) */
+	char gen[48];
+	snprintf(gen, sizeof(gen), "%s %u", type_name(n->type), n->id);
+	fprintf(f, "%s %u", type_name(n->type), n->id);
+	if (n->name && strcmp(n->name, gen) != 0)
+		fprintf(f, ": %s", n->name);
 	if (n->kind)
 		fprintf(f, " [%s]", n->kind);
 	if (n->device)
@@ -175,8 +180,8 @@ static void write_text(const struct dispman_pipeline *p, FILE *f)
 			if (lk->source != i || (!lk->active && lk->type == DISPMAN_PIPELINE_LINK_CRTC))
 				continue;
 			const struct dispman_pipeline_node *s = p->nodes[lk->sink];
-			fprintf(f, "    -> %s %s %u (%s)%s\n", link_name(lk->type), type_name(s->type),
-				s->id, s->name ? s->name : "", lk->active ? "" : ", possible");
+			fprintf(f, "    -> %s %s %u%s\n", link_name(lk->type), type_name(s->type),
+				s->id, lk->active ? "" : ", possible");
 		}
 	}
 }

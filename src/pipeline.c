@@ -208,12 +208,10 @@ static void add_crtcs(struct dispman_pipeline *p, struct dispman_device *dev)
 	for (size_t i = 0; i < device_n_crtcs(dev); i++) {
 		const struct crtc *c = device_crtc(dev, i);
 		drmModeCrtc *kc = drmModeGetCrtc(device_fd(dev), crtc_id(c));
-		char name[32], mode[48] = "off";
+		char name[32];
 		snprintf(name, sizeof(name), "crtc %u", crtc_id(c));
-		if (kc && kc->mode_valid)
-			snprintf(mode, sizeof(mode), "%ux%u", kc->mode.hdisplay, kc->mode.vdisplay);
-		size_t k = pipeline_add_node(p, DISPMAN_PIPELINE_CRTC, crtc_id(c), name, mode,
-			p->device);
+		size_t k = pipeline_add_node(p, DISPMAN_PIPELINE_CRTC, crtc_id(c), name,
+			kc && kc->mode_valid ? "on" : "off", p->device);
 		if (k != PIPELINE_NONE && kc) {
 			pipeline_node(p, k)->active = kc->mode_valid;
 			pipeline_node(p, k)->width = kc->mode_valid ? kc->mode.hdisplay : 0;

@@ -61,10 +61,12 @@ struct dispman_pipeline_node {
 	 * graph's entity id, or the interface id of a video node. Cameras, buffers, layers
 	 * and compositions are numbered from 1 in each snapshot, per type. */
 	uint32_t id;
-	/* "vivid-000-vid-cap", "/dev/video0", "Virtual-1", "plane 31", "layer 2", ... */
+	/* "vivid-000-vid-cap", "/dev/video0", the camera's card ("vivid"), "Virtual-1",
+	 * "plane 31", "layer 2", ... */
 	const char *name;
 	/* What kind of it: the entity's function ("V4L2 I/O"), the plane's type ("primary",
-	 * "overlay", "cursor"), the encoder's type, the connector's status, the camera's
+	 * "overlay", "cursor"), the encoder's type, the CRTC's "on" or "off", the connector's
+	 * status, the camera's
 	 * memory path ("export", "import", "copy"), the buffer's state ("driver", "layer",
 	 * "cpu"); NULL when there is nothing to say. */
 	const char *kind;

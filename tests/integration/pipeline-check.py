@@ -19,6 +19,7 @@ and DOT), and checks it against what the kernel says:
 - the DOT output renders with graphviz (dot -Tsvg) and the SVG names the camera's entity.
 The JSON, text, DOT and SVG go to $DISPMAN_VM_OUT (the pictures of doc/pipeline.md).
 """
+import html
 import json
 import os
 import re
@@ -290,7 +291,7 @@ try:
         f.write(dot)
     r = subprocess.run(["dot", "-Tsvg", dot_path, "-o", dot_path[:-4] + ".svg"],
                        capture_output=True, text=True)
-    svg = open(dot_path[:-4] + ".svg").read() if r.returncode == 0 else ""
+    svg = html.unescape(open(dot_path[:-4] + ".svg").read()) if r.returncode == 0 else ""
     ents = [n["name"] for n in g["nodes"] if n["type"] == "media-entity"]
     if r.returncode != 0 or "<svg" not in svg or not ents or ents[0] not in svg:
         fail(f"dot -Tsvg: rc {r.returncode} {r.stderr.strip()}; entities {ents}")
