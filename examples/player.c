@@ -17,6 +17,9 @@
  *     --input PATH         read keys from this evdev node (repeatable; default: the
  *                          udev seat, which needs udevd)
  *
+ * It publishes its pipeline graph: `dispman-info --pipeline --pid PID` shows the camera's
+ * media entity, its buffers, and the plane (or composition buffer) each layer is on now.
+ *
  * Keys (through libinput, where the build and the machine have it): arrows move
  * the PiP, +/- change the camera size, p toggles the PiP, q or Esc quits.
  */
@@ -30,6 +33,7 @@
 #include <dispman/camera.h>
 #include <dispman/dispman.h>
 #include <dispman/input.h>
+#include <dispman/pipeline.h>
 
 #include "config.h"
 #include "image.h"
@@ -487,6 +491,10 @@ int main(int argc, char **argv)
 	int rc = 1;
 	if (setup_display(&p, &o)) {
 		start_camera(&p);
+		/* `dispman-info --pipeline --pid PID` shows where the video and the camera go */
+		if (dispman_device_publish_pipeline(p.dev) == 0)
+			printf("player: pipeline published on %s\n",
+				dispman_device_get_pipeline_socket(p.dev));
 		struct dispman_input *input = open_input(&p, &o);
 		if (play(&p, o.max_frames)) {
 			report(&p);

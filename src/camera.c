@@ -43,6 +43,7 @@
 #include "camera-convert.h"
 #include "camera-private.h"
 #include "sized.h"
+#include "camera-graph.h"
 
 #define MAX_ERRORS_IN_A_ROW 30
 
@@ -385,6 +386,7 @@ static void detach(struct dispman_camera *cam, const char *what)
 	camera_free_buffers(cam);
 	cam->current = NULL;
 	cam->layer = NULL;
+	camera_graph_removed(cam); /* cam->dev is still valid here */
 }
 
 static void layer_destroyed(struct device_listener *l, struct dispman_layer *layer)
@@ -524,6 +526,7 @@ struct dispman_camera *dispman_camera_create(struct dispman_layer *layer,
 	cam->stats.n_buffers = cam->n_bufs;
 	cam->stats.zero_copy = !cam->copy;
 	layer_set_copy_reason(layer, cam->copy ? cam->copy_reason : DISPMAN_REASON_NONE);
+	camera_graph_added(cam); /* the pipeline graph lists it */
 	dispman_log(DISPMAN_LOG_INFO, "camera %s (%s): %.4s %ux%u, %u buffers, %s%s", config.path,
 		cam->v4l2.card, (const char *)&cam->v4l2.fmt.v4l2_fourcc, cam->v4l2.fmt.width,
 		cam->v4l2.fmt.height, cam->n_bufs, cam->copy ? "" : "zero-copy, ",
@@ -612,13 +615,14 @@ void dispman_camera_destroy(struct dispman_camera *cam)
 		return;
 	}
 	if (!cam->layer) {
-		/* detached: buffers gone, stream stopped */
+		/* detached: buffers gone, stream stopped, out of the graph (detach()) */
 		if (cam->dev)
 			device_remove_listener(&cam->listener);
 		v4l2_close(&cam->v4l2);
 		free(cam);
 		return;
 	}
+	camera_graph_removed(cam);
 	dispman_camera_stop(cam);
 	/* Take the frame off the layer, then wait until the display let go of
 	 * every camera buffer: the next flip (at most a few frames) does it. Only while

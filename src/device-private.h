@@ -49,6 +49,8 @@ struct dispman_device {
 	struct dispatch_state *dispatch; /* dispatch.c's: the DRM fd's source, its reads */
 	struct hotplug *hotplug;   /* udev.c's: NULL without a udev monitor */
 	struct output_listener *output_listener; /* lifecycle.c's: the output callback */
+	struct pipeline_state *pipeline; /* pipeline.c's: the published socket */
+	struct camera_registry *cameras; /* camera-graph.c's: the device's cameras */
 
 	struct list listeners;     /* device_listener.link (device.c) */
 	struct list buffers;       /* dispman_buffer.link (buffer.c, device_buffers()) */

@@ -322,3 +322,23 @@ void device_set_hotplug(struct dispman_device *dev, struct hotplug *st)
 {
 	dev->hotplug = st;
 }
+
+struct pipeline_state *device_pipeline_state(const struct dispman_device *dev)
+{
+	return dev->pipeline;
+}
+
+void device_set_pipeline_state(struct dispman_device *dev, struct pipeline_state *st)
+{
+	dev->pipeline = st;
+}
+
+struct camera_registry *device_camera_registry(const struct dispman_device *dev)
+{
+	return dev->cameras;
+}
+
+void device_set_camera_registry(struct dispman_device *dev, struct camera_registry *st)
+{
+	dev->cameras = st;
+}

@@ -29,6 +29,8 @@ struct hotplug;
 struct layer_state;
 struct master_state;
 struct output_listener;
+struct pipeline_state;
+struct camera_registry;
 struct plane;
 struct proposal_state;
 struct req_cache;
@@ -122,6 +124,12 @@ void device_set_dispatch_state(struct dispman_device *dev, struct dispatch_state
 /* udev.c: hotplug_init() to hotplug_finish(); NULL without a udev monitor */
 struct hotplug *device_hotplug(const struct dispman_device *dev);
 void device_set_hotplug(struct dispman_device *dev, struct hotplug *st);
+/* pipeline.c (the published socket) and camera-graph.c (the device's cameras): each made
+ * on first use, freed by its own device listener at the device's destruction; NULL before */
+struct pipeline_state *device_pipeline_state(const struct dispman_device *dev);
+void device_set_pipeline_state(struct dispman_device *dev, struct pipeline_state *st);
+struct camera_registry *device_camera_registry(const struct dispman_device *dev);
+void device_set_camera_registry(struct dispman_device *dev, struct camera_registry *st);
 
 /*
  * The frame path's flags: what changed in the scene since the last accepted commit, set by

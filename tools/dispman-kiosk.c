@@ -24,6 +24,7 @@
  */
 #include <dispman/dispman.h>
 #include <dispman/input.h>
+#include <dispman/pipeline.h>
 #include <dispman/wayland.h>
 
 #include <errno.h>
@@ -328,6 +329,7 @@ int main(int argc, char **argv)
 			o.device ? o.device : "a device", strerror(errno));
 		return 1;
 	}
+	dispman_device_publish_pipeline(k.dev); /* for dispman-info --pipeline --pid */
 	k.out = dispman_device_get_first_connected_output(k.dev);
 	if (!k.out) {
 		fprintf(stderr, "dispman-kiosk: no connected output\n");

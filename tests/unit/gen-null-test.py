@@ -5,7 +5,7 @@
 Usage: gen-null-test.py OUT.c HEADER...
 
 Every function declared in the headers that takes an object pointer (struct dispman_device,
-_output, _layer, _buffer, _camera or _input) is called with NULL for its object pointers;
+_output, _layer, _buffer, _camera, _input or _pipeline) is called with NULL for its object pointers;
 the other pointers point to zeroed storage, scalars are 0. Each call runs in a forked child
 (tests/unit/null-objects-main.c), so a crash fails that case only. What a case expects, by
 the function's return type (include/dispman/dispman.h's conventions):
@@ -22,7 +22,7 @@ a new function is never left out silently.
 import re
 import sys
 
-OBJECTS = ("device", "output", "layer", "buffer", "camera", "input")
+OBJECTS = ("device", "output", "layer", "buffer", "camera", "input", "pipeline")
 OBJ_RE = re.compile(r"^(const\s+)?struct\s+dispman_(%s)\s*\*$" % "|".join(OBJECTS))
 
 
