@@ -20,6 +20,13 @@
  *   --transform T     turn the output: normal, 90, 180, 270, flipped, flipped-90,
  *                     flipped-180, flipped-270 (wl_output.transform; 90: the screen's right
  *                     edge up, portrait on a landscape panel); touch follows it
+ *   --output NAME     serve this connector (dispman-info lists them; default: the first
+ *                     connected one)
+ *   --mode WxH[@HZ]   enable the output in this mode (default: its preferred mode); with
+ *                     @HZ the mode whose refresh rounds to HZ, else the first of that size
+ *   --blank-after S   turn the output off after S seconds without input, unless a shown
+ *                     surface inhibits idleness; the next input turns it on (and is not
+ *                     given to clients)
  * Without $XDG_RUNTIME_DIR, /tmp/dispman-kiosk-UID is made and used.
  */
 #include <dispman/dispman.h>
@@ -45,6 +52,7 @@ struct kiosk {
 	const char *stats_path;
 	const char *capture_prefix;
 	unsigned captures;
+	uint32_t last_crtc;             /* the output's CRTC when it was last on */
 	struct wl_event_source *timer;
 	pid_t child;
 	bool done;
@@ -75,13 +83,18 @@ static void write_stats(struct kiosk *k)
 	P(clients); P(surfaces); P(buffers); P(layers); P(surface_commits); P(repaints);
 	P(flips); P(frame_callbacks); P(presented); P(discarded); P(releases); P(shm_copies);
 	P(bytes_copied); P(dmabuf_imports); P(dmabuf_failed); P(zero_copy_frames);
-	P(protocol_errors); P(layer_errors);
+	P(protocol_errors); P(layer_errors); P(screencopies); P(blanks); P(unblanks);
 #undef P
 	fprintf(f, "compositions %llu\ncommits %llu\nfailed_commits %llu\n",
 		(unsigned long long)d.compositions, (unsigned long long)d.commits,
 		(unsigned long long)d.failed_commits);
 	const struct dispman_mode *mode = dispman_output_get_current_mode(k->out);
 	fprintf(f, "refresh_mhz %u\n", mode ? mode->refresh_mhz : 0);
+	/* the CRTC the output uses, or last used while it is off (blanked, unplugged) */
+	uint32_t crtc = dispman_output_get_crtc_id(k->out);
+	if (crtc)
+		k->last_crtc = crtc;
+	fprintf(f, "crtc_id %u\n", k->last_crtc);
 	fprintf(f, "pid %d\n", (int)getpid());
 	fclose(f);
 	rename(tmp, k->stats_path);
@@ -173,7 +186,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
 		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
-		"[--transform T] [--] [COMMAND [ARGS...]]\n");
+		"[--transform T] [--blank-after SECONDS] [--output NAME] [--mode WxH[@HZ]] [--] "
+		"[COMMAND [ARGS...]]\n");
 }
 
 struct options {
@@ -184,8 +198,39 @@ struct options {
 	unsigned xdg_shell_version;     /* 0: the library's default */
 	bool hide_cursor;
 	int transform;                  /* enum dispman_transform */
+	unsigned blank_after;           /* seconds, 0: never */
+	const char *output_name;        /* --output */
+	unsigned mode_w, mode_h, mode_hz; /* --mode (0: preferred; hz 0: any) */
 	char **command; /* NULL: serve until killed */
 };
+
+/* A whole decimal number in [min, max] into *v. */
+static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || n < min || n > max)
+		return false;
+	*v = (unsigned)n;
+	return true;
+}
+
+/* WxH or WxH@HZ into o->mode_*. */
+static bool parse_mode(const char *s, struct options *o)
+{
+	unsigned w, h, hz = 0;
+	int n = 0;
+	if ((sscanf(s, "%ux%u%n", &w, &h, &n) != 2 || s[n]) &&
+	    (sscanf(s, "%ux%u@%u%n", &w, &h, &hz, &n) != 3 || s[n] || !hz))
+		return false;
+	if (!w || !h)
+		return false;
+	o->mode_w = w;
+	o->mode_h = h;
+	o->mode_hz = hz;
+	return true;
+}
 
 /* Returns -1 to go on, else the exit status (usage printed). */
 static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
@@ -212,6 +257,13 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			o->hide_cursor = true;
 		else if (strcmp(a, "--transform") == 0 && has &&
 			 (o->transform = transform_from_name(argv[++i])) >= 0)
+			;
+		else if (strcmp(a, "--output") == 0 && has)
+			o->output_name = argv[++i];
+		else if (strcmp(a, "--mode") == 0 && has && parse_mode(argv[++i], o))
+			;
+		else if (strcmp(a, "--blank-after") == 0 && has &&
+			 parse_uint(argv[++i], 1, 86400, &o->blank_after))
 			;
 		else if (strcmp(a, "--stats") == 0 && has)
 			k->stats_path = argv[++i];
@@ -262,6 +314,64 @@ static struct dispman_input *open_input(struct kiosk *k, const struct options *o
 		input = NULL;
 	}
 	return input;
+}
+
+/* The output of --output (else the first connected one), enabled in the --mode asked for;
+ * NULL (said why) when there is none or it has no such mode. */
+static struct dispman_output *choose_output(struct dispman_device *dev, const struct options *o)
+{
+	struct dispman_output *out = NULL;
+	if (o->output_name) {
+		for (size_t i = 0; i < dispman_device_get_output_count(dev); i++) {
+			struct dispman_output *c = dispman_device_get_output(dev, i);
+			if (strcmp(dispman_output_get_name(c), o->output_name) == 0)
+				out = c;
+		}
+		if (!out || dispman_output_get_status(out) == DISPMAN_DISCONNECTED) {
+			fprintf(stderr, "dispman-kiosk: %s output %s; outputs:", out ?
+				"disconnected" : "no", o->output_name);
+			for (size_t i = 0; i < dispman_device_get_output_count(dev); i++)
+				fprintf(stderr, " %s", dispman_output_get_name(
+					dispman_device_get_output(dev, i)));
+			fprintf(stderr, "\n");
+			return NULL;
+		}
+	} else {
+		out = dispman_device_get_first_connected_output(dev);
+		if (!out) {
+			fprintf(stderr, "dispman-kiosk: no connected output\n");
+			return NULL;
+		}
+	}
+	if (!o->mode_w)
+		return out;
+	const struct dispman_mode *mode = NULL;
+	for (size_t i = 0; i < dispman_output_get_mode_count(out) && !mode; i++) {
+		const struct dispman_mode *m = dispman_output_get_mode(out, i);
+		if (m->width == o->mode_w && m->height == o->mode_h &&
+		    (!o->mode_hz || (m->refresh_mhz + 500) / 1000 == o->mode_hz))
+			mode = m;
+	}
+	if (!mode) {
+		fprintf(stderr, "dispman-kiosk: %s has no mode %ux%u", dispman_output_get_name(out),
+			o->mode_w, o->mode_h);
+		if (o->mode_hz)
+			fprintf(stderr, "@%u", o->mode_hz);
+		fprintf(stderr, "; modes:");
+		for (size_t i = 0; i < dispman_output_get_mode_count(out); i++) {
+			const struct dispman_mode *m = dispman_output_get_mode(out, i);
+			fprintf(stderr, " %ux%u@%.2f", m->width, m->height, m->refresh_mhz / 1000.0);
+		}
+		fprintf(stderr, "\n");
+		return NULL;
+	}
+	int ret = dispman_output_enable(out, mode);
+	if (ret < 0) {
+		fprintf(stderr, "dispman-kiosk: cannot enable %s in %ux%u: %s\n",
+			dispman_output_get_name(out), mode->width, mode->height, strerror(-ret));
+		return NULL;
+	}
+	return out;
 }
 
 /* Start COMMAND with the compositor's environment and signals unblocked. */
@@ -330,9 +440,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dispman_device_publish_pipeline(k.dev); /* for dispman-info --pipeline --pid */
-	k.out = dispman_device_get_first_connected_output(k.dev);
+	k.out = choose_output(k.dev, &o);
 	if (!k.out) {
-		fprintf(stderr, "dispman-kiosk: no connected output\n");
 		dispman_device_destroy(k.dev);
 		return 1;
 	}
@@ -352,6 +461,8 @@ int main(int argc, char **argv)
 		dispman_wayland_set_xdg_shell_version(k.wl, o.xdg_shell_version);
 	if (o.hide_cursor)
 		dispman_wayland_hide_cursor(k.wl, true);
+	if (o.blank_after)
+		dispman_wayland_set_blank_timeout(k.wl, o.blank_after * 1000u);
 	struct dispman_input *input = open_input(&k, &o);
 	const char *sock = dispman_wayland_add_socket(k.wl, o.socket_name);
 	if (sock) {

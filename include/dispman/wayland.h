@@ -169,6 +169,9 @@ struct dispman_wayland_stats {
 	/* surfaces not shown in a repaint because the library refused their layer's settings
 	 * (each logged, and a protocol error for the client where it asked for them) */
 	uint64_t layer_errors;
+	uint64_t screencopies;       /* zwlr_screencopy_frame_v1 copies made (ready sent) */
+	uint64_t blanks;             /* times the outputs were blanked (--blank-after) */
+	uint64_t unblanks;           /* times input turned them on again */
 };
 
 /**
@@ -223,6 +226,17 @@ int dispman_wayland_set_xdg_shell_version(struct dispman_wayland *wl, uint32_t v
  */
 int dispman_wayland_place_surface(struct dispman_wayland *wl, struct wl_resource *surface,
 	int32_t x, int32_t y);
+
+/**
+ * Blank the output after ms milliseconds without input (0, the default: never): its CRTC
+ * is disabled in one modeset commit and the compositor stops committing frames (clients get
+ * no frame callbacks meanwhile, as with a screen that is off). A mapped surface with a
+ * zwp_idle_inhibitor_v1 keeps it from blanking. The next input event of the seat (from the
+ * dispman_input or dispman_wayland_inject_input()) enables the output again in its mode and
+ * is not delivered to clients (nor the release of the key or button it pressed). The count
+ * starts again at each call. Returns 0, or -EINVAL (logged) for a NULL compositor.
+ */
+int dispman_wayland_set_blank_timeout(struct dispman_wayland *wl, uint32_t ms);
 
 #ifdef __cplusplus
 }

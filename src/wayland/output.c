@@ -108,6 +108,31 @@ static void manager_bind(struct wl_client *c, void *data, uint32_t version, uint
 	wl_resource_set_implementation(res, &manager_impl, data, NULL);
 }
 
+bool output_update_mode(struct server *srv)
+{
+	const struct dispman_mode *m = dispman_output_get_current_mode(srv->out);
+	/* the layout is the viewer's size (the mode turned by the output's transform);
+	 * wl_output.mode says the panel's */
+	struct dispman_size view = dispman_output_get_size(srv->out);
+	if (!m || ((int32_t)view.width == srv->width && (int32_t)view.height == srv->height &&
+		   m->refresh_mhz == srv->refresh_mhz))
+		return false;
+	bool resized = (int32_t)view.width != srv->width || (int32_t)view.height != srv->height;
+	srv->width = (int32_t)view.width;
+	srv->height = (int32_t)view.height;
+	srv->refresh_mhz = m->refresh_mhz;
+	wlog(DISPMAN_LOG_INFO, "%s now %dx%d@%u mHz", dispman_output_get_name(srv->out),
+		srv->width, srv->height, srv->refresh_mhz);
+	struct wl_resource *res;
+	wl_resource_for_each(res, &srv->outputs) {
+		wl_output_send_mode(res, WL_OUTPUT_MODE_CURRENT | WL_OUTPUT_MODE_PREFERRED,
+			(int32_t)m->width, (int32_t)m->height, (int32_t)srv->refresh_mhz);
+		if (wl_resource_get_version(res) >= WL_OUTPUT_DONE_SINCE_VERSION)
+			wl_output_send_done(res);
+	}
+	return resized;
+}
+
 int output_init_global(struct server *srv)
 {
 	if (!wl_global_create(srv->display, &wl_output_interface, 4, srv, output_bind) ||

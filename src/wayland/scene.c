@@ -272,7 +272,7 @@ static void send_feedback(struct server *srv, struct wl_list *list, bool present
 
 static void repaint(struct server *srv)
 {
-	if (srv->flip_pending)
+	if (srv->flip_pending || srv->blanked || srv->disconnected)
 		return;
 	int z = 1;
 	struct shell_surface *t;

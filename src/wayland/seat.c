@@ -399,6 +399,12 @@ static void on_input(struct dispman_input *input, const struct dispman_input_eve
 	void *data)
 {
 	struct seat *seat = data;
+	if (ev->type != DISPMAN_INPUT_DEVICE_ADDED && ev->type != DISPMAN_INPUT_DEVICE_REMOVED) {
+		struct server_input in = { .ev = ev };
+		wl_signal_emit(&seat->srv->events.input, &in);
+		if (in.consumed)
+			return;
+	}
 	switch (ev->type) {
 	case DISPMAN_INPUT_KEY:
 		handle_key(seat, ev);

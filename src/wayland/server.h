@@ -27,10 +27,18 @@ struct surface;
 struct dmabuf_global;
 struct data_device_manager;
 struct cursor;
+struct screencopy;
+struct idle_state;
 
 /* A button press or touch down about to reach target (NULL: nothing under it). */
 struct server_press {
 	struct surface *target;
+	bool consumed;                  /* set by a listener: not delivered */
+};
+
+/* An input event about to reach the seat (events.input). */
+struct server_input {
+	const struct dispman_input_event *ev;
 	bool consumed;                  /* set by a listener: not delivered */
 };
 
@@ -48,6 +56,8 @@ struct server {
 	uint64_t flip_seq;
 	struct timespec flip_time;
 	bool dirty;
+	bool blanked;                   /* idle.c turned the output off: no repaint */
+	bool disconnected;              /* the output was unplugged: no repaint */
 	/* how toplevels are placed (dispman_wayland_set_window_policy()) */
 	enum dispman_wayland_window_policy policy;
 	/* The scene's repaint, run from an idle callback (server_schedule_repaint()). */
@@ -74,6 +84,9 @@ struct server {
 		/* a pointer button or touch went down (data: struct server_press), before it
 		 * is delivered; a listener may consume it */
 		struct wl_signal press;
+		/* an input event (data: struct server_input) reached the seat, before it is
+		 * delivered; a listener may consume it (blanking: the waking event) */
+		struct wl_signal input;
 	} events;
 	struct wl_listener shm_surface_destroy; /* shm.c's */
 	struct wl_listener *xdg_press;  /* xdg.c's */
@@ -83,6 +96,8 @@ struct server {
 	struct dmabuf_global *dmabuf;
 	struct data_device_manager *data;
 	struct cursor *cursor;
+	struct screencopy *screencopy;  /* screencopy.c's */
+	struct idle_state *idle_state;  /* idle.c's */
 
 	struct dispman_wayland_stats stats;
 	unsigned layers;

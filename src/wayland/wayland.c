@@ -14,8 +14,10 @@
 #include "decoration.h"
 #include "dmabuf.h"
 #include "output.h"
+#include "idle.h"
 #include "presentation.h"
 #include "scene.h"
+#include "screencopy.h"
 #include "seat.h"
 #include "server.h"
 #include "shm.h"
@@ -30,6 +32,36 @@ static int on_device_fd(int fd, uint32_t mask, void *data)
 		wlog(DISPMAN_LOG_ERROR, "device dispatch: %s", strerror(-ret));
 	scene_after_flip(srv);
 	return 0;
+}
+
+/*
+ * A hotplug re-probe changed an output. The library has already disabled ours if it was
+ * unplugged (the scene stops committing; clients keep running) or enabled it again in its
+ * mode, or the preferred one, when it came back. A new size reaches the wl_outputs and
+ * every toplevel is configured again; then the frame cycle starts again.
+ */
+static void on_output_event(struct dispman_device *dev, struct dispman_output *out,
+	enum dispman_output_event event, void *data)
+{
+	struct server *srv = data;
+	if (out != srv->out)
+		return;
+	if (event == DISPMAN_OUTPUT_DISCONNECTED) {
+		wlog(DISPMAN_LOG_INFO, "%s disconnected: clients keep running, no frames until "
+			"it is back", dispman_output_get_name(out));
+		srv->disconnected = true;
+		return;
+	}
+	srv->disconnected = false;
+	if (!dispman_output_is_enabled(out))
+		return; /* blanked: the mode is read again when input turns it on */
+	if (output_update_mode(srv))
+		xdg_reconfigure_all(srv);
+	srv->dirty = true;
+	if (srv->flip_pending)
+		scene_after_capture(srv); /* a frame the unplug left in flight ends here */
+	else
+		server_schedule_repaint(srv);
 }
 
 /* ---- public API ---- */
@@ -80,6 +112,7 @@ static void server_init_lists(struct server *srv, struct dispman_device *dev,
 	wl_signal_init(&srv->events.map_changed);
 	wl_signal_init(&srv->events.keyboard_focus);
 	wl_signal_init(&srv->events.press);
+	wl_signal_init(&srv->events.input);
 }
 
 struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
@@ -133,7 +166,8 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	    (ret = dmabuf_init_global(srv)) < 0 || (ret = presentation_init_global(srv)) < 0 ||
 	    (ret = cursor_init(srv)) < 0 || (ret = seat_init(srv)) < 0 ||
 	    (ret = data_device_init(srv)) < 0 ||
-	    (ret = decoration_init_global(srv)) < 0)
+	    (ret = decoration_init_global(srv)) < 0 || (ret = screencopy_init(srv)) < 0 ||
+	    (ret = idle_init(srv)) < 0)
 		goto fail;
 
 	srv->dev_source = wl_event_loop_add_fd(srv->loop, dispman_device_get_fd(dev),
@@ -144,6 +178,7 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	}
 	if ((ret = scene_init(srv)) < 0)
 		goto fail;
+	dispman_device_set_output_callback(dev, on_output_event, srv);
 	return wl;
 fail:
 	dispman_wayland_destroy(wl);
@@ -156,6 +191,8 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 	if (!wl)
 		return;
 	struct server *srv = &wl->srv;
+	if (srv->dev)
+		dispman_device_set_output_callback(srv->dev, NULL, NULL);
 	scene_finish(srv);
 	if (srv->display)
 		wl_display_destroy_clients(srv->display);
@@ -163,6 +200,8 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 		wl_event_source_remove(srv->idle);
 	if (srv->dev_source)
 		wl_event_source_remove(srv->dev_source);
+	idle_finish(srv);
+	screencopy_finish(srv);
 	data_device_finish(srv);
 	xdg_finish(srv);
 	seat_finish(srv);
@@ -361,4 +400,13 @@ int dispman_wayland_inject_input(struct dispman_wayland *wl,
 	}
 	seat_inject(&wl->srv, ev);
 	return 0;
+}
+
+int dispman_wayland_set_blank_timeout(struct dispman_wayland *wl, uint32_t ms)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_blank_timeout: the compositor is NULL");
+		return -EINVAL;
+	}
+	return idle_set_blank_timeout(&wl->srv, ms);
 }

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zwlr_screencopy_manager_v1 (version 3): a client asks for a frame of the output (or of a
+ * region of it), is told the wl_shm buffer it needs (XRGB8888, the output's or the region's
+ * size), and sends a copy. Copies are made from an idle callback, all those waiting with
+ * one dispman_output_capture() (writeback where the CRTC has a writeback connector, else
+ * the library's CPU composition of its own planes), then the pixels go into each client's
+ * buffer. copy_with_damage waits until the scene was repainted since the manager's
+ * previous copy and reports the whole region as damaged. No dma-buf targets: frames send
+ * no linux_dmabuf event.
+ */
+#include "screencopy.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene.h"
+
+#include "wlr-screencopy-unstable-v1-server-protocol.h"
+
+/* a copy_with_damage waiting for a repaint looks again after this long */
+#define DAMAGE_POLL_MS 50
+
+struct screencopy {
+	struct server *srv;
+	struct wl_global *global;
+	struct wl_list queued;          /* sc_frame.link: copies asked for, not made yet */
+	struct wl_event_source *idle;   /* the copies' run, when queued */
+	struct wl_event_source *timer;  /* copy_with_damage's look for a repaint */
+};
+
+/* A manager resource's state; frames keep it (refs) after the resource is gone. */
+struct sc_manager {
+	struct screencopy *sc;
+	struct wl_resource *resource;   /* NULL once destroyed */
+	unsigned refs;
+	bool copied;                    /* a copy was made through it */
+	uint64_t copied_at;             /* srv->stats.repaints at that copy */
+};
+
+struct sc_frame {
+	struct screencopy *sc;
+	struct sc_manager *mgr;
+	struct wl_resource *resource;
+	struct wl_resource *buffer;     /* the target, while queued */
+	struct wl_listener buffer_destroy;
+	struct wl_list link;            /* screencopy.queued, or itself */
+	int32_t x, y, w, h;             /* the region, in output pixels */
+	bool used;
+	bool with_damage;
+};
+
+static void manager_unref(struct sc_manager *m)
+{
+	if (--m->refs == 0 && !m->resource)
+		free(m);
+}
+
+static void frame_dequeue(struct sc_frame *f)
+{
+	wl_list_remove(&f->link);
+	wl_list_init(&f->link);
+	if (f->buffer) {
+		wl_list_remove(&f->buffer_destroy.link);
+		f->buffer = NULL;
+	}
+}
+
+static void frame_resource_destroy(struct wl_resource *res)
+{
+	struct sc_frame *f = wl_resource_get_user_data(res);
+	frame_dequeue(f);
+	manager_unref(f->mgr);
+	free(f);
+}
+
+/* The target wl_buffer went away before the copy: the copy fails. */
+static void on_buffer_destroy(struct wl_listener *l, void *data)
+{
+	struct sc_frame *f = wl_container_of(l, f, buffer_destroy);
+	frame_dequeue(f);
+	zwlr_screencopy_frame_v1_send_failed(f->resource);
+}
+
+/* Whether a queued frame may be copied now (copy_with_damage: the scene changed). */
+static bool frame_due(const struct sc_frame *f)
+{
+	return !f->with_damage || !f->mgr->copied ||
+		f->sc->srv->stats.repaints != f->mgr->copied_at;
+}
+
+/* The region of frame (x, y, w, h) from the captured XRGB8888 frame into the client's shm
+ * buffer, checked when the copy was asked for (and again here: the pool may have shrunk).
+ * Returns false when the buffer cannot be written. */
+static bool copy_pixels(struct sc_frame *f, const void *src, uint32_t src_stride,
+	uint32_t src_w, uint32_t src_h)
+{
+	struct wl_shm_buffer *shm = wl_shm_buffer_get(f->buffer);
+	if (!shm || (uint32_t)(f->x + f->w) > src_w || (uint32_t)(f->y + f->h) > src_h)
+		return false;
+	uint32_t fmt = wl_shm_buffer_get_format(shm);
+	int32_t stride = wl_shm_buffer_get_stride(shm);
+	wl_shm_buffer_begin_access(shm);
+	char *dst = wl_shm_buffer_get_data(shm);
+	for (int32_t row = 0; row < f->h; row++) {
+		const uint32_t *s = (const uint32_t *)(const void *)((const char *)src +
+			(size_t)(f->y + row) * src_stride) + f->x;
+		uint32_t *d = (uint32_t *)(void *)(dst + (size_t)row * (size_t)stride);
+		if (fmt == WL_SHM_FORMAT_ARGB8888) {
+			for (int32_t x = 0; x < f->w; x++)
+				d[x] = s[x] | 0xff000000u;
+		} else {
+			memcpy(d, s, (size_t)f->w * 4);
+		}
+	}
+	wl_shm_buffer_end_access(shm);
+	return true;
+}
+
+static void frame_done(struct sc_frame *f, struct dispman_buffer *cap, const void *data,
+	uint32_t stride, const struct timespec *now)
+{
+	struct server *srv = f->sc->srv;
+	bool ok = cap && copy_pixels(f, data, stride, dispman_buffer_get_width(cap),
+		dispman_buffer_get_height(cap));
+	frame_dequeue(f);
+	if (!ok) {
+		zwlr_screencopy_frame_v1_send_failed(f->resource);
+		return;
+	}
+	zwlr_screencopy_frame_v1_send_flags(f->resource, 0);
+	if (f->with_damage)
+		zwlr_screencopy_frame_v1_send_damage(f->resource, 0, 0, (uint32_t)f->w,
+			(uint32_t)f->h);
+	uint64_t sec = (uint64_t)now->tv_sec;
+	zwlr_screencopy_frame_v1_send_ready(f->resource, (uint32_t)(sec >> 32), (uint32_t)sec,
+		(uint32_t)now->tv_nsec);
+	f->mgr->copied = true;
+	f->mgr->copied_at = srv->stats.repaints;
+	srv->stats.screencopies++;
+}
+
+static void schedule(struct screencopy *sc);
+
+/* Make every due copy with one capture; those waiting for damage look again later. */
+static void run_copies(void *data)
+{
+	struct screencopy *sc = data;
+	struct server *srv = sc->srv;
+	sc->idle = NULL;
+	bool due = false, waiting = false;
+	struct sc_frame *f, *tmp;
+	wl_list_for_each(f, &sc->queued, link) {
+		if (frame_due(f))
+			due = true;
+		else
+			waiting = true;
+	}
+	if (due) {
+		struct dispman_buffer *cap = NULL;
+		void *pixels = NULL;
+		uint32_t stride = 0;
+		int ret = dispman_output_capture(srv->out, &cap);
+		if (ret < 0)
+			wlog(DISPMAN_LOG_ERROR, "screencopy: capture failed: %s", strerror(-ret));
+		scene_after_capture(srv);
+		if (ret == 0 && (ret = dispman_buffer_map(cap, &pixels, &stride)) < 0)
+			wlog(DISPMAN_LOG_ERROR, "screencopy: cannot map the frame: %s",
+				strerror(-ret));
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		uint64_t repaints = srv->stats.repaints;
+		wl_list_for_each_safe(f, tmp, &sc->queued, link) {
+			/* repaints made inside the capture must not make a waiting frame due */
+			if (f->with_damage && f->mgr->copied && f->mgr->copied_at == repaints)
+				continue;
+			frame_done(f, ret == 0 ? cap : NULL, pixels, stride, &now);
+		}
+		dispman_buffer_unref(cap);
+	}
+	if (waiting || !wl_list_empty(&sc->queued))
+		wl_event_source_timer_update(sc->timer, DAMAGE_POLL_MS);
+	wl_display_flush_clients(srv->display);
+}
+
+static int on_timer(void *data)
+{
+	struct screencopy *sc = data;
+	struct sc_frame *f;
+	wl_list_for_each(f, &sc->queued, link) {
+		if (frame_due(f)) {
+			schedule(sc);
+			return 0;
+		}
+	}
+	if (!wl_list_empty(&sc->queued))
+		wl_event_source_timer_update(sc->timer, DAMAGE_POLL_MS);
+	return 0;
+}
+
+static void schedule(struct screencopy *sc)
+{
+	if (!sc->idle)
+		sc->idle = wl_event_loop_add_idle(sc->srv->loop, run_copies, sc);
+}
+
+static void frame_copy_common(struct wl_resource *res, struct wl_resource *buffer,
+	bool with_damage)
+{
+	struct sc_frame *f = wl_resource_get_user_data(res);
+	struct server *srv = f->sc->srv;
+	if (f->used) {
+		server_post_error(srv, res, ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED,
+			"the frame was already copied");
+		return;
+	}
+	struct wl_shm_buffer *shm = wl_shm_buffer_get(buffer);
+	uint32_t fmt = shm ? wl_shm_buffer_get_format(shm) : 0;
+	if (!shm || (fmt != WL_SHM_FORMAT_XRGB8888 && fmt != WL_SHM_FORMAT_ARGB8888) ||
+	    wl_shm_buffer_get_width(shm) != f->w || wl_shm_buffer_get_height(shm) != f->h ||
+	    wl_shm_buffer_get_stride(shm) < f->w * 4) {
+		server_post_error(srv, res, ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER,
+			"want a wl_shm buffer, XRGB8888 or ARGB8888, %dx%d, stride at least %d",
+			f->w, f->h, f->w * 4);
+		return;
+	}
+	f->used = true;
+	f->with_damage = with_damage;
+	f->buffer = buffer;
+	f->buffer_destroy.notify = on_buffer_destroy;
+	wl_resource_add_destroy_listener(buffer, &f->buffer_destroy);
+	wl_list_insert(f->sc->queued.prev, &f->link);
+	if (frame_due(f))
+		schedule(f->sc);
+	else
+		wl_event_source_timer_update(f->sc->timer, DAMAGE_POLL_MS);
+}
+
+static void frame_copy(struct wl_client *c, struct wl_resource *res, struct wl_resource *buffer)
+{
+	frame_copy_common(res, buffer, false);
+}
+
+static void frame_copy_with_damage(struct wl_client *c, struct wl_resource *res,
+	struct wl_resource *buffer)
+{
+	frame_copy_common(res, buffer, true);
+}
+
+static void frame_destroy_req(struct wl_client *c, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static const struct zwlr_screencopy_frame_v1_interface frame_impl = {
+	.copy = frame_copy,
+	.destroy = frame_destroy_req,
+	.copy_with_damage = frame_copy_with_damage,
+};
+
+/* A new frame of the region (x, y, w, h) of the output, clipped to it; an empty region
+ * (or an output that is off) makes a frame that fails at once. */
+static void frame_create(struct wl_resource *mgr_res, uint32_t id, int32_t x, int32_t y,
+	int32_t w, int32_t h)
+{
+	struct sc_manager *m = wl_resource_get_user_data(mgr_res);
+	struct server *srv = m->sc->srv;
+	struct wl_client *c = wl_resource_get_client(mgr_res);
+	struct sc_frame *f = calloc(1, sizeof(*f));
+	struct wl_resource *res = f ? wl_resource_create(c, &zwlr_screencopy_frame_v1_interface,
+		wl_resource_get_version(mgr_res), id) : NULL;
+	if (!res) {
+		free(f);
+		wl_client_post_no_memory(c);
+		return;
+	}
+	f->sc = m->sc;
+	f->mgr = m;
+	m->refs++;
+	f->resource = res;
+	wl_list_init(&f->link);
+	wl_resource_set_implementation(res, &frame_impl, f, frame_resource_destroy);
+	/* clip in 64 bits: the client's numbers may be anything */
+	int64_t x0 = x > 0 ? x : 0, y0 = y > 0 ? y : 0;
+	int64_t x1 = (int64_t)x + w, y1 = (int64_t)y + h;
+	if (x1 > srv->width)
+		x1 = srv->width;
+	if (y1 > srv->height)
+		y1 = srv->height;
+	if (w <= 0 || h <= 0 || x1 <= x0 || y1 <= y0 || !dispman_output_is_enabled(srv->out)) {
+		f->used = true; /* a copy now would be a protocol error: it has failed */
+		zwlr_screencopy_frame_v1_send_failed(res);
+		return;
+	}
+	f->x = (int32_t)x0;
+	f->y = (int32_t)y0;
+	f->w = (int32_t)(x1 - x0);
+	f->h = (int32_t)(y1 - y0);
+	zwlr_screencopy_frame_v1_send_buffer(res, WL_SHM_FORMAT_XRGB8888, (uint32_t)f->w,
+		(uint32_t)f->h, (uint32_t)f->w * 4);
+	if (wl_resource_get_version(res) >= ZWLR_SCREENCOPY_FRAME_V1_BUFFER_DONE_SINCE_VERSION)
+		zwlr_screencopy_frame_v1_send_buffer_done(res);
+}
+
+static void manager_capture_output(struct wl_client *c, struct wl_resource *res, uint32_t id,
+	int32_t overlay_cursor, struct wl_resource *output)
+{
+	frame_create(res, id, 0, 0, INT32_MAX, INT32_MAX);
+}
+
+static void manager_capture_output_region(struct wl_client *c, struct wl_resource *res,
+	uint32_t id, int32_t overlay_cursor, struct wl_resource *output, int32_t x, int32_t y,
+	int32_t w, int32_t h)
+{
+	frame_create(res, id, x, y, w, h);
+}
+
+static void manager_destroy_req(struct wl_client *c, struct wl_resource *res)
+{
+	wl_resource_destroy(res);
+}
+
+static const struct zwlr_screencopy_manager_v1_interface manager_impl = {
+	.capture_output = manager_capture_output,
+	.capture_output_region = manager_capture_output_region,
+	.destroy = manager_destroy_req,
+};
+
+static void manager_resource_destroy(struct wl_resource *res)
+{
+	struct sc_manager *m = wl_resource_get_user_data(res);
+	m->resource = NULL;
+	if (m->refs == 0)
+		free(m);
+}
+
+static void manager_bind(struct wl_client *c, void *data, uint32_t version, uint32_t id)
+{
+	struct sc_manager *m = calloc(1, sizeof(*m));
+	struct wl_resource *res = m ? wl_resource_create(c, &zwlr_screencopy_manager_v1_interface,
+		(int)version, id) : NULL;
+	if (!res) {
+		free(m);
+		wl_client_post_no_memory(c);
+		return;
+	}
+	m->sc = data;
+	m->resource = res;
+	wl_resource_set_implementation(res, &manager_impl, m, manager_resource_destroy);
+}
+
+int screencopy_init(struct server *srv)
+{
+	struct screencopy *sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return -ENOMEM;
+	sc->srv = srv;
+	wl_list_init(&sc->queued);
+	sc->timer = wl_event_loop_add_timer(srv->loop, on_timer, sc);
+	sc->global = sc->timer ? wl_global_create(srv->display,
+		&zwlr_screencopy_manager_v1_interface, 3, sc, manager_bind) : NULL;
+	if (!sc->global) {
+		if (sc->timer)
+			wl_event_source_remove(sc->timer);
+		free(sc);
+		return -ENOMEM;
+	}
+	srv->screencopy = sc;
+	return 0;
+}
+
+void screencopy_finish(struct server *srv)
+{
+	struct screencopy *sc = srv->screencopy;
+	if (!sc)
+		return;
+	struct sc_frame *f, *tmp;
+	wl_list_for_each_safe(f, tmp, &sc->queued, link)
+		frame_dequeue(f);
+	if (sc->idle)
+		wl_event_source_remove(sc->idle);
+	wl_event_source_remove(sc->timer);
+	wl_global_destroy(sc->global);
+	free(sc);
+	srv->screencopy = NULL;
+}
