@@ -169,6 +169,12 @@ struct dispman_wayland_stats {
 	/* surfaces not shown in a repaint because the library refused their layer's settings
 	 * (each logged, and a protocol error for the client where it asked for them) */
 	uint64_t layer_errors;
+	/* shm wl_buffers scanned out from the client's own pool (a memfd sealed against
+	 * shrinking, imported through /dev/udmabuf): no copy */
+	uint64_t shm_imports;
+	/* shm wl_buffers that take the copy path (no udmabuf, a pool that is no memfd or may
+	 * shrink, an import the device refused; the reason is logged once per pool) */
+	uint64_t shm_import_refused;
 };
 
 /**

@@ -27,6 +27,7 @@ struct surface;
 struct dmabuf_global;
 struct data_device_manager;
 struct cursor;
+struct udmabuf;
 
 /* A button press or touch down about to reach target (NULL: nothing under it). */
 struct server_press {
@@ -83,6 +84,7 @@ struct server {
 	struct dmabuf_global *dmabuf;
 	struct data_device_manager *data;
 	struct cursor *cursor;
+	struct udmabuf *udmabuf;        /* udmabuf.c's: zero-copy shm */
 
 	struct dispman_wayland_stats stats;
 	unsigned layers;
