@@ -2,7 +2,7 @@
 /*
  * The bench client of bench/kiosk-vs-weston: a full-screen xdg toplevel that draws a new
  * XRGB8888 shm frame (whole surface damaged) on every frame callback, with three buffers
- * it reuses after wl_buffer.release. After --warmup frames it reads the CPU time (user +
+ * in one memfd pool sealed against shrinking, reused after wl_buffer.release. After --warmup frames it reads the CPU time (user +
  * system, /proc/PID/stat) of the compositor process, found as the peer of its Wayland
  * socket (SO_PEERCRED), and again after --frames more, so compositor start-up and the
  * client's first frames are excluded. Prints one line:
@@ -15,6 +15,7 @@
  *   wayland-frames [--floor] [--warmup N] [--frames N]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,8 +90,11 @@ static const struct wl_buffer_listener buf_listener = { buf_release };
 static void make_buffers(void)
 {
 	size_t size = (size_t)width * (size_t)height * 4;
-	int fd = memfd_create("wayland-frames", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)(size * NBUF)) < 0) {
+	/* as weston's clients and the toolkits make pools: a memfd sealed against shrinking
+	 * (a compositor may then scan it out without a copy) */
+	int fd = memfd_create("wayland-frames", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || ftruncate(fd, (off_t)(size * NBUF)) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
 		fprintf(stderr, "wayland-frames: memfd: %s\n", strerror(errno));
 		exit(1);
 	}

@@ -15,6 +15,8 @@
  * The compositor adds F_SEAL_SHRINK to a memfd that allows sealing: wl_shm_pool.resize
  * may only grow a pool, so a well-behaved client never shrinks it, and the seal makes a
  * misbehaving one fail at ftruncate instead of taking pages from under the display.
+ * udmabuf takes whole pages inside the file only; a file that ends inside a buffer's last
+ * page is padded with zeros to the page's end (unless sealed against growing).
  */
 #include "udmabuf.h"
 
@@ -121,9 +123,16 @@ enum shm_import_verdict shm_import_check(const struct shm_import_facts *f,
 		return SHM_IMPORT_BEYOND_FILE;
 	uint64_t start = (uint64_t)f->offset & ~(f->page_size - 1);
 	uint64_t size = (end - start + f->page_size - 1) & ~(f->page_size - 1);
+	uint64_t grow_to = 0;
+	if (start + size > f->file_size) {
+		if (f->seals & F_SEAL_GROW)
+			return SHM_IMPORT_LAST_PAGE;
+		grow_to = start + size;
+	}
 	r->start = start;
 	r->size = size;
 	r->fb_offset = (uint32_t)((uint64_t)f->offset - start);
+	r->grow_to = grow_to;
 	return SHM_IMPORT_OK;
 }
 
@@ -150,6 +159,8 @@ const char *shm_import_reason(enum shm_import_verdict v)
 		return "size or stride out of range";
 	case SHM_IMPORT_BEYOND_FILE:
 		return "the buffer reaches beyond the pool's file";
+	case SHM_IMPORT_LAST_PAGE:
+		return "its last page is partly beyond the file, which is sealed against growing";
 	}
 	return "?";
 }
@@ -411,6 +422,17 @@ struct dispman_buffer *udmabuf_import(struct server *srv, struct wl_resource *re
 			why = buf;
 		}
 		decision_log(u, rec ? rec->file : NULL, res, &f, "copied", why);
+		return NULL;
+	}
+	/* udmabuf pins whole pages inside the file: pad a file that ends inside the buffer's
+	 * last page (weston-simple-shm's pool is 250000 bytes) with zeros up to it; the pool
+	 * and the client's mapping stay as they are */
+	if (r.grow_to > f.file_size && ftruncate(rec->file->fd, (off_t)r.grow_to) < 0) {
+		*err = -errno;
+		char why[96];
+		snprintf(why, sizeof(why), "cannot pad the file to %llu bytes: %s",
+			(unsigned long long)r.grow_to, strerror(errno));
+		decision_log(u, rec->file, res, &f, "copied", why);
 		return NULL;
 	}
 	struct udmabuf_create create = {

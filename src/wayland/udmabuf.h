@@ -17,6 +17,8 @@ enum shm_import_verdict {
 	SHM_IMPORT_FORMAT,              /* a format the compositor does not scan out */
 	SHM_IMPORT_STRIDE,              /* size or stride out of range */
 	SHM_IMPORT_BEYOND_FILE,         /* the buffer reaches beyond the file's end */
+	SHM_IMPORT_LAST_PAGE,           /* it ends in a page the file only partly has, and
+					 * F_SEAL_GROW forbids padding the file to it */
 };
 
 /* What the decision needs to know of a buffer and its pool's file (no fd in here). */
@@ -33,10 +35,12 @@ struct shm_import_facts {
 };
 
 /* The udmabuf to make: [start, start + size) of the file, pages; the framebuffer starts
- * fb_offset bytes into it. */
+ * fb_offset bytes into it. udmabuf takes only pages wholly inside the file: grow_to, when
+ * not 0, is the size the file must first be padded to (its last page made whole). */
 struct shm_import_range {
 	uint64_t start, size;
 	uint32_t fb_offset;
+	uint64_t grow_to;
 };
 
 /* The decision, a pure function: SHM_IMPORT_OK with *r filled, or why not (*r untouched). */

@@ -52,13 +52,19 @@ static const struct icase cases[] = {
 	{ "beyond-file", { OKF, .file_size = 4096 }, SHM_IMPORT_BEYOND_FILE, { 0 } },
 	{ "beyond-file-by-offset", { OKF, .offset = 4096 }, SHM_IMPORT_BEYOND_FILE, { 0 } },
 	/* weston-simple-shm: 250x250, stride 1000, a pool of exactly one buffer: the last
-	 * page is partly beyond the file's end, whole pages are taken */
+	 * page is partly beyond the file's end; udmabuf takes whole pages inside the file,
+	 * so the file is padded to 62 pages first */
 	{ "simple-shm", { OKF, .width = 250, .height = 250, .stride = 1000,
-		.file_size = 250000 }, SHM_IMPORT_OK, { 0, 253952, 0 } },
+		.file_size = 250000 }, SHM_IMPORT_OK, { 0, 253952, 0, 253952 } },
+	{ "last-page-grow-sealed", { OKF, .width = 250, .height = 250, .stride = 1000,
+		.file_size = 250000, .seals = F_SEAL_SHRINK | F_SEAL_GROW },
+		SHM_IMPORT_LAST_PAGE, { 0 } },
 	/* the second buffer of a pool of two 250x250 ones: starts inside page 61 */
 	{ "offset-unaligned", { OKF, .width = 250, .height = 250, .stride = 1000,
 		.offset = 250000, .file_size = 500000 }, SHM_IMPORT_OK,
-		{ 249856, 253952, 144 } },
+		{ 249856, 253952, 144, 503808 } },
+	{ "file-larger", { OKF, .width = 250, .height = 250, .stride = 1000,
+		.file_size = 1 << 20 }, SHM_IMPORT_OK, { 0, 253952, 0, 0 } },
 	{ "offset-aligned", { OKF, .offset = 3145728, .file_size = 2 * 3145728 },
 		SHM_IMPORT_OK, { 3145728, 3145728, 0 } },
 	/* stride wider than the row (padding) */
@@ -68,7 +74,7 @@ static const struct icase cases[] = {
 
 static int run(const struct icase *c)
 {
-	struct shm_import_range r = { 1, 2, 3 };
+	struct shm_import_range r = { 1, 2, 3, 4 };
 	enum shm_import_verdict v = shm_import_check(&c->f, &r);
 	if (v != c->want) {
 		printf("FAIL %s: verdict %d (%s), want %d (%s)\n", c->name, (int)v,
@@ -76,14 +82,16 @@ static int run(const struct icase *c)
 		return 1;
 	}
 	if (v == SHM_IMPORT_OK && (r.start != c->range.start || r.size != c->range.size ||
-				   r.fb_offset != c->range.fb_offset)) {
-		printf("FAIL %s: range %llu+%llu fb offset %u, want %llu+%llu fb offset %u\n",
-			c->name, (unsigned long long)r.start, (unsigned long long)r.size,
-			r.fb_offset, (unsigned long long)c->range.start,
-			(unsigned long long)c->range.size, c->range.fb_offset);
+				   r.fb_offset != c->range.fb_offset || r.grow_to != c->range.grow_to)) {
+		printf("FAIL %s: range %llu+%llu fb offset %u grow to %llu, want %llu+%llu fb "
+			"offset %u grow to %llu\n", c->name, (unsigned long long)r.start,
+			(unsigned long long)r.size, r.fb_offset, (unsigned long long)r.grow_to,
+			(unsigned long long)c->range.start, (unsigned long long)c->range.size,
+			c->range.fb_offset, (unsigned long long)c->range.grow_to);
 		return 1;
 	}
-	if (v != SHM_IMPORT_OK && (r.start != 1 || r.size != 2 || r.fb_offset != 3)) {
+	if (v != SHM_IMPORT_OK && (r.start != 1 || r.size != 2 || r.fb_offset != 3 ||
+				   r.grow_to != 4)) {
 		printf("FAIL %s: the range was written on a refusal\n", c->name);
 		return 1;
 	}
