@@ -151,9 +151,12 @@ shm-zero-copy)
 		python3 "$check" overlay-dmabuf "$out/state.txt" "$out/drm_info.json" 250 250 ||
 			fail "kernel state"
 		# the imported framebuffer is the pool's pages: a udmabuf dma-buf of 62 pages
-		# (250 x 1000 bytes rounded up to whole pages)
-		awk '$5 == "udmabuf" && $1 + 0 == 253952 { n++ } END { exit n ? 0 : 1 }' \
-			"$out/bufinfo.txt" || fail "no 253952-byte udmabuf in debugfs dma_buf/bufinfo: $(cat "$out/bufinfo.txt")"
+		# (250 x 1000 bytes rounded up to whole pages), attached to a device
+		awk '$5 == "udmabuf" && $1 + 0 == 253952 { obj = 1; next }
+			obj && /^Total [1-9][0-9]* devices? attached/ { n++ }
+			obj && NF == 7 { obj = 0 }
+			END { exit n ? 0 : 1 }' "$out/bufinfo.txt" ||
+			fail "no attached 253952-byte udmabuf in debugfs dma_buf/bufinfo: $(cat "$out/bufinfo.txt")"
 		echo "$imports shm buffers scanned out from the client's pool, $zc zero-copy frames, 0 bytes copied, $rel releases"
 	else
 		grep -q "(shm 250x250.*copied: " "$out/kiosk.log" || fail "the copy path is not named"
