@@ -117,10 +117,16 @@ static int copy_stale(struct server *srv, struct shm_slot *pick, struct wl_shm_b
 	uint32_t bpp = fourcc == DRM_FORMAT_RGB565 ? 2 : 4;
 	wl_shm_buffer_begin_access(shm);
 	const uint8_t *src = wl_shm_buffer_get_data(shm);
-	for (int32_t y = r.y; y < r.y + r.h; y++)
-		memcpy((uint8_t *)dst + (size_t)y * dst_stride + (size_t)r.x * bpp,
-			src + (size_t)y * (size_t)src_stride + (size_t)r.x * bpp,
-			(size_t)r.w * bpp);
+	if (r.x == 0 && r.w == b->width && src_stride > 0 && (uint32_t)src_stride == dst_stride) {
+		/* whole rows of the same stride: one copy (a full-screen frame is 3 MiB) */
+		memcpy((uint8_t *)dst + (size_t)r.y * dst_stride,
+			src + (size_t)r.y * dst_stride, (size_t)r.h * dst_stride);
+	} else {
+		for (int32_t y = r.y; y < r.y + r.h; y++)
+			memcpy((uint8_t *)dst + (size_t)y * dst_stride + (size_t)r.x * bpp,
+				src + (size_t)y * (size_t)src_stride + (size_t)r.x * bpp,
+				(size_t)r.w * bpp);
+	}
 	wl_shm_buffer_end_access(shm);
 	pick->stale = (struct box){ 0 };
 	srv->stats.shm_copies++;
