@@ -142,14 +142,15 @@ shm-zero-copy)
 	[ "${rel:-0}" -ge 20 ] || fail "only ${rel:-0} wl_buffer.release sent"
 	grep -m1 "wl_buffer .*(shm 250x250" "$out/kiosk.log" ||
 		fail "no line in the log says which path the shm buffers take"
-	if [ -e /dev/udmabuf ] && overlay_takes 34325258; then
+	# zero-copy is required where the kernel has udmabuf and an overlay takes XR24 (vkms
+	# on 6.12); elsewhere the device may refuse the import (virtio-gpu without blob
+	# resources): then the copy path, named in the log
+	expect_zc=0
+	[ -e /dev/udmabuf ] && overlay_takes 34325258 && expect_zc=1
+	if grep -q "(shm 250x250.*zero-copy, its pool imported" "$out/kiosk.log"; then
 		[ "${imports:-0}" -ge 1 ] && [ "${refused:-0}" = 0 ] ||
 			fail "shm_imports ${imports:-none}, shm_import_refused ${refused:-none}: want the zero-copy path"
 		[ "${bytes:-x}" = 0 ] || fail "$bytes bytes copied on the zero-copy path"
-		[ "${zc:-0}" -ge 20 ] || fail "only ${zc:-0} zero-copy frames"
-		grep -q "shm zero-copy on plane" "$out/kiosk.log" || fail "no placement line"
-		python3 "$check" overlay-dmabuf "$out/state.txt" "$out/drm_info.json" 250 250 ||
-			fail "kernel state"
 		# the imported framebuffer is the pool's pages: a udmabuf dma-buf of 62 pages
 		# (250 x 1000 bytes rounded up to whole pages), attached to a device
 		awk '$5 == "udmabuf" && $1 + 0 == 253952 { obj = 1; next }
@@ -157,8 +158,15 @@ shm-zero-copy)
 			obj && NF == 7 { obj = 0 }
 			END { exit n ? 0 : 1 }' "$out/bufinfo.txt" ||
 			fail "no attached 253952-byte udmabuf in debugfs dma_buf/bufinfo: $(cat "$out/bufinfo.txt")"
+		if [ "$expect_zc" = 1 ]; then
+			[ "${zc:-0}" -ge 20 ] || fail "only ${zc:-0} zero-copy frames"
+			grep -q "shm zero-copy on plane" "$out/kiosk.log" || fail "no placement line"
+			python3 "$check" overlay-dmabuf "$out/state.txt" "$out/drm_info.json" 250 250 ||
+				fail "kernel state"
+		fi
 		echo "$imports shm buffers scanned out from the client's pool, $zc zero-copy frames, 0 bytes copied, $rel releases"
 	else
+		[ "$expect_zc" = 0 ] || fail "udmabuf and an XR24 overlay, but the shm buffers were copied"
 		grep -q "(shm 250x250.*copied: " "$out/kiosk.log" || fail "the copy path is not named"
 		[ "${bytes:-0}" -gt 0 ] && [ "${imports:-x}" = 0 ] ||
 			fail "copy path: bytes_copied ${bytes:-none}, shm_imports ${imports:-none}"
