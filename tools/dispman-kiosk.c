@@ -84,6 +84,7 @@ static void write_stats(struct kiosk *k)
 	P(flips); P(frame_callbacks); P(presented); P(discarded); P(releases); P(shm_copies);
 	P(bytes_copied); P(dmabuf_imports); P(dmabuf_failed); P(zero_copy_frames);
 	P(protocol_errors); P(layer_errors); P(screencopies); P(blanks); P(unblanks);
+	P(shm_imports); P(shm_import_refused);
 #undef P
 	fprintf(f, "compositions %llu\ncommits %llu\nfailed_commits %llu\n",
 		(unsigned long long)d.compositions, (unsigned long long)d.commits,

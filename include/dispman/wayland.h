@@ -172,6 +172,12 @@ struct dispman_wayland_stats {
 	uint64_t screencopies;       /* zwlr_screencopy_frame_v1 copies made (ready sent) */
 	uint64_t blanks;             /* times the outputs were blanked (--blank-after) */
 	uint64_t unblanks;           /* times input turned them on again */
+	/* shm wl_buffers scanned out from the client's own pool (a memfd sealed against
+	 * shrinking, imported through /dev/udmabuf): no copy */
+	uint64_t shm_imports;
+	/* shm wl_buffers that take the copy path (no udmabuf, a pool that is no memfd or may
+	 * shrink, an import the device refused; the reason is logged once per pool) */
+	uint64_t shm_import_refused;
 };
 
 /**

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wl_buffers: their lifetime (holds -> wl_buffer.release), wl_shm's formats, and
- * wp_single_pixel_buffer_manager_v1. The copies of shm content are shm.c's.
+ * wp_single_pixel_buffer_manager_v1. The copies of shm content are shm.c's, the zero-copy
+ * import of an shm pool udmabuf.c's.
  */
 #include "buffer.h"
 
@@ -9,6 +10,7 @@
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "single-pixel-buffer-v1-server-protocol.h"
 
@@ -119,6 +121,19 @@ void buffer_screen_committed(struct buffer *b)
 	buffer_hold(b);
 }
 
+int buffer_set_dbuf(struct buffer *b, struct dispman_buffer *dbuf)
+{
+	int r = dispman_buffer_set_release_callback(dbuf, dbuf_released, b);
+	if (r < 0) {
+		/* without it the client would never get its buffer back */
+		wlog(DISPMAN_LOG_ERROR, "wl_buffer %u: no release callback: %s",
+			b->resource ? wl_resource_get_id(b->resource) : 0, strerror(-r));
+		return r;
+	}
+	b->dbuf = dbuf;
+	return 0;
+}
+
 static void wlbuffer_destroy(struct wl_client *client, struct wl_resource *res)
 {
 	wl_resource_destroy(res);
@@ -140,17 +155,11 @@ static struct buffer *buffer_create_own(struct server *srv, struct wl_client *cl
 		wl_resource_destroy(res);
 		return NULL;
 	}
-	b->dbuf = dbuf;
 	b->width = (int32_t)dispman_buffer_get_width(dbuf);
 	b->height = (int32_t)dispman_buffer_get_height(dbuf);
 	uint32_t f = dispman_buffer_get_format(dbuf);
 	b->opaque = f == DRM_FORMAT_XRGB8888 || f == DRM_FORMAT_XBGR8888;
-	int r = dispman_buffer_set_release_callback(dbuf, dbuf_released, b);
-	if (r < 0) {
-		/* without it the client would never get its buffer back */
-		wlog(DISPMAN_LOG_ERROR, "wl_buffer %u: no release callback: %s",
-			wl_resource_get_id(res), strerror(-r));
-		b->dbuf = NULL;
+	if (buffer_set_dbuf(b, dbuf) < 0) {
 		wl_resource_destroy(res);
 		return NULL;
 	}

@@ -13,17 +13,26 @@ enum buffer_type {
 
 /*
  * One wl_buffer. holds counts the reasons the compositor still reads it: the surfaces
- * whose current state names it, and (dmabuf, single-pixel) the frame on screen, or (shm)
- * the dumb copies of it on screen. wl_buffer.release is sent when holds drops to 0. The
+ * whose current state names it, and (dmabuf, single-pixel, zero-copy shm) the frame on
+ * screen, or (copied shm) the dumb copies of it on screen. wl_buffer.release is sent when holds drops to 0. The
  * struct lives until both the resource is gone and holds is 0.
  */
+enum buffer_shm_path {
+	SHM_PATH_UNDECIDED,
+	SHM_PATH_ZERO_COPY,             /* dbuf is the client's pool, scanned out as it is */
+	SHM_PATH_COPY,                  /* copied into the surface's dumb buffers (shm.c) */
+};
+
 struct buffer {
 	struct server *srv;
 	struct wl_resource *resource;   /* NULL once the client destroyed it */
 	struct wl_listener destroy;
 	enum buffer_type type;
 	int32_t width, height;
-	struct dispman_buffer *dbuf;    /* dmabuf and single-pixel: imported once */
+	/* dmabuf and single-pixel: imported once; shm: its pool's pages through udmabuf
+	 * (zero-copy), imported at its first upload, or NULL (copied) */
+	struct dispman_buffer *dbuf;
+	enum buffer_shm_path shm_path;  /* shm: decided at its first upload */
 	bool opaque;                    /* format without alpha */
 	unsigned holds;
 	bool committed;                 /* committed since the last release */
@@ -44,6 +53,9 @@ void buffer_unhold(struct buffer *b);
  * ENOMEM. */
 struct buffer *buffer_create_dmabuf(struct server *srv, struct wl_client *client, uint32_t id,
 	struct dispman_buffer *dbuf);
+/* shm: takes dbuf (the caller's reference) as the buffer's own, released with it like a
+ * dma-buf's. 0, or a negative errno (logged; dbuf is then the caller's still). */
+int buffer_set_dbuf(struct buffer *b, struct dispman_buffer *dbuf);
 /* The frame that shows b's dispman_buffer was committed: hold it until it leaves. */
 void buffer_screen_committed(struct buffer *b);
 /* The DRM fourcc of a wl_shm format (0 for one the compositor does not take). */

@@ -208,14 +208,19 @@ static void tree_committed(struct server *srv, struct surface *s, bool *zero_cop
 			shm_slots_committed(s);
 		} else if (b && b->dbuf == s->shown) {
 			buffer_screen_committed(b);
-			if (pl.state == DISPMAN_PLACEMENT_ON_PLANE && b->type == BUFFER_DMABUF) {
-				s->zero_copy = true;
-				*zero_copy = true;
-			}
+		}
+		/* a client's own memory on a plane: a dma-buf, or an shm pool (udmabuf) */
+		bool client_mem = b && b->dbuf && b->dbuf == s->shown &&
+			b->type != BUFFER_SINGLE_PIXEL;
+		if (pl.state == DISPMAN_PLACEMENT_ON_PLANE && client_mem) {
+			s->zero_copy = true;
+			*zero_copy = true;
 		}
 		wlog(DISPMAN_LOG_DEBUG, "surface %u: %s%s plane %u (reason %d)",
 			wl_resource_get_id(s->resource),
-			b && b->type == BUFFER_DMABUF ? "dma-buf " : "",
+			b && b->type == BUFFER_DMABUF ? "dma-buf " :
+			b && b->type == BUFFER_SHM ? (client_mem ? "shm zero-copy " : "shm copy ") :
+						      "",
 			pl.state == DISPMAN_PLACEMENT_ON_PLANE ? "on" : "composited, not on",
 			pl.plane_id, (int)pl.reason);
 	}

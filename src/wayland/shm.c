@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wl_shm uploads: each surface has a few dumb buffers (shm_slot); a commit copies only the
- * region of the client's buffer that changed since a slot was last written into a slot
- * that is not on screen. Slots of a destroyed surface are orphaned and freed once off
- * screen.
+ * wl_shm uploads. A buffer whose pool can be scanned out as it is (udmabuf.c) is imported
+ * once, at its first upload, and shown like a dma-buf: no copy, held until the flip that
+ * takes it off screen. Otherwise each surface has a few dumb buffers (shm_slot); a commit
+ * copies only the region of the client's buffer that changed since a slot was last written
+ * into a slot that is not on screen. Slots of a destroyed surface are orphaned and freed
+ * once off screen.
  */
 #include "shm.h"
 
@@ -14,6 +16,7 @@
 
 #include "buffer.h"
 #include "surface.h"
+#include "udmabuf.h"
 
 static void slot_free(struct shm_slot *slot)
 {
@@ -52,9 +55,15 @@ static void shm_release_slots(struct surface *s)
 	s->slots_w = s->slots_h = 0;
 }
 
-/* The slot an upload of this repaint went into (marked by source without on_screen). */
+/* The slot an upload of this repaint went into (marked by source without on_screen), or
+ * the zero-copy buffer itself. */
 void shm_slots_committed(struct surface *s)
 {
+	struct buffer *b = s->current.buffer;
+	if (b && b->dbuf && b->dbuf == s->shown) {
+		buffer_screen_committed(b);
+		return;
+	}
 	struct shm_slot *slot;
 	wl_list_for_each(slot, &s->slots, link) {
 		if (slot->dbuf == s->shown && !slot->on_screen) {
@@ -108,15 +117,37 @@ static int copy_stale(struct server *srv, struct shm_slot *pick, struct wl_shm_b
 	uint32_t bpp = fourcc == DRM_FORMAT_RGB565 ? 2 : 4;
 	wl_shm_buffer_begin_access(shm);
 	const uint8_t *src = wl_shm_buffer_get_data(shm);
-	for (int32_t y = r.y; y < r.y + r.h; y++)
-		memcpy((uint8_t *)dst + (size_t)y * dst_stride + (size_t)r.x * bpp,
-			src + (size_t)y * (size_t)src_stride + (size_t)r.x * bpp,
-			(size_t)r.w * bpp);
+	if (r.x == 0 && r.w == b->width && src_stride > 0 && (uint32_t)src_stride == dst_stride) {
+		/* whole rows of the same stride: one copy (a full-screen frame is 3 MiB) */
+		memcpy((uint8_t *)dst + (size_t)r.y * dst_stride,
+			src + (size_t)r.y * dst_stride, (size_t)r.h * dst_stride);
+	} else {
+		for (int32_t y = r.y; y < r.y + r.h; y++)
+			memcpy((uint8_t *)dst + (size_t)y * dst_stride + (size_t)r.x * bpp,
+				src + (size_t)y * (size_t)src_stride + (size_t)r.x * bpp,
+				(size_t)r.w * bpp);
+	}
 	wl_shm_buffer_end_access(shm);
 	pick->stale = (struct box){ 0 };
 	srv->stats.shm_copies++;
 	srv->stats.bytes_copied += (uint64_t)r.w * (uint64_t)r.h * bpp;
 	return 0;
+}
+
+/* Zero-copy where the pool can be imported, else the copy path; counted. */
+static void shm_decide_path(struct server *srv, struct buffer *b)
+{
+	enum shm_import_verdict v;
+	int err;
+	b->shm_path = SHM_PATH_COPY;
+	struct dispman_buffer *dbuf = udmabuf_import(srv, b->resource, &v, &err);
+	if (dbuf && buffer_set_dbuf(b, dbuf) == 0) {
+		b->shm_path = SHM_PATH_ZERO_COPY;
+		srv->stats.shm_imports++;
+		return;
+	}
+	dispman_buffer_unref(dbuf);
+	srv->stats.shm_import_refused++;
 }
 
 struct dispman_buffer *shm_upload(struct surface *s)
@@ -129,6 +160,16 @@ struct dispman_buffer *shm_upload(struct surface *s)
 	struct wl_shm_buffer *shm = wl_shm_buffer_get(b->resource);
 	if (!shm)
 		return s->shown;
+	if (b->shm_path == SHM_PATH_UNDECIDED)
+		shm_decide_path(srv, b);
+	if (b->shm_path == SHM_PATH_ZERO_COPY) {
+		/* nothing to copy; copies made before are stale now */
+		c->damage = (struct box){ 0 };
+		c->damage_all = false;
+		if (!wl_list_empty(&s->slots))
+			shm_release_slots(s);
+		return b->dbuf;
+	}
 	uint32_t fourcc = buffer_shm_fourcc(wl_shm_buffer_get_format(shm));
 	if (s->slots_w != b->width || s->slots_h != b->height || s->slots_format != fourcc) {
 		shm_release_slots(s);
@@ -177,6 +218,8 @@ void shm_init(struct server *srv)
 {
 	srv->shm_surface_destroy.notify = on_surface_destroy;
 	wl_signal_add(&srv->events.surface_destroy, &srv->shm_surface_destroy);
+	if (udmabuf_init(srv) < 0)
+		wlog(DISPMAN_LOG_WARNING, "no memory to watch shm pools: every shm buffer is copied");
 }
 
 void shm_finish(struct server *srv)
@@ -185,4 +228,5 @@ void shm_finish(struct server *srv)
 	wl_list_for_each_safe(slot, stmp, &srv->orphan_slots, link)
 		slot_free(slot);
 	wl_list_remove(&srv->shm_surface_destroy.link);
+	udmabuf_finish(srv);
 }

@@ -7,6 +7,11 @@
 #                 releases after flips; dispman-kiosk exits with its command's status.
 #   dmabuf-v4l    weston-simple-dmabuf-v4l on vivid (XR24): the kernel's atomic state shows
 #                 the client's imported dma-buf on an overlay plane; 0 bytes copied.
+#   shm-zero-copy weston-simple-shm (a memfd pool sealed F_SEAL_SHRINK) where /dev/udmabuf
+#                 exists and an overlay plane takes XR24: the kernel's atomic state shows a
+#                 250x250 imported framebuffer of dispman-kiosk on an overlay plane, a
+#                 udmabuf dma-buf of the pool's pages in debugfs, 0 bytes copied, the
+#                 pattern right through writeback; elsewhere the copy path, named in the log.
 #   presentation  weston-presentation-shm: feedback with increasing sequence at the refresh.
 #   gst           gst-launch-1.0 videotestsrc ! waylandsink exits 0, SMPTE bars captured.
 # Files (captures, stats, kernel state) go to $DISPMAN_VM_OUT/wayland-CASE.
@@ -89,7 +94,8 @@ drm_info -j "$dut" >"$out/drm_info.json" 2>/dev/null || fail "drm_info -j $dut f
 
 case "$case_" in
 shm)
-	start -- weston-simple-shm
+	# the copy path on every device (shm-zero-copy tests the import)
+	DISPMAN_SHM_ZERO_COPY=0 start -- weston-simple-shm
 	wait_stat frame_callbacks 20 180
 	capture 0
 	f0=$(stat frame_callbacks)
@@ -118,6 +124,54 @@ shm)
 	rc=$?
 	[ "$rc" = 7 ] || fail "dispman-kiosk -- sh -c 'exit 7' exited $rc (log: $(cat "$out/exit.log"))"
 	echo "exit statuses passed through (143, 7)"
+	;;
+shm-zero-copy)
+	DISPMAN_DEBUG=1 start -- weston-simple-shm
+	wait_stat frame_callbacks 20 180
+	capture 0
+	f0=$(stat frame_callbacks)
+	wait_stat frame_callbacks $((f0 + 20)) 180
+	capture 1
+	cp "$dri/state" "$out/state.txt" || fail "no debugfs state"
+	cp /sys/kernel/debug/dma_buf/bufinfo "$out/bufinfo.txt" 2>/dev/null
+	cp "$stats" "$out/stats-running"
+	bytes=$(stat bytes_copied) imports=$(stat shm_imports) refused=$(stat shm_import_refused)
+	zc=$(stat zero_copy_frames) rel=$(stat releases)
+	finish
+	python3 "$check" simple-shm "$out/cap.0.ppm" "$out/cap.1.ppm" || fail "pixels"
+	[ "${rel:-0}" -ge 20 ] || fail "only ${rel:-0} wl_buffer.release sent"
+	grep -m1 "wl_buffer .*(shm 250x250" "$out/kiosk.log" ||
+		fail "no line in the log says which path the shm buffers take"
+	# zero-copy is required where the kernel has udmabuf and an overlay takes XR24 (vkms
+	# on 6.12); elsewhere the device may refuse the import (virtio-gpu without blob
+	# resources): then the copy path, named in the log
+	expect_zc=0
+	[ -e /dev/udmabuf ] && overlay_takes 34325258 && expect_zc=1
+	if grep -q "(shm 250x250.*zero-copy, its pool imported" "$out/kiosk.log"; then
+		[ "${imports:-0}" -ge 1 ] && [ "${refused:-0}" = 0 ] ||
+			fail "shm_imports ${imports:-none}, shm_import_refused ${refused:-none}: want the zero-copy path"
+		[ "${bytes:-x}" = 0 ] || fail "$bytes bytes copied on the zero-copy path"
+		# the imported framebuffer is the pool's pages: a udmabuf dma-buf of 62 pages
+		# (250 x 1000 bytes rounded up to whole pages), attached to a device
+		awk '$5 == "udmabuf" && $1 + 0 == 253952 { obj = 1; next }
+			obj && /^Total [1-9][0-9]* devices? attached/ { n++ }
+			obj && NF == 7 { obj = 0 }
+			END { exit n ? 0 : 1 }' "$out/bufinfo.txt" ||
+			fail "no attached 253952-byte udmabuf in debugfs dma_buf/bufinfo: $(cat "$out/bufinfo.txt")"
+		if [ "$expect_zc" = 1 ]; then
+			[ "${zc:-0}" -ge 20 ] || fail "only ${zc:-0} zero-copy frames"
+			grep -q "shm zero-copy on plane" "$out/kiosk.log" || fail "no placement line"
+			python3 "$check" overlay-dmabuf "$out/state.txt" "$out/drm_info.json" 250 250 ||
+				fail "kernel state"
+		fi
+		echo "$imports shm buffers scanned out from the client's pool, $zc zero-copy frames, 0 bytes copied, $rel releases"
+	else
+		[ "$expect_zc" = 0 ] || fail "udmabuf and an XR24 overlay, but the shm buffers were copied"
+		grep -q "(shm 250x250.*copied: " "$out/kiosk.log" || fail "the copy path is not named"
+		[ "${bytes:-0}" -gt 0 ] && [ "${imports:-x}" = 0 ] ||
+			fail "copy path: bytes_copied ${bytes:-none}, shm_imports ${imports:-none}"
+		echo "copy path ($(grep -m1 -o 'copied: .*' "$out/kiosk.log")): $bytes bytes copied"
+	fi
 	;;
 dmabuf-v4l)
 	[ -e /dev/video0 ] || { echo "SKIP: no /dev/video0"; exit 77; }
