@@ -10,7 +10,17 @@ struct box {
 	int32_t x, y, w, h;
 };
 
-/* a becomes the smallest box that holds a and b (an empty b changes nothing). */
+/* a length of at most INT32_MAX (the far edge of a box may lie beyond INT32_MAX) */
+static inline int32_t box_len(int64_t len)
+{
+	return len > INT32_MAX ? INT32_MAX : (int32_t)len;
+}
+
+/*
+ * a becomes the smallest box that holds a and b (an empty b changes nothing). Edges are
+ * summed in 64 bits: a client's damage at x = INT32_MAX with a width overflowed int32
+ * (found by tests/fuzz); a width that does not fit is cut to INT32_MAX.
+ */
 static inline void box_union(struct box *a, const struct box *b)
 {
 	if (b->w <= 0 || b->h <= 0)
@@ -20,21 +30,22 @@ static inline void box_union(struct box *a, const struct box *b)
 		return;
 	}
 	int32_t x1 = a->x < b->x ? a->x : b->x, y1 = a->y < b->y ? a->y : b->y;
-	int32_t x2 = a->x + a->w > b->x + b->w ? a->x + a->w : b->x + b->w;
-	int32_t y2 = a->y + a->h > b->y + b->h ? a->y + a->h : b->y + b->h;
-	*a = (struct box){ x1, y1, x2 - x1, y2 - y1 };
+	int64_t ax2 = (int64_t)a->x + a->w, bx2 = (int64_t)b->x + b->w;
+	int64_t ay2 = (int64_t)a->y + a->h, by2 = (int64_t)b->y + b->h;
+	int64_t x2 = ax2 > bx2 ? ax2 : bx2, y2 = ay2 > by2 ? ay2 : by2;
+	*a = (struct box){ x1, y1, box_len(x2 - x1), box_len(y2 - y1) };
 }
 
 /* a is cut to [0, w) x [0, h); empty (all 0) when nothing is left. */
 static inline void box_clip(struct box *a, int32_t w, int32_t h)
 {
-	int32_t x1 = a->x < 0 ? 0 : a->x, y1 = a->y < 0 ? 0 : a->y;
-	int32_t x2 = a->x + a->w > w ? w : a->x + a->w;
-	int32_t y2 = a->y + a->h > h ? h : a->y + a->h;
+	int64_t x1 = a->x < 0 ? 0 : a->x, y1 = a->y < 0 ? 0 : a->y;
+	int64_t x2 = (int64_t)a->x + a->w > w ? w : (int64_t)a->x + a->w;
+	int64_t y2 = (int64_t)a->y + a->h > h ? h : (int64_t)a->y + a->h;
 	if (x2 <= x1 || y2 <= y1)
 		*a = (struct box){ 0 };
 	else
-		*a = (struct box){ x1, y1, x2 - x1, y2 - y1 };
+		*a = (struct box){ (int32_t)x1, (int32_t)y1, (int32_t)(x2 - x1), (int32_t)(y2 - y1) };
 }
 
 #endif
