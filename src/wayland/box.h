@@ -24,7 +24,10 @@ static inline struct box rect_box(const struct rect *r)
 {
 	if (rect_empty(r))
 		return (struct box){ 0 };
-	return (struct box){ r->x0, r->y0, r->x1 - r->x0, r->y1 - r->y0 };
+	/* from INT32_MIN to INT32_MAX does not fit a width: cut to INT32_MAX (found by
+	 * tests/fuzz: wl_surface.damage at x = INT32_MAX overflowed the old sum) */
+	return (struct box){ r->x0, r->y0, rect_clamp((int64_t)r->x1 - r->x0, 0, INT32_MAX),
+		rect_clamp((int64_t)r->y1 - r->y0, 0, INT32_MAX) };
 }
 
 /* a becomes the smallest box that holds a and b (an empty b changes nothing). */

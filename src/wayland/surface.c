@@ -327,7 +327,8 @@ static void add_damage(struct surface_state *st, int32_t x, int32_t y, int32_t w
 	if (w <= 0 || h <= 0)
 		return;
 	/* clamp huge values so that the union cannot overflow */
-	if (x < -(1 << 20) || y < -(1 << 20) || w > (1 << 20) || h > (1 << 20)) {
+	if (x < -(1 << 20) || y < -(1 << 20) || x > (1 << 20) || y > (1 << 20) ||
+	    w > (1 << 20) || h > (1 << 20)) {
 		st->damage_all = true;
 		return;
 	}

@@ -88,12 +88,34 @@ static void test_box(void **state)
 	assert_memory_equal(&neg, &((struct box){ 0 }), sizeof(neg));
 }
 
+/* tests/fuzz found wl_surface.damage at x = INT32_MAX, width 1000, overflowing the damage
+ * union's edge sum (UBSan: signed integer overflow) */
+static void test_box_overflow(void **state)
+{
+	(void)state;
+	struct box a = { 0, 0, 64, 64 }, b = { INT32_MAX, INT32_MAX, 1000, 1000 };
+	box_union(&a, &b); /* nothing of b is representable: a stays */
+	assert_memory_equal(&a, &((struct box){ 0, 0, 64, 64 }), sizeof(a));
+	a = (struct box){ INT32_MIN, INT32_MIN, 10, 10 };
+	b = (struct box){ INT32_MAX - 5, INT32_MAX - 5, 5, 5 };
+	box_union(&a, &b); /* a width that does not fit is cut to INT32_MAX */
+	assert_memory_equal(&a, &((struct box){ INT32_MIN, INT32_MIN, INT32_MAX, INT32_MAX }),
+		sizeof(a));
+	a = (struct box){ INT32_MAX, 0, 1000, 10 };
+	box_clip(&a, 64, 64);
+	assert_memory_equal(&a, &((struct box){ 0 }), sizeof(a));
+	a = (struct box){ -10, -10, INT32_MAX, INT32_MAX };
+	box_clip(&a, 64, 48);
+	assert_memory_equal(&a, &((struct box){ 0, 0, 64, 48 }), sizeof(a));
+}
+
 int main(int argc, char **argv)
 {
 	enum { N_CLIP = UNIT_ARRAY_LEN(clip_cases) };
 	static const struct CMUnitTest fixed[] = {
 		{ "rect@intersect-union", test_intersect_union, NULL, NULL, NULL },
 		{ "rect@box", test_box, NULL, NULL, NULL },
+		{ "rect@box-overflow", test_box_overflow, NULL, NULL, NULL },
 	};
 	struct CMUnitTest tests[UNIT_ARRAY_LEN(fixed) + N_CLIP];
 	size_t n = 0;

@@ -6,14 +6,19 @@
 # ship it). `dispman_vm_profile NAME` sets, for the profile NAME:
 #   DISPMAN_VM_KABI     the kernel ABI (the environment may override the two
 #                       pinned kernels: DISPMAN_VM_KABI_6_1, DISPMAN_VM_KABI_6_12)
-#   VM_DRIVERS          the DRM drivers to load, in this order
-#   VM_DUT              the driver whose card is the device under test
-#                       (DISPMAN_DEVICE in the guest)
+#   VM_DRIVERS          the DRM drivers to load (kernel module names), in this order
+#   VM_DUT              the DRM driver name (DRM_IOCTL_VERSION, dispman_vm_drm_name)
+#                       whose card is the device under test (DISPMAN_DEVICE in the guest)
 #   VM_QEMU_ARGS        extra QEMU arguments (an array)
-#   VM_GPU_ID           the QEMU id of the virtio-gpu device, empty without one
-#                       (its heads can be screendumped: tests/vm/screendump)
+#   VM_GPU_ID           the QEMU id of the display device QEMU can screendump (virtio-gpu,
+#                       bochs-display, cirrus-vga), empty without one (its heads can be
+#                       screendumped: tests/vm/screendump)
+#   VM_GPU_DRIVER       the module driving that device
 # and returns 1 for an unknown profile.
-DISPMAN_VM_PROFILES="vkms-6.1 vkms-6.12 virtio-gpu multi"
+# bochs (bochs-display: one primary plane, no cursor, no vblank interrupt) and cirrus
+# (cirrus-vga: one plane, 16/24/32 bpp, 4 MiB) are the simplest hardware there is; their
+# guests run a short list of tests (DISPMAN_VM_SHORT_TESTS) for the CI time budget.
+DISPMAN_VM_PROFILES="vkms-6.1 vkms-6.12 virtio-gpu multi bochs cirrus"
 DISPMAN_VM_DEFAULT_PROFILE=vkms-6.1
 : "${DISPMAN_VM_KABI_6_1:=6.1.0-57}"
 : "${DISPMAN_VM_KABI_6_12:=6.12.118+deb12}"
@@ -39,7 +44,7 @@ DISPMAN_VM_KERNEL_ARGS="nokaslr sysrq_always_enabled unknown_nmi_panic softlocku
 dispman_vm_profile() {
 	local kabi
 	VM_QEMU_ARGS=()
-	VM_GPU_ID=
+	VM_GPU_ID= VM_GPU_DRIVER=
 	case "$1" in
 	vkms-6.1)
 		kabi=$DISPMAN_VM_KABI_6_1 VM_DRIVERS="vkms" VM_DUT=vkms ;;
@@ -51,11 +56,36 @@ dispman_vm_profile() {
 		# virtio_gpu first: it becomes card0 and vkms, the device under
 		# test, card1, so a test that ignores DISPMAN_DEVICE shows it.
 		kabi=$DISPMAN_VM_KABI_6_12 VM_DRIVERS="virtio_gpu vkms" VM_DUT=vkms VM_GPU_ID=gpu0 ;;
+	bochs)
+		kabi=$DISPMAN_VM_KABI_6_12 VM_DRIVERS="bochs" VM_DUT=bochs-drm VM_GPU_ID=gpu0
+		VM_GPU_DRIVER=bochs VM_QEMU_ARGS=(-vga none -device "bochs-display,id=$VM_GPU_ID") ;;
+	cirrus)
+		kabi=$DISPMAN_VM_KABI_6_1 VM_DRIVERS="cirrus" VM_DUT=cirrus VM_GPU_ID=gpu0
+		VM_GPU_DRIVER=cirrus VM_QEMU_ARGS=(-vga none -device "cirrus-vga,id=$VM_GPU_ID") ;;
 	*) return 1 ;;
 	esac
-	if [ -n "$VM_GPU_ID" ]; then
+	if [ -n "$VM_GPU_ID" ] && [ -z "$VM_GPU_DRIVER" ]; then
+		VM_GPU_DRIVER=virtio_gpu
 		VM_QEMU_ARGS+=(-vga none -device "virtio-gpu-pci,max_outputs=2,id=$VM_GPU_ID")
 	fi
 	DISPMAN_VM_KABI=$kabi
 	return 0
+}
+
+# The DRM driver name (DRM_IOCTL_VERSION) of a kernel module: they differ for bochs.
+dispman_vm_drm_name() {
+	case "$1" in
+	bochs) echo bochs-drm ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# The tests a short profile runs (bochs, cirrus: tests/vm/short-tests, for the CI time
+# budget); nothing for the others (every test).
+dispman_vm_short_tests() {
+	case "$1" in
+	bochs|cirrus)
+		awk -v p="$1" '$1 !~ /^#/ && NF && (NF == 1 || index("," $2 ",", "," p ",")) { print $1 }' \
+			"$(dirname "${BASH_SOURCE[0]:-$0}")/short-tests" ;;
+	esac
 }
