@@ -67,7 +67,8 @@ struct server {
 		/* a surface is being destroyed (data: struct surface *), before it is
 		 * unmapped: focus and copies let go of it */
 		struct wl_signal surface_destroy;
-		/* a surface was mapped or unmapped (data: struct surface *) */
+		/* a surface was mapped, unmapped, moved or restacked (data: struct
+		 * surface *) */
 		struct wl_signal map_changed;
 		/* the keyboard focus moved (data: the struct surface * now focused, or NULL) */
 		struct wl_signal keyboard_focus;

@@ -295,6 +295,9 @@ static void surface_attach(struct wl_client *client, struct wl_resource *res,
 			s->srv->stats.protocol_errors++;
 			return;
 		}
+		/* a role may refuse buffers for now (xdg-shell before the first ack) */
+		if (s->role_refuses_buffer && s->role_refuses_buffer(s, s->role_data))
+			return;
 		buffer_hold(b);
 	}
 	if (s->pending.buffer)

@@ -42,6 +42,9 @@ struct stack_entry {
 
 /* A role's hook: called after the surface's state was applied by wl_surface.commit. */
 typedef void (*surface_role_commit)(struct surface *s, void *data);
+/* A role's hook on wl_surface.attach of a buffer: true when the role refuses it (it has
+ * posted the protocol error). */
+typedef bool (*surface_role_refuses_buffer)(struct surface *s, void *data);
 
 struct surface {
 	struct server *srv;
@@ -51,6 +54,7 @@ struct surface {
 	struct shell_surface *xdg;       /* xdg_surface object (set by xdg.c) */
 	surface_role_commit role_commit; /* with role_data; NULL: none */
 	void *role_data;
+	surface_role_refuses_buffer role_refuses_buffer; /* with role_data; NULL: none */
 	struct subsurface *sub;        /* subsurface role object */
 	struct wl_resource *viewport;
 

@@ -33,6 +33,9 @@ struct shell_surface {
 	bool placed;                    /* dispman_wayland_place_surface() */
 	int32_t place_x, place_y;
 	bool want_fullscreen;           /* set_fullscreen (the free policy honours it) */
+	bool want_maximized;            /* set_maximized (the free policy honours it) */
+	bool focused;                   /* it or one of its popups has the keyboard focus */
+	bool activated;                 /* the last configure said activated */
 	/* popups */
 	struct positioner_rules rules;
 	struct box popup_box;           /* relative to the parent's window geometry */
