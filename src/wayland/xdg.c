@@ -7,8 +7,10 @@
  * toplevels at their own size at (0, 0) or where the embedder placed them. Popups are
  * placed by their positioner's rules relative to the parent's window geometry and kept
  * inside the output (flip, then slide, then resize, per axis, as the rules allow). A
- * grabbing popup takes the keyboard (tree.c) and a press outside its client dismisses the
- * grab chain with popup_done, topmost first.
+ * grabbing popup takes the keyboard (tree.c) and a press outside its client, or a new
+ * toplevel that maps, dismisses the grab chain with popup_done, topmost first. A
+ * toplevel's activated state follows the keyboard focus; under the free policy a press
+ * raises the toplevel under it.
  */
 #include "xdg.h"
 
@@ -380,9 +382,37 @@ static bool grab_active(struct server *srv)
  * no other state). */
 struct press_listener {
 	struct wl_listener l;           /* first: server.xdg_press points here */
-	struct wl_listener focus;
+	struct wl_listener focus, map;
+	struct wl_event_source *dismiss; /* idle: end the popup grabs */
 	struct server *srv;
 };
+
+static void dismiss_idle(void *data)
+{
+	struct press_listener *pl = data;
+	pl->dismiss = NULL;
+	dismiss_grabs(pl->srv, NULL);
+}
+
+/* A toplevel that maps takes the keyboard from the grab's owner: the grab chain ends
+ * (after the repaint that mapped it, which reports this). */
+static void on_map_changed(struct wl_listener *l, void *data)
+{
+	struct press_listener *pl = wl_container_of(l, pl, map);
+	struct surface *s = data;
+	struct shell_surface *x = s->xdg;
+	if (!x || x->popup || s->role != ROLE_XDG_TOPLEVEL)
+		return;
+	if (!s->mapped) {
+		x->seen_mapped = false;
+		return;
+	}
+	if (x->seen_mapped)
+		return;
+	x->seen_mapped = true;
+	if (grab_active(pl->srv) && !pl->dismiss)
+		pl->dismiss = wl_event_loop_add_idle(pl->srv->loop, dismiss_idle, pl);
+}
 
 /* The keyboard focus moved: toplevels whose activated state changed are configured. */
 static void on_keyboard_focus(struct wl_listener *l, void *data)
@@ -1001,9 +1031,11 @@ int xdg_init_global(struct server *srv)
 		return -ENOMEM;
 	pl->l.notify = on_press;
 	pl->focus.notify = on_keyboard_focus;
+	pl->map.notify = on_map_changed;
 	pl->srv = srv;
 	wl_signal_add(&srv->events.press, &pl->l);
 	wl_signal_add(&srv->events.keyboard_focus, &pl->focus);
+	wl_signal_add(&srv->events.map_changed, &pl->map);
 	srv->xdg_press = &pl->l;
 	srv->xdg_global = wl_global_create(srv->display, &xdg_wm_base_interface,
 		XDG_WM_BASE_VERSION, srv, wm_bind);
@@ -1034,6 +1066,9 @@ void xdg_finish(struct server *srv)
 	struct press_listener *pl = wl_container_of(srv->xdg_press, pl, l);
 	wl_list_remove(&pl->l.link);
 	wl_list_remove(&pl->focus.link);
+	wl_list_remove(&pl->map.link);
+	if (pl->dismiss)
+		wl_event_source_remove(pl->dismiss);
 	free(pl);
 	srv->xdg_press = NULL;
 }
