@@ -638,6 +638,13 @@ static void on_map_changed(struct wl_listener *l, void *data)
 	struct seat *seat = wl_container_of(l, seat, map_changed);
 	keyboard_set_focus(seat, tree_keyboard_target(seat->srv));
 	if (seat->pointer_focus && !seat->pointer_focus->mapped) {
+		/* the client still has the surface: it hears that the pointer left it */
+		struct surface *gone = seat->pointer_focus;
+		struct wl_resource *p;
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(p, &seat->pointers, client_of(gone))
+			wl_pointer_send_leave(p, serial, gone->resource);
+		pointer_frame(seat, client_of(gone));
 		seat->pointer_focus = NULL;
 		cursor_focus_changed(seat->srv);
 	}

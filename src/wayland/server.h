@@ -77,6 +77,7 @@ struct server {
 		struct wl_signal press;
 	} events;
 	struct wl_listener shm_surface_destroy; /* shm.c's */
+	struct wl_listener surface_map; /* surface.c's: wl_surface.enter/leave */
 	struct wl_listener *xdg_press;  /* xdg.c's */
 	struct wl_global *xdg_global;   /* xdg.c's */
 
