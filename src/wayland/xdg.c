@@ -492,11 +492,9 @@ static void on_press(struct wl_listener *l, void *data)
 	}
 	struct wl_client *grabber = client_of(top);
 	if (press->target && wl_resource_get_client(press->target->resource) == grabber) {
-		/* inside the client: on one of its popups it is delivered; elsewhere on its
-		 * surfaces the popups close, as a click outside a menu does */
-		if (press->target->role == ROLE_XDG_POPUP)
-			return;
-		dismiss_grabs(srv, NULL);
+		/* inside the client: delivered, and the grab stays; the client closes its
+		 * popups itself if it wants (as under wlroots). Dismissing and delivering
+		 * both would hand it a press after popup_done. */
 		return;
 	}
 	dismiss_grabs(srv, NULL);
