@@ -157,11 +157,12 @@ static void place_surface(struct server *srv, struct surface *s, int32_t x, int3
 		}
 	}
 	s->l_z = (*z)++;
+	bool moved = s->x != x || s->y != y || s->w != w || s->h != h;
 	s->x = x;
 	s->y = y;
 	s->w = w;
 	s->h = h;
-	if (!was_mapped)
+	if (!was_mapped || moved)
 		wl_signal_emit(&srv->events.map_changed, s);
 }
 

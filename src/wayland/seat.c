@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -37,6 +38,9 @@ struct seat {
 	uint32_t pointer_enter_serial;  /* of the enter sent to pointer_focus */
 	struct surface *touch_focus[MAX_TOUCH];
 	double px, py;
+	bool pointer_seen;              /* a pointer event gave (px, py) */
+	double fsx, fsy;                /* the last position sent to pointer_focus */
+	struct wl_event_source *repick; /* idle: pick the pointer focus again */
 	unsigned buttons;               /* pointer buttons down */
 	struct seat_pointer_grab *grab; /* NULL: pointer events go to the focus */
 	struct wl_listener surface_destroy, map_changed;
@@ -230,6 +234,8 @@ static struct surface *pointer_update(struct seat *seat, double x, double y, dou
 	}
 	seat->pointer_focus = s;
 	seat->pointer_enter_serial = serial;
+	seat->fsx = *sx;
+	seat->fsy = *sy;
 	cursor_focus_changed(seat->srv);
 	if (s) {
 		for_each_of_client(p, &seat->pointers, client_of(s))
@@ -245,6 +251,7 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 	double sx = 0, sy = 0;
 	seat->px = ev->x;
 	seat->py = ev->y;
+	seat->pointer_seen = true;
 	bool pressed = ev->state == DISPMAN_INPUT_PRESSED;
 	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON) {
 		if (pressed)
@@ -275,6 +282,8 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 	switch (ev->type) {
 	case DISPMAN_INPUT_POINTER_MOTION:
 	case DISPMAN_INPUT_POINTER_MOTION_ABSOLUTE:
+		seat->fsx = sx;
+		seat->fsy = sy;
 		for_each_of_client(p, &seat->pointers, client)
 			wl_pointer_send_motion(p, ms, wl_fixed_from_double(sx),
 				wl_fixed_from_double(sy));
@@ -520,6 +529,8 @@ void seat_finish(struct server *srv)
 		dispman_input_set_callback(seat->input, NULL, NULL);
 	wl_list_remove(&seat->surface_destroy.link);
 	wl_list_remove(&seat->map_changed.link);
+	if (seat->repick)
+		wl_event_source_remove(seat->repick);
 	if (seat->keymap_fd >= 0)
 		close(seat->keymap_fd);
 	xkb_state_unref(seat->state);
@@ -591,15 +602,60 @@ static void on_surface_destroy(struct wl_listener *l, void *data)
 			seat->touch_focus[i] = NULL;
 }
 
-/* A surface was mapped or unmapped: the keyboard goes to the top toplevel. */
+static uint32_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
+}
+
+/* After the repaint that mapped, unmapped or moved surfaces: what is under a pointer that
+ * did not move may have changed. Enter/leave as a motion would, or a motion when the
+ * surface under it moved. */
+static void repick_pointer(void *data)
+{
+	struct seat *seat = data;
+	seat->repick = NULL;
+	if (seat->grab || !seat->pointer_seen)
+		return;
+	struct surface *old = seat->pointer_focus;
+	double sx = 0, sy = 0;
+	struct surface *s = pointer_update(seat, seat->px, seat->py, &sx, &sy);
+	if (!s)
+		return;
+	if (s == old && (sx != seat->fsx || sy != seat->fsy)) {
+		struct wl_resource *p;
+		uint32_t ms = now_ms();
+		seat->fsx = sx;
+		seat->fsy = sy;
+		for_each_of_client(p, &seat->pointers, client_of(s))
+			wl_pointer_send_motion(p, ms, wl_fixed_from_double(sx),
+				wl_fixed_from_double(sy));
+	} else if (s == old) {
+		return;
+	}
+	pointer_frame(seat, client_of(s));
+}
+
+/* A surface was mapped, unmapped, moved or restacked: the keyboard goes to the top toplevel, the
+ * pointer focus is picked again once the repaint is done. */
 static void on_map_changed(struct wl_listener *l, void *data)
 {
 	struct seat *seat = wl_container_of(l, seat, map_changed);
 	keyboard_set_focus(seat, tree_keyboard_target(seat->srv));
 	if (seat->pointer_focus && !seat->pointer_focus->mapped) {
+		/* the client still has the surface: it hears that the pointer left it */
+		struct surface *gone = seat->pointer_focus;
+		struct wl_resource *p;
+		uint32_t serial = next_serial(seat);
+		for_each_of_client(p, &seat->pointers, client_of(gone))
+			wl_pointer_send_leave(p, serial, gone->resource);
+		pointer_frame(seat, client_of(gone));
 		seat->pointer_focus = NULL;
 		cursor_focus_changed(seat->srv);
 	}
+	if (seat->pointer_seen && !seat->repick)
+		seat->repick = wl_event_loop_add_idle(seat->srv->loop, repick_pointer, seat);
 }
 
 void seat_pointer_grab(struct server *srv, struct seat_pointer_grab *grab)

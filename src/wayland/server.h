@@ -78,7 +78,8 @@ struct server {
 		/* a surface is being destroyed (data: struct surface *), before it is
 		 * unmapped: focus and copies let go of it */
 		struct wl_signal surface_destroy;
-		/* a surface was mapped or unmapped (data: struct surface *) */
+		/* a surface was mapped, unmapped, moved or restacked (data: struct
+		 * surface *) */
 		struct wl_signal map_changed;
 		/* the keyboard focus moved (data: the struct surface * now focused, or NULL) */
 		struct wl_signal keyboard_focus;
@@ -90,6 +91,7 @@ struct server {
 		struct wl_signal input;
 	} events;
 	struct wl_listener shm_surface_destroy; /* shm.c's */
+	struct wl_listener surface_map; /* surface.c's: wl_surface.enter/leave */
 	struct wl_listener *xdg_press;  /* xdg.c's */
 	struct wl_global *xdg_global;   /* xdg.c's */
 

@@ -45,6 +45,9 @@ struct stack_entry {
 
 /* A role's hook: called after the surface's state was applied by wl_surface.commit. */
 typedef void (*surface_role_commit)(struct surface *s, void *data);
+/* A role's hook on wl_surface.attach of a buffer: true when the role refuses it (it has
+ * posted the protocol error). */
+typedef bool (*surface_role_refuses_buffer)(struct surface *s, void *data);
 
 struct surface {
 	struct server *srv;
@@ -54,6 +57,7 @@ struct surface {
 	struct shell_surface *xdg;       /* xdg_surface object (set by xdg.c) */
 	surface_role_commit role_commit; /* with role_data; NULL: none */
 	void *role_data;
+	surface_role_refuses_buffer role_refuses_buffer; /* with role_data; NULL: none */
 	struct subsurface *sub;        /* subsurface role object */
 	struct wl_resource *viewport;
 
@@ -74,6 +78,7 @@ struct surface {
 	/* geometry of the last repaint, output coordinates */
 	int32_t x, y, w, h;
 	bool mapped;
+	bool entered;                   /* wl_surface.enter of the output was sent */
 	bool zero_copy;                 /* last repaint put a client dma-buf on a plane */
 	bool content_changed;           /* a buffer or damage was committed since the repaint */
 	struct wl_list link;            /* server.surfaces */

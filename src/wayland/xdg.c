@@ -7,8 +7,10 @@
  * toplevels at their own size at (0, 0) or where the embedder placed them. Popups are
  * placed by their positioner's rules relative to the parent's window geometry and kept
  * inside the output (flip, then slide, then resize, per axis, as the rules allow). A
- * grabbing popup takes the keyboard (tree.c) and a press outside its client dismisses the
- * grab chain with popup_done, topmost first.
+ * grabbing popup takes the keyboard (tree.c) and a press outside its client, or a new
+ * toplevel that maps, dismisses the grab chain with popup_done, topmost first. A
+ * toplevel's activated state follows the keyboard focus; under the free policy a press
+ * raises the toplevel under it.
  */
 #include "xdg.h"
 
@@ -164,6 +166,9 @@ static void toplevel_window_origin(struct shell_surface *x, const struct box *g,
 		if (x->want_fullscreen) {
 			*wx = g->w < srv->width ? (srv->width - g->w) / 2 : 0;
 			*wy = g->h < srv->height ? (srv->height - g->h) / 2 : 0;
+		} else if (x->want_maximized) {
+			*wx = 0;
+			*wy = 0;
 		} else {
 			*wx = x->placed ? x->place_x : 0;
 			*wy = x->placed ? x->place_y : 0;
@@ -252,6 +257,15 @@ static void add_state(struct wl_array *states, uint32_t st)
 		*p = st;
 }
 
+/* The toplevel that holds the keyboard focus f, itself or through one of its popups. */
+static struct shell_surface *toplevel_of_focus(struct surface *f)
+{
+	struct shell_surface *x = f ? f->xdg : NULL;
+	while (x && x->popup)
+		x = x->parent;
+	return x;
+}
+
 static void send_configure(struct shell_surface *x)
 {
 	struct server *srv = x->srv;
@@ -267,21 +281,31 @@ static void send_configure(struct shell_surface *x)
 	x->unacked[x->n_unacked++] = x->configure_serial;
 	if (!x->popup) {
 		int ver = wl_resource_get_version(x->role_resource);
+		bool free_policy = srv->policy == DISPMAN_WAYLAND_POLICY_FREE;
 		if (first && ver >= XDG_TOPLEVEL_WM_CAPABILITIES_SINCE_VERSION) {
-			/* full-screen is the one window state a kiosk changes */
+			/* full-screen is the one window state a kiosk changes; the free
+			 * policy also maximizes */
 			struct wl_array caps;
 			wl_array_init(&caps);
 			add_state(&caps, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN);
+			if (free_policy)
+				add_state(&caps, XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE);
 			xdg_toplevel_send_wm_capabilities(x->role_resource, &caps);
 			wl_array_release(&caps);
 		}
-		bool fullscreen = srv->policy == DISPMAN_WAYLAND_POLICY_KIOSK ? is_main(x) :
-			x->want_fullscreen;
+		bool fullscreen = !free_policy ? is_main(x) : x->want_fullscreen;
+		bool maximized = free_policy && !fullscreen && x->want_maximized;
+		/* activated: the toplevel has the keyboard focus (a new one gets it when it
+		 * maps, and the configure that says so follows) */
+		x->activated = x->focused;
 		struct wl_array states;
 		wl_array_init(&states);
 		if (fullscreen)
 			add_state(&states, XDG_TOPLEVEL_STATE_FULLSCREEN);
-		add_state(&states, XDG_TOPLEVEL_STATE_ACTIVATED);
+		if (maximized)
+			add_state(&states, XDG_TOPLEVEL_STATE_MAXIMIZED);
+		if (x->activated)
+			add_state(&states, XDG_TOPLEVEL_STATE_ACTIVATED);
 		if (ver >= XDG_TOPLEVEL_STATE_TILED_LEFT_SINCE_VERSION && fullscreen) {
 			add_state(&states, XDG_TOPLEVEL_STATE_TILED_LEFT);
 			add_state(&states, XDG_TOPLEVEL_STATE_TILED_RIGHT);
@@ -291,8 +315,9 @@ static void send_configure(struct shell_surface *x)
 		if (ver >= XDG_TOPLEVEL_CONFIGURE_BOUNDS_SINCE_VERSION)
 			xdg_toplevel_send_configure_bounds(x->role_resource, srv->width,
 				srv->height);
-		xdg_toplevel_send_configure(x->role_resource, fullscreen ? srv->width : 0,
-			fullscreen ? srv->height : 0, &states);
+		bool sized = fullscreen || maximized;
+		xdg_toplevel_send_configure(x->role_resource, sized ? srv->width : 0,
+			sized ? srv->height : 0, &states);
 		wl_array_release(&states);
 	} else {
 		popup_place(x);
@@ -353,11 +378,99 @@ static bool grab_active(struct server *srv)
 	return false;
 }
 
-/* The press listener, with the server behind it (this module keeps no other state). */
+/* The press and keyboard focus listeners, with the server behind them (this module keeps
+ * no other state). */
 struct press_listener {
-	struct wl_listener l;
+	struct wl_listener l;           /* first: server.xdg_press points here */
+	struct wl_listener focus, map;
+	struct wl_event_source *dismiss; /* idle: end the popup grabs */
 	struct server *srv;
 };
+
+static void dismiss_idle(void *data)
+{
+	struct press_listener *pl = data;
+	pl->dismiss = NULL;
+	dismiss_grabs(pl->srv, NULL);
+}
+
+/* A toplevel that maps takes the keyboard from the grab's owner: the grab chain ends
+ * (after the repaint that mapped it, which reports this). */
+static void on_map_changed(struct wl_listener *l, void *data)
+{
+	struct press_listener *pl = wl_container_of(l, pl, map);
+	struct surface *s = data;
+	struct shell_surface *x = s->xdg;
+	if (!x || x->popup || s->role != ROLE_XDG_TOPLEVEL)
+		return;
+	if (!s->mapped) {
+		x->seen_mapped = false;
+		return;
+	}
+	if (x->seen_mapped)
+		return;
+	x->seen_mapped = true;
+	if (grab_active(pl->srv) && !pl->dismiss)
+		pl->dismiss = wl_event_loop_add_idle(pl->srv->loop, dismiss_idle, pl);
+}
+
+/* The keyboard focus moved: toplevels whose activated state changed are configured. */
+static void on_keyboard_focus(struct wl_listener *l, void *data)
+{
+	struct press_listener *pl = wl_container_of(l, pl, focus);
+	struct shell_surface *a = toplevel_of_focus(data), *x;
+	wl_list_for_each(x, &pl->srv->toplevels, link) {
+		if (x->popup)
+			continue;
+		x->focused = x == a;
+		if (x->role_resource && x->configure_serial && x->activated != x->focused)
+			send_configure(x);
+	}
+}
+
+static bool descends_from(const struct shell_surface *o, const struct shell_surface *x)
+{
+	for (const struct shell_surface *q = o->parent; q; q = q->parent)
+		if (q == x)
+			return true;
+	return false;
+}
+
+/* The free policy's click to raise: the toplevel under a press goes on top, with its
+ * dialogs and popups above it in their order, and takes the keyboard. */
+static void raise_pressed(struct server *srv, struct surface *target)
+{
+	struct surface *s = target;
+	while (s && s->role == ROLE_SUBSURFACE && s->sub)
+		s = s->sub->parent;
+	struct shell_surface *x = s ? s->xdg : NULL;
+	while (x && x->popup)
+		x = x->parent;
+	if (!x || !x->role_resource)
+		return;
+	struct wl_list moved;
+	wl_list_init(&moved);
+	struct shell_surface *o, *tmp;
+	bool on_top = true;
+	wl_list_for_each_reverse(o, &srv->toplevels, link) {
+		if (o == x)
+			break;
+		if (!descends_from(o, x))
+			on_top = false;
+	}
+	if (on_top)
+		return;
+	wl_list_for_each_safe(o, tmp, &srv->toplevels, link) {
+		if (o == x || descends_from(o, x)) {
+			wl_list_remove(&o->link);
+			wl_list_insert(moved.prev, &o->link);
+		}
+	}
+	wl_list_insert_list(srv->toplevels.prev, &moved);
+	server_schedule_repaint(srv);
+	/* the seat gives the keyboard to the new top */
+	wl_signal_emit(&srv->events.map_changed, x->surface);
+}
 
 /* A press: outside the grabbing client it ends the grab (and is not delivered). */
 static void on_press(struct wl_listener *l, void *data)
@@ -365,8 +478,11 @@ static void on_press(struct wl_listener *l, void *data)
 	struct server_press *press = data;
 	struct press_listener *pl = wl_container_of(l, pl, l);
 	struct server *srv = pl->srv;
-	if (!grab_active(srv))
+	if (!grab_active(srv)) {
+		if (srv->policy == DISPMAN_WAYLAND_POLICY_FREE && press->target)
+			raise_pressed(srv, press->target);
 		return;
+	}
 	struct shell_surface *x, *top = NULL;
 	wl_list_for_each_reverse(x, &srv->toplevels, link) {
 		if (x->popup && x->grab && !x->done && x->role_resource) {
@@ -376,11 +492,9 @@ static void on_press(struct wl_listener *l, void *data)
 	}
 	struct wl_client *grabber = client_of(top);
 	if (press->target && wl_resource_get_client(press->target->resource) == grabber) {
-		/* inside the client: on one of its popups it is delivered; elsewhere on its
-		 * surfaces the popups close, as a click outside a menu does */
-		if (press->target->role == ROLE_XDG_POPUP)
-			return;
-		dismiss_grabs(srv, NULL);
+		/* inside the client: delivered, and the grab stays; the client closes its
+		 * popups itself if it wants (as under wlroots). Dismissing and delivering
+		 * both would hand it a press after popup_done. */
 		return;
 	}
 	dismiss_grabs(srv, NULL);
@@ -512,11 +626,35 @@ static void toplevel_set_min_size(struct wl_client *c, struct wl_resource *res, 
 
 static void toplevel_void(struct wl_client *c, struct wl_resource *res)
 {
-	/* maximize and minimize: a kiosk has neither; the configure answers with the
-	 * toplevel's state as it is */
+	/* minimize: a kiosk has none; the configure answers with the toplevel's state as
+	 * it is */
 	struct shell_surface *x = toplevel_from(res);
 	if (x && x->configure_serial)
 		send_configure(x);
+}
+
+/* The free policy maximizes (the output's size at its top left corner); the kiosk's keeps
+ * its own state and says so in the configure. */
+static void toplevel_set_maximized(struct wl_client *c, struct wl_resource *res)
+{
+	struct shell_surface *x = toplevel_from(res);
+	if (!x)
+		return;
+	x->want_maximized = true;
+	if (x->configure_serial)
+		send_configure(x);
+	server_schedule_repaint(x->srv);
+}
+
+static void toplevel_unset_maximized(struct wl_client *c, struct wl_resource *res)
+{
+	struct shell_surface *x = toplevel_from(res);
+	if (!x)
+		return;
+	x->want_maximized = false;
+	if (x->configure_serial)
+		send_configure(x);
+	server_schedule_repaint(x->srv);
 }
 
 static void toplevel_set_fullscreen(struct wl_client *c, struct wl_resource *res,
@@ -546,8 +684,8 @@ static const struct xdg_toplevel_interface toplevel_impl = {
 	.resize = toplevel_resize,
 	.set_max_size = toplevel_set_max_size,
 	.set_min_size = toplevel_set_min_size,
-	.set_maximized = toplevel_void,
-	.unset_maximized = toplevel_void,
+	.set_maximized = toplevel_set_maximized,
+	.unset_maximized = toplevel_unset_maximized,
 	.set_fullscreen = toplevel_set_fullscreen,
 	.unset_fullscreen = toplevel_unset_fullscreen,
 	.set_minimized = toplevel_void,
@@ -630,6 +768,7 @@ static void xsurface_resource_destroy(struct wl_resource *res)
 			surface_unmap(x->surface);
 		x->surface->xdg = NULL;
 		x->surface->role_commit = NULL;
+		x->surface->role_refuses_buffer = NULL;
 		x->surface->role_data = NULL;
 		x->surface->role = ROLE_NONE;
 	}
@@ -759,6 +898,17 @@ static const struct xdg_surface_interface xsurface_impl = {
 	.ack_configure = xsurface_ack_configure,
 };
 
+/* surface_role_refuses_buffer: no buffer before the first configure is acked */
+static bool refuses_buffer(struct surface *s, void *data)
+{
+	struct shell_surface *x = data;
+	if (x->configured || !x->resource)
+		return false;
+	post_error(x->srv, x->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
+		"buffer attached before the first configure was acknowledged");
+	return true;
+}
+
 static void xdg_surface_committed(struct surface *s, void *data)
 {
 	struct shell_surface *x = data;
@@ -815,7 +965,8 @@ static void wm_get_xdg_surface(struct wl_client *c, struct wl_resource *res, uin
 			"the surface already has an xdg_surface or another role");
 		return;
 	}
-	if (s->current.buffer) {
+	if (s->current.buffer || s->pending.buffer) {
+		/* attached or committed: both are errors (xdg_surface's description) */
 		post_error(srv, res, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
 			"the surface already has a buffer");
 		return;
@@ -837,6 +988,7 @@ static void wm_get_xdg_surface(struct wl_client *c, struct wl_resource *res, uin
 	wl_signal_add(&s->destroy_signal, &x->surface_destroy);
 	s->xdg = x;
 	s->role_commit = xdg_surface_committed;
+	s->role_refuses_buffer = refuses_buffer;
 	s->role_data = x;
 	wl_resource_set_implementation(x->resource, &xsurface_impl, x, xsurface_resource_destroy);
 }
@@ -876,8 +1028,12 @@ int xdg_init_global(struct server *srv)
 	if (!pl)
 		return -ENOMEM;
 	pl->l.notify = on_press;
+	pl->focus.notify = on_keyboard_focus;
+	pl->map.notify = on_map_changed;
 	pl->srv = srv;
 	wl_signal_add(&srv->events.press, &pl->l);
+	wl_signal_add(&srv->events.keyboard_focus, &pl->focus);
+	wl_signal_add(&srv->events.map_changed, &pl->map);
 	srv->xdg_press = &pl->l;
 	srv->xdg_global = wl_global_create(srv->display, &xdg_wm_base_interface,
 		XDG_WM_BASE_VERSION, srv, wm_bind);
@@ -905,7 +1061,12 @@ void xdg_finish(struct server *srv)
 {
 	if (!srv->xdg_press)
 		return;
-	wl_list_remove(&srv->xdg_press->link);
-	free(srv->xdg_press);
+	struct press_listener *pl = wl_container_of(srv->xdg_press, pl, l);
+	wl_list_remove(&pl->l.link);
+	wl_list_remove(&pl->focus.link);
+	wl_list_remove(&pl->map.link);
+	if (pl->dismiss)
+		wl_event_source_remove(pl->dismiss);
+	free(pl);
 	srv->xdg_press = NULL;
 }

@@ -33,6 +33,10 @@ struct shell_surface {
 	bool placed;                    /* dispman_wayland_place_surface() */
 	int32_t place_x, place_y;
 	bool want_fullscreen;           /* set_fullscreen (the free policy honours it) */
+	bool want_maximized;            /* set_maximized (the free policy honours it) */
+	bool focused;                   /* it or one of its popups has the keyboard focus */
+	bool activated;                 /* the last configure said activated */
+	bool seen_mapped;               /* its map was reported (map_changed) */
 	/* popups */
 	struct positioner_rules rules;
 	struct box popup_box;           /* relative to the parent's window geometry */

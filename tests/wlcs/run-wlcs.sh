@@ -92,9 +92,12 @@ for n in xpass:
     print('FAIL: expected to fail, passed (take it off tests/wlcs/expected-failures.txt): %s' % n)
 if not finished:
     print('FAIL: the runner did not finish (exit %d); last test: %s' % (rc, run[-1] if run else '-'))
+# the suites by their own name (a parameterized one without its instantiation prefix)
+names = sorted({s.split('/')[-1] for s in suites})
 print('wlcs totals: run %d, passed %d, failed %d, skipped %d, expected failures %d '
-      '(unexpected failures %d, unexpected passes %d), %s s' % (len(run), len(passed),
-      len(failed), len(skipped), len(xfail), len(unexpected), len(xpass), secs))
+      '(unexpected failures %d, unexpected passes %d), %s s; suites run: %s' % (len(run),
+      len(passed), len(failed), len(skipped), len(xfail), len(unexpected), len(xpass), secs,
+      ', '.join(names) or 'none'))
 sys.exit(1 if unexpected or xpass or not finished else 0)
 EOF
 status=$?

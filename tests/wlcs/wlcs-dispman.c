@@ -416,11 +416,14 @@ static void touch_event(struct touch *t, enum dispman_input_event_type type, boo
 	}
 }
 
+/* wlcs/touch.h declares touch_down and touch_move with wl_fixed_t coordinates, but wlcs
+ * (1.5.0 and its main branch: wlcs::Touch::down_at()/move_to() in src/in_process_server.cpp)
+ * passes whole output pixels, and Mir's module takes them as int: so do we. */
 static void touch_down(WlcsTouch *touch, wl_fixed_t x, wl_fixed_t y)
 {
 	struct touch *t = (struct touch *)touch;
-	t->x = wl_fixed_to_double(x);
-	t->y = wl_fixed_to_double(y);
+	t->x = (double)x;
+	t->y = (double)y;
 	t->down = true;
 	touch_event(t, DISPMAN_INPUT_TOUCH_DOWN, true);
 }
@@ -428,8 +431,8 @@ static void touch_down(WlcsTouch *touch, wl_fixed_t x, wl_fixed_t y)
 static void touch_move(WlcsTouch *touch, wl_fixed_t x, wl_fixed_t y)
 {
 	struct touch *t = (struct touch *)touch;
-	t->x = wl_fixed_to_double(x);
-	t->y = wl_fixed_to_double(y);
+	t->x = (double)x;
+	t->y = (double)y;
 	touch_event(t, DISPMAN_INPUT_TOUCH_MOTION, true);
 }
 
