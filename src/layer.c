@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "buffer.h"
 #include "device.h"
@@ -64,6 +65,7 @@ struct dispman_layer {
 	 * camera share no memory); else NONE */
 	enum dispman_placement_reason copy_reason;
 	bool needs_plane;         /* dispman_layer_set_needs_plane(): placed first */
+	char name[DISPMAN_LAYER_NAME_MAX + 1]; /* dispman_layer_set_name(); "" when none */
 	/* rectangles changed since the last accepted commit (alloc.c clears it) */
 	bool geom_dirty;
 	int32_t composed_box[4];  /* compose.c: x1, y1, x2, y2 where it was last drawn */
@@ -525,6 +527,28 @@ int dispman_layer_set_needs_plane(struct dispman_layer *layer, bool needs)
 		device_shape_changed(output_device(layer->out));
 	}
 	return 0;
+}
+
+int dispman_layer_set_name(struct dispman_layer *layer, const char *name)
+{
+	if (!have_layer(layer, __func__))
+		return -EINVAL;
+	size_t len = name ? strlen(name) : 0;
+	if (len > DISPMAN_LAYER_NAME_MAX) {
+		dispman_log(DISPMAN_LOG_ERROR, "dispman_layer_set_name: a name of %zu bytes, more "
+			"than %d", len, DISPMAN_LAYER_NAME_MAX);
+		return -EINVAL;
+	}
+	memcpy(layer->name, name ? name : "", len);
+	layer->name[len] = '\0';
+	return 0;
+}
+
+const char *dispman_layer_get_name(struct dispman_layer *layer)
+{
+	if (!have_layer(layer, __func__))
+		return NULL;
+	return layer->name[0] ? layer->name : NULL;
 }
 
 bool layer_needs_plane(const struct dispman_layer *layer)

@@ -333,8 +333,12 @@ static void add_layer(struct dispman_pipeline *p, struct dispman_output *out,
 	struct dispman_layer *layer, uint32_t id, size_t comp,
 	const struct pipeline_cam *cams, size_t n_cams)
 {
-	char name[32];
-	snprintf(name, sizeof(name), "layer %u", id);
+	char name[32 + DISPMAN_LAYER_NAME_MAX];
+	const char *label = dispman_layer_get_name(layer);
+	if (label)
+		snprintf(name, sizeof(name), "layer %u (%s)", id, label);
+	else
+		snprintf(name, sizeof(name), "layer %u", id);
 	const struct dispman_placement *pl = layer_placement(layer);
 	static const char *const states[] = { "not shown", "on a plane", "composited" };
 	size_t k = pipeline_add_node(p, DISPMAN_PIPELINE_LAYER, id, name,

@@ -942,6 +942,24 @@ int dispman_buffer_set_release_callback(struct dispman_buffer *buf,
  */
 int dispman_layer_set_needs_plane(struct dispman_layer *layer, bool needs);
 
+/** The longest layer name dispman_layer_set_name() takes, in bytes, without the NUL. */
+#define DISPMAN_LAYER_NAME_MAX 63
+
+/**
+ * Name the layer for introspection: the pipeline graph (dispman_pipeline_create(),
+ * `dispman-info --pipeline`) shows "layer N (name)". The library copies name; NULL or ""
+ * takes the name away. Nothing else reads it. Returns 0, or -EINVAL (layer NULL, or name
+ * longer than DISPMAN_LAYER_NAME_MAX bytes; logged).
+ */
+int dispman_layer_set_name(struct dispman_layer *layer, const char *name);
+
+/**
+ * The layer's name (dispman_layer_set_name()), owned by the layer and valid until the
+ * next dispman_layer_set_name() or its destruction; NULL when it has none, or layer is
+ * NULL (logged).
+ */
+const char *dispman_layer_get_name(struct dispman_layer *layer);
+
 /** The kinds of hardware plane (the kernel's plane types). */
 enum dispman_plane_kind {
 	DISPMAN_PLANE_PRIMARY = 0,

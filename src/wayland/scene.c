@@ -106,6 +106,11 @@ static void place_surface(struct server *srv, struct surface *s, int32_t x, int3
 			return;
 		}
 		srv->layers++;
+		s->name_changed = s->name[0] != '\0';
+	}
+	if (s->name_changed) {
+		dispman_layer_set_name(s->layer, s->name);
+		s->name_changed = false;
 	}
 	bool was_mapped = s->mapped;
 	s->mapped = true;

@@ -67,6 +67,10 @@ struct surface {
 	struct stack_entry self;
 
 	struct dispman_layer *layer;
+	/* what its layer is called in the pipeline graph (xdg.c: the toplevel's app_id);
+	 * scene.c hands it to the layer when name_changed */
+	char name[DISPMAN_LAYER_NAME_MAX + 1];
+	bool name_changed;
 	struct dispman_buffer *shown;   /* what the layer was last given */
 	struct wl_list slots;           /* shm_slot.link */
 	int32_t slots_w, slots_h;

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "positioner.h"
@@ -585,6 +586,17 @@ static void toplevel_set_string(struct wl_client *c, struct wl_resource *res, co
 {
 }
 
+/* The app_id names the toplevel's layer in the pipeline graph (cut to the layer name's
+ * limit). */
+static void toplevel_set_app_id(struct wl_client *c, struct wl_resource *res, const char *s)
+{
+	struct shell_surface *x = toplevel_from(res);
+	if (!x || !x->surface)
+		return;
+	snprintf(x->surface->name, sizeof(x->surface->name), "%s", s ? s : "");
+	x->surface->name_changed = true;
+}
+
 static void toplevel_show_window_menu(struct wl_client *c, struct wl_resource *res,
 	struct wl_resource *seat, uint32_t serial, int32_t x, int32_t y)
 {
@@ -678,7 +690,7 @@ static const struct xdg_toplevel_interface toplevel_impl = {
 	.destroy = role_destroy,
 	.set_parent = toplevel_set_parent,
 	.set_title = toplevel_set_string,
-	.set_app_id = toplevel_set_string,
+	.set_app_id = toplevel_set_app_id,
 	.show_window_menu = toplevel_show_window_menu,
 	.move = toplevel_move,
 	.resize = toplevel_resize,

@@ -163,6 +163,16 @@ case "$case_" in
 foot)
 	run_client foot foot sh -c 'read -r l; echo "$l" >"$0"' "$out/typed"
 	wait_focus foot "$cpid" 120
+	# The kiosk's live pipeline graph (issue 30) names foot's layer by its app_id and
+	# says where it is (on a plane or composited).
+	info=$(dirname "$kiosk")/dispman-info
+	if [ -x "$info" ]; then
+		g=$("$info" --pipeline --pid "$kpid" 2>&1) || fail "dispman-info --pipeline --pid: $g"
+		line=$(echo "$g" | grep -m1 'layer [0-9]* (foot)') ||
+			fail "the kiosk's pipeline graph names no layer foot: $g"
+		echo "$line" | grep -Eq 'plane|composit' || fail "foot's layer has no place: $line"
+		echo "pipeline: $line"
+	fi
 	send "type Hello kiosk 42"
 	send "key enter"
 	keys_sync

@@ -53,6 +53,15 @@ static void test_display(void **state)
 	struct dispman_buffer *sb = unit_pattern_buffer(f->dev, 64, 64, DRM_FORMAT_ARGB8888, 7);
 	assert_int_equal(dispman_layer_set_buffer(small, sb), 0);
 	assert_int_equal(dispman_layer_set_z(small, 5), 0);
+	/* a named layer shows its name in the graph (the kiosk names a toplevel's by app_id) */
+	assert_int_equal(dispman_layer_set_name(small, "sprite"), 0);
+	assert_string_equal(dispman_layer_get_name(small), "sprite");
+	char too_long[DISPMAN_LAYER_NAME_MAX + 2];
+	memset(too_long, 'x', sizeof(too_long) - 1);
+	too_long[sizeof(too_long) - 1] = '\0';
+	assert_int_equal(dispman_layer_set_name(small, too_long), -EINVAL);
+	assert_true(unit_log_find(DISPMAN_LOG_ERROR, "more than 63"));
+	assert_string_equal(dispman_layer_get_name(small), "sprite"); /* unchanged */
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	unit_drain(f->dev);
 	struct dispman_placement pl;
@@ -73,6 +82,7 @@ static void test_display(void **state)
 	assert_int_equal(layers, 2);
 	assert_true(ls != SIZE_MAX);
 	const struct dispman_pipeline_node *ln = dispman_pipeline_get_node(p, ls);
+	assert_non_null(strstr(ln->name, "(sprite)"));
 	assert_int_equal(ln->fb_id, dispman_buffer_get_fb_id(sb));
 	assert_int_equal(ln->placement.plane_id, pl.plane_id);
 	size_t plane = active_sink(p, ls, DISPMAN_PIPELINE_LINK_PLANE);
