@@ -4,6 +4,8 @@
 #include <string.h>
 #include <linux/videodev2.h>
 
+#include "yuv.h"
+
 bool camera_convertible(uint32_t v4l2_fourcc)
 {
 	switch (v4l2_fourcc) {
@@ -25,19 +27,6 @@ uint64_t camera_copy_rows(const uint8_t *src, uint32_t pitch, uint32_t row_bytes
 	return (uint64_t)row_bytes * height;
 }
 
-static inline uint8_t clamp8(int v)
-{
-	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-}
-
-/* BT.601 limited range, integer. */
-static inline uint32_t yuv_to_xrgb(int y, int u, int v)
-{
-	int c = 298 * (y - 16), d = u - 128, e = v - 128;
-	return 0xff000000u | (uint32_t)clamp8((c + 409 * e + 128) >> 8) << 16 |
-	       (uint32_t)clamp8((c - 100 * d - 208 * e + 128) >> 8) << 8 |
-	       (uint32_t)clamp8((c + 516 * d + 128) >> 8);
-}
 
 /* One row of width pixels from s (and, for NV12, the chroma row uv) into row. */
 static void convert_row(uint32_t fourcc, uint32_t width, const uint8_t *s, const uint8_t *uv,

@@ -15,6 +15,7 @@
 #include <dispman/dispman.h>
 
 #include "buffer.h"
+#include "yuv.h"
 
 bool compose_yuv_format(uint32_t drm_fourcc)
 {
@@ -29,18 +30,6 @@ bool compose_yuv_format(uint32_t drm_fourcc)
 	}
 }
 
-static inline uint8_t clamp8(int v)
-{
-	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-}
-
-static inline uint32_t yuv_to_xrgb(int y, int u, int v)
-{
-	int c = 298 * (y - 16), d = u - 128, e = v - 128;
-	return 0xff000000u | (uint32_t)clamp8((c + 409 * e + 128) >> 8) << 16 |
-	       (uint32_t)clamp8((c - 100 * d - 208 * e + 128) >> 8) << 8 |
-	       (uint32_t)clamp8((c + 516 * d + 128) >> 8);
-}
 
 uint64_t compose_yuv_convert(uint32_t drm_fourcc, const uint8_t *src, uint32_t pitch,
 	uint32_t width, uint32_t height, uint8_t *out, uint32_t ostride)

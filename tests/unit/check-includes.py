@@ -25,7 +25,8 @@ import re
 import sys
 import tempfile
 
-SHARED = {'util.h', 'list.h', 'log.h', 'clock.h', 'rect.h', 'plan.h', 'props.h', 'sized.h'}
+SHARED = {'util.h', 'list.h', 'log.h', 'clock.h', 'rect.h', 'plan.h', 'props.h', 'sized.h',
+          'yuv.h'}
 PURE = {'plan.c', 'plan.h', 'rect.h'}
 PURE_ALLOWED = {'plan.h', 'rect.h'}
 UMBRELLA = 'private.h'
