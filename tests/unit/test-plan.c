@@ -20,6 +20,7 @@
  *   T (stacking) K (kernel rejected) B(udget) R(otation).
  */
 #include "plan.h"
+#include "unit-main.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -382,33 +383,29 @@ static int run_invalid(void)
 	return fails ? 1 : 0;
 }
 
+static void test_scenario(void **state)
+{
+	if (run(*state))
+		fail();
+}
+
+static void test_invalid(void **state)
+{
+	(void)state;
+	if (run_invalid())
+		fail();
+}
+
 int main(int argc, char **argv)
 {
-	size_t n = sizeof(scenarios) / sizeof(scenarios[0]);
-	if (argc > 1 && strcmp(argv[1], "--list") == 0) {
-		for (size_t i = 0; i < n; i++)
-			printf("plan@%s\n", scenarios[i].name);
-		printf("plan@invalid\n");
-		return 0;
+	enum { N = sizeof(scenarios) / sizeof(scenarios[0]) };
+	static char names[N][96];
+	struct CMUnitTest tests[N + 1];
+	for (size_t i = 0; i < N; i++) {
+		snprintf(names[i], sizeof(names[i]), "plan@%s", scenarios[i].name);
+		tests[i] = (struct CMUnitTest){ names[i], test_scenario, NULL, NULL,
+			(void *)&scenarios[i] };
 	}
-	if (argc > 1 && strcmp(argv[1], "--check-registered") == 0) {
-		int fails = argc - 2 != (int)n + 1;
-		for (size_t i = 0; i < n && !fails; i++) {
-			char want[96];
-			snprintf(want, sizeof(want), "plan@%s", scenarios[i].name);
-			fails += strcmp(argv[2 + i], want) != 0;
-		}
-		if (fails)
-			fprintf(stderr, "plan: the meson list and the scenarios differ "
-				"(--list shows these)\n");
-		return fails ? 1 : 0;
-	}
-	int fails = 0;
-	for (size_t i = 0; i < n; i++)
-		if (argc < 2 || strcmp(argv[1] + (strncmp(argv[1], "plan@", 5) ? 0 : 5),
-				scenarios[i].name) == 0)
-			fails += run(&scenarios[i]);
-	if (argc < 2 || strcmp(argv[1], "plan@invalid") == 0)
-		fails += run_invalid();
-	return fails ? 1 : 0;
+	tests[N] = (struct CMUnitTest){ "plan@invalid", test_invalid, NULL, NULL, NULL };
+	return unit_main("plan", tests, N + 1, argc, argv);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "udmabuf.h"
+#include "unit-main.h"
 
 struct icase {
 	const char *name;
@@ -99,37 +100,21 @@ static int run(const struct icase *c)
 	return 0;
 }
 
+static void test_case(void **state)
+{
+	if (run(*state))
+		fail();
+}
+
 int main(int argc, char **argv)
 {
-	size_t n = sizeof(cases) / sizeof(cases[0]);
-	if (argc > 1 && strcmp(argv[1], "--check-registered") == 0) {
-		int bad = argc - 2 != (int)n;
-		for (int a = 2; a < argc; a++) {
-			size_t i = 0;
-			while (i < n && strcmp(argv[a] + strlen("shm-import@"), cases[i].name) != 0)
-				i++;
-			if (i == n) {
-				printf("FAIL: %s is registered but not in the table\n", argv[a]);
-				bad = 1;
-			}
-		}
-		if (bad)
-			printf("FAIL: %d registered, %zu in the table\n", argc - 2, n);
-		return bad;
+	enum { N = sizeof(cases) / sizeof(cases[0]) };
+	static char names[N][64];
+	struct CMUnitTest tests[N];
+	for (size_t i = 0; i < N; i++) {
+		snprintf(names[i], sizeof(names[i]), "shm-import@%s", cases[i].name);
+		tests[i] = (struct CMUnitTest){ names[i], test_case, NULL, NULL,
+			(void *)&cases[i] };
 	}
-	const char *want = argc > 1 ? argv[1] + strlen("shm-import@") : NULL;
-	if (want && strncmp(argv[1], "shm-import@", strlen("shm-import@")) != 0)
-		want = argv[1];
-	int failed = 0, ran = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (want && strcmp(want, cases[i].name) != 0)
-			continue;
-		failed |= run(&cases[i]);
-		ran++;
-	}
-	if (ran == 0) {
-		printf("FAIL: no case named %s\n", argc > 1 ? argv[1] : "(none)");
-		return 1;
-	}
-	return failed;
+	return unit_main("shm-import", tests, N, argc, argv);
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "unit-main.h"
+
 #include "input-private.h"
 #include "transform.h"
 
@@ -180,17 +182,19 @@ static void test_input_mapping(void **state)
 	assert_true(x == 10 && y == 20);
 }
 
-int main(void)
+#define CASE(name, fn) { "transform@" name, fn, NULL, NULL, NULL }
+
+int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_point),
-		cmocka_unit_test(test_compose),
-		cmocka_unit_test(test_drm_rotation),
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_geometry),
-		cmocka_unit_test(test_clip),
-		cmocka_unit_test(test_source_matrix),
-		cmocka_unit_test(test_input_mapping),
+	static const struct CMUnitTest tests[] = {
+		CASE("point", test_point),
+		CASE("compose", test_compose),
+		CASE("drm-rotation", test_drm_rotation),
+		CASE("names", test_names),
+		CASE("geometry", test_geometry),
+		CASE("clip", test_clip),
+		CASE("source-matrix", test_source_matrix),
+		CASE("input-mapping", test_input_mapping),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_main("transform", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }

@@ -16,6 +16,7 @@
 #include <dispman/wayland.h>
 
 #include "mock-drm.h"
+#include "unit-main.h"
 
 static char last[512];
 static int calls;
@@ -29,15 +30,16 @@ static void handler(enum dispman_log_level level, const char *fmt, va_list args,
 	calls++;
 }
 
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "FAIL %s:%d: %s (last log: %s)\n", \
-	__FILE__, __LINE__, #c, last); return 1; } } while (0)
+#define CHECK(c) do { if (!(c)) fail_msg("%s:%d: %s (last log: %s)", __FILE__, __LINE__, \
+	#c, last); } while (0)
 
 /* One refused call: -EINVAL, one more error line that contains needle. */
 #define REFUSED(call, needle) do { int n_ = calls; last[0] = 0; CHECK((call) == -EINVAL); \
 	CHECK(calls == n_ + 1); CHECK(strstr(last, needle) != NULL); } while (0)
 
-int main(void)
+static void test_refusals(void **state)
 {
+	(void)state;
 	CHECK(dispman_log_set_handler(handler, NULL) == 0);
 	CHECK(dispman_log_set_level(DISPMAN_LOG_ERROR) == 0);
 	mock_drm_setup_vkms_like();
@@ -107,6 +109,12 @@ int main(void)
 	dispman_wayland_destroy(wl);
 	dispman_device_destroy(dev);
 	mock_drm_reset();
-	printf("dispman_wayland_inject_input refuses what is not seat input with -EINVAL\n");
-	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct CMUnitTest tests[] = {
+		{ "inject-input@refusals", test_refusals, NULL, NULL, NULL },
+	};
+	return unit_main("inject-input", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
