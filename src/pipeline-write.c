@@ -28,7 +28,10 @@ static const char *reason_name(enum dispman_placement_reason r)
 {
 	static const char *const names[] = { "none", "format", "modifier", "scaling",
 		"no-plane", "kernel-rejected", "invisible", "alpha", "stacking", "budget",
-		"source", "destination", "import" };
+		"source", "destination", "import", "rotation" };
+	/* one token per reason: a reason added to dispman.h needs one here */
+	_Static_assert(sizeof(names) / sizeof(names[0]) == DISPMAN_REASON_ROTATION + 1,
+		"a placement reason without a token");
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "unknown";
 }
 
