@@ -169,9 +169,7 @@ static size_t collect_planes(struct ctx *c)
 
 static void clip_rect(const struct dispman_layer *layer, int32_t w, int32_t h, struct rect *r)
 {
-	struct transform_geom g; /* on the scanout: the output's transform applied */
-	layer_scanout(layer, &g);
-	*r = rect_clip(g.dst_x, g.dst_y, g.dst_w, g.dst_h, w, h);
+	*r = layer_scanout_rect(layer, w, h);
 }
 
 /* Where a layer shows on a w x h screen; empty when it is not shown. */

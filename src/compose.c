@@ -252,9 +252,7 @@ struct dispman_layer *compose_get_layer(struct dispman_output *out)
 static void layer_rect(const struct dispman_layer *layer, int32_t w, int32_t h,
 	pixman_box32_t *box)
 {
-	struct transform_geom g; /* on the scanout: the output's transform applied */
-	layer_scanout(layer, &g);
-	struct rect r = rect_clip(g.dst_x, g.dst_y, g.dst_w, g.dst_h, w, h);
+	struct rect r = layer_scanout_rect(layer, w, h);
 	*box = (pixman_box32_t){ r.x0, r.y0, r.x1, r.y1 };
 }
 

@@ -59,18 +59,11 @@ void layer_scanout(const struct dispman_layer *layer, struct transform_geom *g)
 	transform_geometry(ot, bt, w, h, g);
 }
 
-void layer_scanout_box(const struct dispman_layer *layer, int32_t box[4])
+struct rect layer_scanout_rect(const struct dispman_layer *layer, int32_t w, int32_t h)
 {
 	struct transform_geom g;
 	layer_scanout(layer, &g);
-	const drmModeModeInfo *mode = output_mode(layer_output(layer));
-	box[0] = box[1] = box[2] = box[3] = 0;
-	if (!mode || !transform_clip(&g, mode->hdisplay, mode->vdisplay))
-		return;
-	box[0] = g.dst_x;
-	box[1] = g.dst_y;
-	box[2] = (int32_t)((int64_t)g.dst_x + g.dst_w);
-	box[3] = (int32_t)((int64_t)g.dst_y + g.dst_h);
+	return rect_clip(g.dst_x, g.dst_y, g.dst_w, g.dst_h, w, h);
 }
 
 void layer_scanout_entry(const struct dispman_layer *layer, struct scene_entry *e)

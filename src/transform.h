@@ -13,6 +13,8 @@
 
 #include <dispman/dispman.h>
 
+#include "rect.h"
+
 /* The kernel's plane "rotation" bits (DRM_MODE_ROTATE_* and DRM_MODE_REFLECT_*). */
 #define TRANSFORM_DRM_ROTATE_0 (1u << 0)
 #define TRANSFORM_DRM_ROTATE_90 (1u << 1)
@@ -79,9 +81,9 @@ void transform_source_matrix(const struct transform_geom *g, double m[6]);
 struct dispman_layer;
 struct scene_entry;
 void layer_scanout(const struct dispman_layer *layer, struct transform_geom *g);
-/* Its destination in the mode's space, clipped to the mode (x1, y1, x2, y2; empty when off
- * the screen, or when the output has no mode). */
-void layer_scanout_box(const struct dispman_layer *layer, int32_t box[4]);
+/* Its destination on the scanout (the output's transform applied), cut to a w x h screen
+ * (rect_clip(): empty when nothing of it is on the screen). */
+struct rect layer_scanout_rect(const struct dispman_layer *layer, int32_t w, int32_t h);
 /* A scene entry's rectangles and transform from layer_scanout(). */
 void layer_scanout_entry(const struct dispman_layer *layer, struct scene_entry *e);
 
