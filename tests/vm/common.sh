@@ -39,7 +39,8 @@ export DISPMAN_VM_CACHE
 # does not expect (QEMU's inject-nmi, stall-dump's last step) panics with the
 # interrupted CPU's registers and stack; a soft lockup prints every CPU's
 # backtrace.
-DISPMAN_VM_KERNEL_ARGS="nokaslr sysrq_always_enabled unknown_nmi_panic softlockup_all_cpu_backtrace=1"
+DISPMAN_VM_KERNEL_ARGS="nokaslr sysrq_always_enabled unknown_nmi_panic softlockup_all_cpu_backtrace=1 ${DISPMAN_VM_EXTRA_KERNEL_ARGS:-}"
+# (DISPMAN_VM_EXTRA_KERNEL_ARGS: more, for a test; tests/vm/boot-retry-test makes the kernel die)
 
 dispman_vm_profile() {
 	local kabi
