@@ -24,15 +24,27 @@ static const char *link_name(enum dispman_pipeline_link_type t)
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
 }
 
+/* A switch without default: with -Wswitch (in -Wall), a reason added to
+ * dispman.h without a token here does not compile. */
 static const char *reason_name(enum dispman_placement_reason r)
 {
-	static const char *const names[] = { "none", "format", "modifier", "scaling",
-		"no-plane", "kernel-rejected", "invisible", "alpha", "stacking", "budget",
-		"source", "destination", "import", "rotation" };
-	/* one token per reason: a reason added to dispman.h needs one here */
-	_Static_assert(sizeof(names) / sizeof(names[0]) == DISPMAN_REASON_ROTATION + 1,
-		"a placement reason without a token");
-	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "unknown";
+	switch (r) {
+	case DISPMAN_REASON_NONE: return "none";
+	case DISPMAN_REASON_FORMAT: return "format";
+	case DISPMAN_REASON_MODIFIER: return "modifier";
+	case DISPMAN_REASON_SCALING: return "scaling";
+	case DISPMAN_REASON_NO_PLANE: return "no-plane";
+	case DISPMAN_REASON_KERNEL_REJECTED: return "kernel-rejected";
+	case DISPMAN_REASON_INVISIBLE: return "invisible";
+	case DISPMAN_REASON_ALPHA: return "alpha";
+	case DISPMAN_REASON_STACKING: return "stacking";
+	case DISPMAN_REASON_BUDGET: return "budget";
+	case DISPMAN_REASON_SOURCE: return "source";
+	case DISPMAN_REASON_DESTINATION: return "destination";
+	case DISPMAN_REASON_IMPORT: return "import";
+	case DISPMAN_REASON_ROTATION: return "rotation";
+	}
+	return "unknown";
 }
 
 static const char *placement_name(enum dispman_placement_state s)
@@ -138,12 +150,17 @@ static void node_line(const struct dispman_pipeline_node *n, FILE *f)
 {
 	char fmt[8];
 	fourcc(n->format, fmt);
-	/* the name, unless it is only "type id" again (plane 31, layer 2, ...) */
+	/* the name, less what "type id" already says: "layer 1 (foot)" prints
+	 * as "layer 1 (foot)", not "layer 1: layer 1 (foot)" */
 	char gen[48];
-	snprintf(gen, sizeof(gen), "%s %u", type_name(n->type), n->id);
-	fprintf(f, "%s %u", type_name(n->type), n->id);
-	if (n->name && strcmp(n->name, gen) != 0)
-		fprintf(f, ": %s", n->name);
+	int glen = snprintf(gen, sizeof(gen), "%s %u", type_name(n->type), n->id);
+	fprintf(f, "%s", gen);
+	if (n->name && strcmp(n->name, gen) != 0) {
+		if (glen > 0 && strncmp(n->name, gen, (size_t)glen) == 0 && n->name[glen] == ' ')
+			fprintf(f, "%s", n->name + glen);
+		else
+			fprintf(f, ": %s", n->name);
+	}
 	if (n->kind)
 		fprintf(f, " [%s]", n->kind);
 	if (n->device)

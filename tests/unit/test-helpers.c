@@ -74,9 +74,11 @@ static void test_names(void **state)
 	assert_string_equal(dispman_placement_reason_name((enum dispman_placement_reason)99),
 		"unknown");
 	/* every reason up to the last has a name of its own */
-	for (int r = DISPMAN_REASON_NONE; r <= DISPMAN_REASON_IMPORT; r++)
+	for (int r = DISPMAN_REASON_NONE; r <= DISPMAN_REASON_ROTATION; r++)
 		assert_string_not_equal(dispman_placement_reason_name(
 			(enum dispman_placement_reason)r), "unknown");
+	assert_string_equal(dispman_placement_reason_name(
+		(enum dispman_placement_reason)(DISPMAN_REASON_ROTATION + 1)), "unknown");
 }
 
 static void test_size(void **state)

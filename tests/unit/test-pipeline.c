@@ -115,6 +115,11 @@ static void test_display(void **state)
 		assert_non_null(strstr(got, needle));
 		assert_non_null(strstr(got, fmt == DISPMAN_DESCRIBE_DOT ? "digraph pipeline" :
 			"Virtual-1"));
+		if (fmt == DISPMAN_DESCRIBE_TEXT) {
+			/* the named layer's line says its name once */
+			assert_non_null(strstr(got, " (sprite) ["));
+			assert_null(strstr(got, ": layer "));
+		}
 		free(got);
 	}
 	dispman_pipeline_destroy(p);
