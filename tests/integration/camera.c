@@ -20,6 +20,8 @@
  *   cycle-300       300 frames zero-copy: no CPU byte copied, every buffer cycles
  *                   through the driver, none lost, none queued twice, no driver gap
  *   copy-fallback   a format no plane takes (YUYV) is converted on the CPU and says so
+ *   yuv-under-ui    a YUYV camera under an overlapping UI that must be composed (scaled):
+ *                   the camera's pixels stay visible where the UI is transparent (capture)
  *   buf-error       frames the driver flags broken are counted, the stream goes on
  *   disconnect      the device vanishes mid-stream: error callback, last frame kept,
  *                   the display keeps running
@@ -54,6 +56,7 @@
 #define CAM_H 180
 
 #include "check.h"
+#include "screendump.h"
 
 static const char *video_path = "/dev/video0";
 
@@ -594,6 +597,120 @@ static int case_copy(const char *device)
 	return 0;
 }
 
+/*
+ * A YUV camera (vivid in YUYV, converted on the CPU: no plane of vkms or virtio-gpu takes
+ * YUV) under a UI layer that overlaps it and must be composed (its buffer is scaled 2x, which
+ * vkms planes cannot do; virtio-gpu has no overlay at all): the top half of the UI is
+ * transparent, the bottom half opaque. The screen, read back (writeback on vkms), shows the
+ * camera's frame where the UI is transparent, the UI where it is opaque, the background
+ * around: the camera does not vanish under the composition.
+ */
+static int case_yuv_under_ui(const char *device)
+{
+	struct ctx c;
+	setup(&c, device);
+	c.cam = make_camera(&c, DISPMAN_CAMERA_MEMORY_AUTO, DRM_FORMAT_YUYV,
+		DISPMAN_CAMERA_ALLOW_COPY);
+	CHECK(c.cam, "YUYV camera: %s", strerror(errno));
+	const uint32_t uw = CAM_W / 2, uh = CAM_H / 2, ui = 0x2060a0;
+	struct dispman_buffer *bar = dispman_buffer_create_dumb(c.dev, uw, uh, DRM_FORMAT_ARGB8888);
+	CHECK(bar, "UI buffer: %s", strerror(errno));
+	uint32_t *bp, bs;
+	CHECK(dispman_buffer_map(bar, (void **)&bp, &bs) == 0, "map UI");
+	for (uint32_t y = 0; y < uh; y++)
+		for (uint32_t x = 0; x < uw; x++)
+			bp[y * bs / 4 + x] = y < uh / 2 ? 0 : 0xff000000u | ui;
+	struct dispman_layer *ui_layer = dispman_layer_create(c.out);
+	CHECK(ui_layer, "UI layer");
+	CHECK(dispman_layer_set_buffer(ui_layer, bar) == 0, "set UI buffer");
+	/* over the whole camera rectangle, scaled 2x */
+	dispman_layer_set_destination(ui_layer, CAM_X, CAM_Y, CAM_W, CAM_H);
+	dispman_layer_set_z(ui_layer, 20);
+	CHECK(dispman_camera_start(c.cam) == 0, "start");
+	run_frames(&c, 10, 120);
+	dispman_camera_stop(c.cam);
+	settle(&c);
+	print_stats(c.cam);
+	struct dispman_placement pc, pu;
+	CHECK(dispman_layer_get_placement(c.layer, &pc) == 0, "camera placement");
+	CHECK(dispman_layer_get_placement(ui_layer, &pu) == 0, "UI placement");
+	printf("camera layer: %s (%s); UI layer: %s (%s)\n",
+		dispman_placement_state_name(pc.state), dispman_placement_reason_name(pc.reason),
+		dispman_placement_state_name(pu.state), dispman_placement_reason_name(pu.reason));
+	CHECK(pu.state == DISPMAN_PLACEMENT_COMPOSITED, "the UI layer was not composed");
+	CHECK(pc.state != DISPMAN_PLACEMENT_NOT_SHOWN, "the camera layer is not shown");
+	struct dispman_buffer *frame = NULL;
+	CHECK(dispman_layer_get_buffer(c.layer, &frame) == 0 && frame, "layer has no buffer");
+	CHECK(dispman_buffer_get_format(frame) == DRM_FORMAT_XRGB8888, "converted format");
+	struct dispman_buffer *shot = NULL;
+	enum dispman_capture_path used;
+	int r = dispman_output_capture_with(c.out, DISPMAN_CAPTURE_AUTO, &shot, &used);
+	CHECK(r == 0, "capture: %s", strerror(-r));
+	printf("captured by %s\n", used == DISPMAN_CAPTURE_WRITEBACK ? "writeback" : "the CPU");
+	uint32_t *sp, ss, *fp, fs;
+	CHECK(dispman_buffer_map(shot, (void **)&sp, &ss) == 0, "map capture");
+	CHECK(dispman_buffer_map(frame, (void **)&fp, &fs) == 0, "map camera frame");
+	/* the rows where the scaled UI's bilinear filter blends its two halves are left out */
+	const uint32_t edge = CAM_H / 2, margin = 4;
+	uint64_t bad_cam = 0, bad_ui = 0, bad_bg = 0, cam_px = 0;
+	uint32_t colours[16], n_colours = 0;
+	for (uint32_t y = 0; y < c.mode->height; y++)
+		for (uint32_t x = 0; x < c.mode->width; x++) {
+			uint32_t got = sp[y * ss / 4 + x] & 0xffffff;
+			bool in = x >= CAM_X && x < CAM_X + CAM_W && y >= CAM_Y && y < CAM_Y + CAM_H;
+			if (!in) {
+				bad_bg += got != (BG & 0xffffff);
+				continue;
+			}
+			uint32_t cy = y - CAM_Y;
+			if (cy + margin >= edge && cy < edge + margin)
+				continue;
+			if (cy < edge) {
+				uint32_t want = fp[cy * fs / 4 + (x - CAM_X)] & 0xffffff;
+				cam_px++;
+				if (got != want && bad_cam++ < 3)
+					printf("  camera pixel %u,%u: got %06x want %06x\n", x, y, got, want);
+				bool known = false;
+				for (uint32_t i = 0; i < n_colours; i++)
+					known = known || colours[i] == want;
+				if (!known && n_colours < 16)
+					colours[n_colours++] = want;
+			} else if (got != ui && bad_ui++ < 3) {
+				printf("  UI pixel %u,%u: got %06x want %06x\n", x, y, got, ui);
+			}
+		}
+	printf("under the transparent UI: %llu camera pixels, %llu differ, %u colours; "
+		"opaque UI: %llu differ; background: %llu differ\n", (unsigned long long)cam_px,
+		(unsigned long long)bad_cam, n_colours, (unsigned long long)bad_ui,
+		(unsigned long long)bad_bg);
+	CHECK(bad_cam == 0 && n_colours >= 4, "the camera is not visible under the UI");
+	CHECK(bad_ui == 0, "the UI is not on top");
+	CHECK(bad_bg == 0, "the background is wrong");
+	/* where the host can screendump the device (virtio-gpu: the capture above is the
+	 * CPU's), the screen itself must equal that capture */
+	if (screendump_available(dispman_device_get_path(c.dev))) {
+		const char *dir = getenv("DISPMAN_VM_OUT");
+		char path[512];
+		snprintf(path, sizeof(path), "%s/camera-yuv-under-ui.ppm", dir ? dir : "/tmp");
+		CHECK(screendump_take(0, path) == 0, "screendump");
+		struct rgb_image img;
+		CHECK(ppm_read(path, &img) == 0, "read %s", path);
+		uint32_t fx = 0, fy = 0;
+		size_t diff = rgb_image_diff_xrgb(&img, sp, ss, c.mode->width, c.mode->height,
+			&fx, &fy);
+		rgb_image_free(&img);
+		printf("QEMU's screendump of head 0 against the capture: %zu pixels differ\n", diff);
+		CHECK(diff == 0, "the screen differs from the capture (first at %u,%u)", fx, fy);
+	}
+	dispman_buffer_unref(shot);
+	dispman_buffer_unref(frame);
+	dispman_layer_destroy(ui_layer);
+	dispman_buffer_unref(bar);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
 static int case_fault(const char *device, const char *what)
 {
 	struct ctx c;
@@ -788,6 +905,8 @@ int main(int argc, char **argv)
 		return case_cycle(device);
 	if (!strcmp(name, "copy-fallback"))
 		return case_copy(device);
+	if (!strcmp(name, "yuv-under-ui"))
+		return case_yuv_under_ui(device);
 	if (!strcmp(name, "buf-error") || !strcmp(name, "disconnect") ||
 	    !strcmp(name, "fatal-error"))
 		return case_fault(device, name);
