@@ -5,8 +5,9 @@
  * seat's keyboard are there only while allowed; a key or modifiers before a keymap, or
  * after one that does not compile, is the no_keymap protocol error; a good keymap is taken
  * and keys without a focused surface are not delivered (nor crash); a keyboard destroyed
- * with keys down lets go.
+ * with keys down lets go. No fd (keymaps are memfds) nor mock object is left.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -39,7 +40,30 @@ struct fixture {
 	struct wl_seat *seat;
 	struct zwp_virtual_keyboard_manager_v1 *manager;
 	uint32_t caps;
+	int fds;                        /* open before start() */
 };
+
+/* Open memfds and sockets (the keymaps' files, the connection): the fds this test's code
+ * paths make, unlike the mock's, which it keeps across cases. */
+static int open_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	CHECK(d != NULL);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char path[300], target[256];
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		ssize_t len = readlink(path, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (strncmp(target, "/memfd:", 7) == 0 || strncmp(target, "socket:", 7) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
 
 /* Requests to the compositor, events back, a few times over. */
 static void pump(struct fixture *f)
@@ -92,6 +116,7 @@ static const struct wl_registry_listener registry_listener = { global, global_re
 static void start(struct fixture *f, bool allow)
 {
 	memset(f, 0, sizeof(*f));
+	f->fds = open_fds();
 	mock_drm_setup_vkms_like();
 	int fd = mock_drm_open();
 	CHECK(fd >= 0);
@@ -123,7 +148,12 @@ static void stop(struct fixture *f)
 	wl_display_disconnect(f->client);
 	dispman_wayland_destroy(f->wl);
 	dispman_device_destroy(f->dev);
+	/* the mock holds nothing; the keymaps' memfds and the sockets are closed */
+	CHECK(mock_drm_live_objects() == 0);
 	mock_drm_reset();
+	int now = open_fds();
+	if (now != f->fds)
+		fail_msg("%d memfds and sockets open, %d before", now, f->fds);
 }
 
 /* A file holding text (size: its length, plus the NUL when with_nul). */
