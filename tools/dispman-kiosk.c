@@ -27,6 +27,8 @@
  *   --blank-after S   turn the output off after S seconds without input, unless a shown
  *                     surface inhibits idleness; the next input turns it on (and is not
  *                     given to clients)
+ *   --allow-virtual-input  let clients type (zwp_virtual_keyboard_manager_v1: wtype); off
+ *                     by default, as any client of the socket could type into the app
  * Without $XDG_RUNTIME_DIR, /tmp/dispman-kiosk-UID is made and used.
  */
 #include <dispman/dispman.h>
@@ -84,7 +86,7 @@ static void write_stats(struct kiosk *k)
 	P(flips); P(frame_callbacks); P(presented); P(discarded); P(releases); P(shm_copies);
 	P(bytes_copied); P(dmabuf_imports); P(dmabuf_failed); P(zero_copy_frames);
 	P(protocol_errors); P(layer_errors); P(screencopies); P(blanks); P(unblanks);
-	P(shm_imports); P(shm_import_refused);
+	P(shm_imports); P(shm_import_refused); P(virtual_keys);
 #undef P
 	fprintf(f, "compositions %llu\ncommits %llu\nfailed_commits %llu\n",
 		(unsigned long long)d.compositions, (unsigned long long)d.commits,
@@ -187,7 +189,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
 		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
-		"[--transform T] [--blank-after SECONDS] [--output NAME] [--mode WxH[@HZ]] [--] "
+		"[--transform T] [--blank-after SECONDS] [--output NAME] [--mode WxH[@HZ]] [--allow-virtual-input] [--] "
 		"[COMMAND [ARGS...]]\n");
 }
 
@@ -198,6 +200,7 @@ struct options {
 	bool use_seat;
 	unsigned xdg_shell_version;     /* 0: the library's default */
 	bool hide_cursor;
+	bool virtual_input;             /* --allow-virtual-input */
 	int transform;                  /* enum dispman_transform */
 	unsigned blank_after;           /* seconds, 0: never */
 	const char *output_name;        /* --output */
@@ -256,6 +259,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			o->use_seat = true;
 		else if (strcmp(a, "--hide-cursor") == 0)
 			o->hide_cursor = true;
+		else if (strcmp(a, "--allow-virtual-input") == 0)
+			o->virtual_input = true;
 		else if (strcmp(a, "--transform") == 0 && has &&
 			 (o->transform = transform_from_name(argv[++i])) >= 0)
 			;
@@ -464,6 +469,12 @@ int main(int argc, char **argv)
 		dispman_wayland_hide_cursor(k.wl, true);
 	if (o.blank_after)
 		dispman_wayland_set_blank_timeout(k.wl, o.blank_after * 1000u);
+	if (o.virtual_input && dispman_wayland_set_virtual_input(k.wl, true) < 0) {
+		fprintf(stderr, "dispman-kiosk: cannot offer virtual input\n");
+		dispman_wayland_destroy(k.wl);
+		dispman_device_destroy(k.dev);
+		return 1;
+	}
 	struct dispman_input *input = open_input(&k, &o);
 	const char *sock = dispman_wayland_add_socket(k.wl, o.socket_name);
 	if (sock) {

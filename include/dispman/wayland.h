@@ -178,6 +178,8 @@ struct dispman_wayland_stats {
 	/* shm wl_buffers that take the copy path (no udmabuf, a pool that is no memfd or may
 	 * shrink, an import the device refused; the reason is logged once per pool) */
 	uint64_t shm_import_refused;
+	/* keys of virtual keyboards delivered to a client (dispman_wayland_set_virtual_input()) */
+	uint64_t virtual_keys;
 };
 
 /**
@@ -243,6 +245,20 @@ int dispman_wayland_place_surface(struct dispman_wayland *wl, struct wl_resource
  * starts again at each call. Returns 0, or -EINVAL (logged) for a NULL compositor.
  */
 int dispman_wayland_set_blank_timeout(struct dispman_wayland *wl, uint32_t ms);
+
+/**
+ * Let clients type (allow) or not (the default): offer zwp_virtual_keyboard_manager_v1
+ * (wtype), or withdraw it. Off by default because any client that can connect to the
+ * socket could then type into the application shown. A virtual keyboard's keys go to the
+ * surface with keyboard focus, read with the keymap its client set (sent to the focused
+ * client before them; the seat's keymap goes back to that client at the seat's next key,
+ * when the focus leaves it, or when the virtual keyboard is destroyed). They are input like
+ * the seat's: they reset idle timers, and one wakes a blanked output without being
+ * delivered. While allowed, wl_seat advertises a keyboard even without an input device.
+ * Withdrawing leaves keyboards already made working: call it before clients connect.
+ * Returns 0, or -EINVAL (logged) for a NULL compositor, or -ENOMEM.
+ */
+int dispman_wayland_set_virtual_input(struct dispman_wayland *wl, bool allow);
 
 #ifdef __cplusplus
 }

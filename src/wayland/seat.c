@@ -25,6 +25,7 @@ struct seat {
 	struct server *srv;
 	struct dispman_input *input;
 	uint32_t extra_caps;            /* WL_SEAT_CAPABILITY_*: seat_set_caps() */
+	uint32_t virtual_caps;          /* of allowed virtual devices: seat_set_virtual_caps() */
 	struct wl_global *global;
 	struct wl_list seats, pointers, keyboards, touches; /* resource links */
 	struct xkb_context *xkb;
@@ -44,6 +45,10 @@ struct seat {
 	unsigned buttons;               /* pointer buttons down */
 	struct seat_pointer_grab *grab; /* NULL: pointer events go to the focus */
 	struct wl_listener surface_destroy, map_changed;
+	/* a virtual keyboard's keymap that foreign_client's wl_keyboards have instead of the
+	 * seat's (NULL: none has another) */
+	const struct seat_keymap *foreign;
+	struct wl_client *foreign_client;
 };
 
 static void release_req(struct wl_client *c, struct wl_resource *res)
@@ -54,7 +59,7 @@ static void release_req(struct wl_client *c, struct wl_resource *res)
 static uint32_t caps(struct seat *seat)
 {
 	return (seat->input ? WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER |
-		WL_SEAT_CAPABILITY_TOUCH : 0) | seat->extra_caps;
+		WL_SEAT_CAPABILITY_TOUCH : 0) | seat->extra_caps | seat->virtual_caps;
 }
 
 static uint32_t next_serial(struct seat *seat)
@@ -88,11 +93,36 @@ static void keyboard_enter(struct seat *seat, struct surface *s)
 	}
 }
 
+static void send_keymap(struct wl_resource *kb, int fd, uint32_t size)
+{
+	if (fd >= 0)
+		wl_keyboard_send_keymap(kb, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, size);
+	else
+		wl_keyboard_send_keymap(kb, WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP, -1, 0);
+}
+
+/* The client that has a virtual keyboard's keymap gets the seat's keymap and modifiers
+ * back. */
+static void restore_keymap(struct seat *seat)
+{
+	if (!seat->foreign)
+		return;
+	struct wl_resource *kb;
+	uint32_t serial = next_serial(seat);
+	for_each_of_client(kb, &seat->keyboards, seat->foreign_client) {
+		send_keymap(kb, seat->keymap_fd, seat->keymap_size);
+		send_modifiers(seat, kb, serial);
+	}
+	seat->foreign = NULL;
+	seat->foreign_client = NULL;
+}
+
 static void keyboard_set_focus(struct seat *seat, struct surface *s)
 {
 	if (seat->kb_focus == s)
 		return;
 	struct wl_resource *kb;
+	restore_keymap(seat);
 	if (seat->kb_focus) {
 		uint32_t serial = next_serial(seat);
 		for_each_of_client(kb, &seat->keyboards, client_of(seat->kb_focus))
@@ -119,11 +149,10 @@ static void seat_get_keyboard(struct wl_client *c, struct wl_resource *res, uint
 	}
 	wl_resource_set_implementation(kb, &keyboard_impl, seat, server_unlink_resource);
 	wl_list_insert(&seat->keyboards, wl_resource_get_link(kb));
-	if (seat->keymap_fd >= 0)
-		wl_keyboard_send_keymap(kb, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, seat->keymap_fd,
-			seat->keymap_size);
+	if (seat->foreign && c == seat->foreign_client)
+		send_keymap(kb, seat->foreign->fd, seat->foreign->size);
 	else
-		wl_keyboard_send_keymap(kb, WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP, -1, 0);
+		send_keymap(kb, seat->keymap_fd, seat->keymap_size);
 	if (wl_resource_get_version(kb) >= WL_KEYBOARD_REPEAT_INFO_SINCE_VERSION)
 		wl_keyboard_send_repeat_info(kb, 25, 600);
 	if (seat->kb_focus && client_of(seat->kb_focus) == c) {
@@ -155,6 +184,7 @@ static void handle_key(struct seat *seat, const struct dispman_input_event *ev)
 	}
 	uint32_t ms = (uint32_t)(ev->time_usec / 1000);
 	struct wl_resource *kb;
+	restore_keymap(seat);
 	uint32_t serial = next_serial(seat);
 	if (seat->kb_focus)
 		for_each_of_client(kb, &seat->keyboards, client_of(seat->kb_focus))
@@ -582,6 +612,12 @@ void seat_set_caps(struct server *srv, uint32_t wl_caps)
 	send_caps(srv->seat);
 }
 
+void seat_set_virtual_caps(struct server *srv, uint32_t wl_caps)
+{
+	srv->seat->virtual_caps = wl_caps;
+	send_caps(srv->seat);
+}
+
 void seat_inject(struct server *srv, const struct dispman_input_event *ev)
 {
 	on_input(NULL, ev, srv->seat);
@@ -595,8 +631,10 @@ static void on_surface_destroy(struct wl_listener *l, void *data)
 		seat->pointer_focus = NULL;
 		cursor_focus_changed(seat->srv);
 	}
-	if (seat->kb_focus == s)
+	if (seat->kb_focus == s) {
+		restore_keymap(seat);
 		seat->kb_focus = NULL;
+	}
 	for (int i = 0; i < MAX_TOUCH; i++)
 		if (seat->touch_focus[i] == s)
 			seat->touch_focus[i] = NULL;
@@ -707,4 +745,68 @@ struct surface *seat_keyboard_focus(struct server *srv)
 uint32_t seat_next_serial(struct server *srv)
 {
 	return wl_display_next_serial(srv->display);
+}
+
+/* ---- keys of virtual keyboards (virtual-keyboard.c) ---- */
+
+/* The focused client's wl_keyboards get km unless they have it already; false: no
+ * focus. */
+static bool use_keymap(struct seat *seat, const struct seat_keymap *km)
+{
+	if (!seat->kb_focus)
+		return false;
+	struct wl_client *c = client_of(seat->kb_focus);
+	if (seat->foreign == km && seat->foreign_client == c)
+		return true;
+	restore_keymap(seat);
+	struct wl_resource *kb;
+	for_each_of_client(kb, &seat->keyboards, c)
+		send_keymap(kb, km->fd, km->size);
+	seat->foreign = km;
+	seat->foreign_client = c;
+	return true;
+}
+
+bool seat_virtual_key(struct server *srv, const struct seat_keymap *km, uint32_t ms,
+	uint32_t key, bool pressed)
+{
+	struct seat *seat = srv->seat;
+	struct dispman_input_event ev = {
+		.type = DISPMAN_INPUT_KEY,
+		.time_usec = (uint64_t)ms * 1000,
+		.device_name = "virtual keyboard",
+		.device_sysname = "virtual",
+		.device_caps = DISPMAN_INPUT_CAP_KEYBOARD,
+		.key = key,
+		.state = pressed ? DISPMAN_INPUT_PRESSED : DISPMAN_INPUT_RELEASED,
+	};
+	struct server_input in = { .ev = &ev };
+	wl_signal_emit(&srv->events.input, &in);
+	if (in.consumed || !use_keymap(seat, km))
+		return false;
+	struct wl_resource *kb;
+	uint32_t serial = next_serial(seat);
+	for_each_of_client(kb, &seat->keyboards, seat->foreign_client)
+		wl_keyboard_send_key(kb, serial, ms, key, pressed ?
+			WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED);
+	return true;
+}
+
+void seat_virtual_modifiers(struct server *srv, const struct seat_keymap *km,
+	const uint32_t mods[4])
+{
+	struct seat *seat = srv->seat;
+	if (!use_keymap(seat, km))
+		return;
+	struct wl_resource *kb;
+	uint32_t serial = next_serial(seat);
+	for_each_of_client(kb, &seat->keyboards, seat->foreign_client)
+		wl_keyboard_send_modifiers(kb, serial, mods[0], mods[1], mods[2], mods[3]);
+}
+
+void seat_forget_keymap(struct server *srv, const struct seat_keymap *km)
+{
+	struct seat *seat = srv->seat;
+	if (seat && seat->foreign == km)
+		restore_keymap(seat);
 }

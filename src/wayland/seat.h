@@ -14,6 +14,9 @@ void seat_finish(struct server *srv);
 int seat_set_input(struct server *srv, struct dispman_input *input);
 /* Capabilities advertised besides the input's (WL_SEAT_CAPABILITY_* mask). */
 void seat_set_caps(struct server *srv, uint32_t wl_caps);
+/* Capabilities of the virtual devices clients may make (virtual-keyboard.c), also
+ * advertised. */
+void seat_set_virtual_caps(struct server *srv, uint32_t wl_caps);
 /* One event as if from the input (dispman_wayland_inject_input(), checked there). */
 void seat_inject(struct server *srv, const struct dispman_input_event *ev);
 /* The surface with keyboard focus (NULL: none); the clipboard follows it. */
@@ -41,5 +44,26 @@ void seat_pointer_ungrab(struct server *srv, struct seat_pointer_grab *grab);
  * implicit grab, which a drag must come from), else NULL; *x, *y: the pointer's output
  * position. */
 struct surface *seat_pointer_pressed_on(struct server *srv, double *x, double *y);
+
+/*
+ * Keys of a virtual keyboard (virtual-keyboard.c), read with its own keymap: an XKB v1
+ * keymap in a sealed file of size bytes, owned by the caller. The focused client's
+ * wl_keyboards are sent km before its first key or modifiers; they get the seat's keymap
+ * and modifiers back at the next key of the seat's own input, when the keyboard focus
+ * leaves them, or at seat_forget_keymap(km).
+ */
+struct seat_keymap {
+	int fd;
+	uint32_t size;
+};
+/* A key to the focused client; it is input (events.input) first, which may consume it.
+ * Returns whether it was delivered (false: consumed, or no focus). */
+bool seat_virtual_key(struct server *srv, const struct seat_keymap *km, uint32_t ms,
+	uint32_t key, bool pressed);
+/* Modifiers (depressed, latched, locked, group) to the focused client. */
+void seat_virtual_modifiers(struct server *srv, const struct seat_keymap *km,
+	const uint32_t mods[4]);
+/* km goes away (or changes): the client that has it gets the seat's keymap back. */
+void seat_forget_keymap(struct server *srv, const struct seat_keymap *km);
 
 #endif

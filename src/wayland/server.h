@@ -29,6 +29,7 @@ struct data_device_manager;
 struct cursor;
 struct screencopy;
 struct idle_state;
+struct vkbd_manager;
 struct udmabuf;
 
 /* A button press or touch down about to reach target (NULL: nothing under it). */
@@ -102,6 +103,7 @@ struct server {
 	struct screencopy *screencopy;  /* screencopy.c's */
 	struct idle_state *idle_state;  /* idle.c's */
 	struct udmabuf *udmabuf;        /* udmabuf.c's: zero-copy shm */
+	struct vkbd_manager *vkbd;      /* virtual-keyboard.c's */
 
 	struct dispman_wayland_stats stats;
 	unsigned layers;

@@ -22,6 +22,7 @@
 #include "server.h"
 #include "shm.h"
 #include "surface.h"
+#include "virtual-keyboard.h"
 #include "xdg.h"
 
 static int on_device_fd(int fd, uint32_t mask, void *data)
@@ -167,7 +168,7 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	    (ret = cursor_init(srv)) < 0 || (ret = seat_init(srv)) < 0 ||
 	    (ret = data_device_init(srv)) < 0 ||
 	    (ret = decoration_init_global(srv)) < 0 || (ret = screencopy_init(srv)) < 0 ||
-	    (ret = idle_init(srv)) < 0)
+	    (ret = idle_init(srv)) < 0 || (ret = virtual_keyboard_init(srv)) < 0)
 		goto fail;
 
 	srv->dev_source = wl_event_loop_add_fd(srv->loop, dispman_device_get_fd(dev),
@@ -200,6 +201,7 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 		wl_event_source_remove(srv->idle);
 	if (srv->dev_source)
 		wl_event_source_remove(srv->dev_source);
+	virtual_keyboard_finish(srv);
 	idle_finish(srv);
 	screencopy_finish(srv);
 	data_device_finish(srv);
@@ -409,4 +411,16 @@ int dispman_wayland_set_blank_timeout(struct dispman_wayland *wl, uint32_t ms)
 		return -EINVAL;
 	}
 	return idle_set_blank_timeout(&wl->srv, ms);
+}
+
+int dispman_wayland_set_virtual_input(struct dispman_wayland *wl, bool allow)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_virtual_input: the compositor is NULL");
+		return -EINVAL;
+	}
+	int ret = virtual_keyboard_allow(&wl->srv, allow);
+	if (ret < 0)
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_virtual_input: %s", strerror(-ret));
+	return ret;
 }

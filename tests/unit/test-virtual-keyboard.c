@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * zwp_virtual_keyboard_manager_v1 (src/wayland/virtual-keyboard.c) against a client in the
+ * same process (a socket pair), on a compositor over the mock device: the global and the
+ * seat's keyboard are there only while allowed; a key or modifiers before a keymap, or
+ * after one that does not compile, is the no_keymap protocol error; a good keymap is taken
+ * and keys without a focused surface are not delivered (nor crash); a keyboard destroyed
+ * with keys down lets go. No fd (keymaps are memfds) nor mock object is left.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <wayland-client.h>
+#include <wayland-server-core.h>
+#include <xkbcommon/xkbcommon.h>
+
+#include <dispman/wayland.h>
+
+#include "mock-drm.h"
+#include "unit-main.h"
+#include "virtual-keyboard-unstable-v1-client-protocol.h"
+
+#define CHECK(c) do { if (!(c)) fail_msg("%s:%d: %s", __FILE__, __LINE__, #c); } while (0)
+
+struct fixture {
+	struct dispman_device *dev;
+	struct dispman_wayland *wl;
+	struct wl_event_loop *loop;
+	struct wl_display *server;
+	struct wl_display *client;
+	struct wl_registry *registry;
+	struct wl_seat *seat;
+	struct zwp_virtual_keyboard_manager_v1 *manager;
+	uint32_t caps;
+	int fds;                        /* open before start() */
+};
+
+/* Open memfds and sockets (the keymaps' files, the connection): the fds this test's code
+ * paths make, unlike the mock's, which it keeps across cases. */
+static int open_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	CHECK(d != NULL);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char path[300], target[256];
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		ssize_t len = readlink(path, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (strncmp(target, "/memfd:", 7) == 0 || strncmp(target, "socket:", 7) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Requests to the compositor, events back, a few times over. */
+static void pump(struct fixture *f)
+{
+	for (int i = 0; i < 8; i++) {
+		wl_display_flush(f->client);
+		wl_event_loop_dispatch(f->loop, 0);
+		wl_display_flush_clients(f->server);
+		while (wl_display_prepare_read(f->client) != 0)
+			wl_display_dispatch_pending(f->client);
+		struct pollfd p = { .fd = wl_display_get_fd(f->client), .events = POLLIN };
+		if (poll(&p, 1, 0) > 0)
+			wl_display_read_events(f->client);
+		else
+			wl_display_cancel_read(f->client);
+		wl_display_dispatch_pending(f->client);
+	}
+}
+
+static void seat_caps(void *data, struct wl_seat *s, uint32_t caps)
+{
+	((struct fixture *)data)->caps = caps;
+}
+
+static void seat_name(void *data, struct wl_seat *s, const char *name)
+{
+}
+
+static const struct wl_seat_listener seat_listener = { seat_caps, seat_name };
+
+static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
+	uint32_t version)
+{
+	struct fixture *f = data;
+	if (strcmp(iface, wl_seat_interface.name) == 0) {
+		f->seat = wl_registry_bind(r, name, &wl_seat_interface, 1);
+		wl_seat_add_listener(f->seat, &seat_listener, f);
+	} else if (strcmp(iface, zwp_virtual_keyboard_manager_v1_interface.name) == 0) {
+		f->manager = wl_registry_bind(r, name, &zwp_virtual_keyboard_manager_v1_interface,
+			1);
+	}
+}
+
+static void global_remove(void *data, struct wl_registry *r, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener registry_listener = { global, global_remove };
+
+static void start(struct fixture *f, bool allow)
+{
+	memset(f, 0, sizeof(*f));
+	f->fds = open_fds();
+	mock_drm_setup_vkms_like();
+	int fd = mock_drm_open();
+	CHECK(fd >= 0);
+	f->dev = dispman_device_create_for_fd(fd);
+	CHECK(f->dev != NULL);
+	f->wl = dispman_wayland_create(f->dev, dispman_device_get_first_connected_output(f->dev));
+	CHECK(f->wl != NULL);
+	if (allow)
+		CHECK(dispman_wayland_set_virtual_input(f->wl, true) == 0);
+	f->server = dispman_wayland_get_display(f->wl);
+	f->loop = wl_display_get_event_loop(f->server);
+	int sv[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	CHECK(wl_client_create(f->server, sv[0]) != NULL);
+	f->client = wl_display_connect_to_fd(sv[1]);
+	CHECK(f->client != NULL);
+	f->registry = wl_display_get_registry(f->client);
+	wl_registry_add_listener(f->registry, &registry_listener, f);
+	pump(f);
+}
+
+static void stop(struct fixture *f)
+{
+	if (f->manager)
+		wl_proxy_destroy((struct wl_proxy *)f->manager);
+	if (f->seat)
+		wl_seat_destroy(f->seat);
+	wl_registry_destroy(f->registry);
+	wl_display_disconnect(f->client);
+	dispman_wayland_destroy(f->wl);
+	dispman_device_destroy(f->dev);
+	/* the mock holds nothing; the keymaps' memfds and the sockets are closed */
+	CHECK(mock_drm_live_objects() == 0);
+	mock_drm_reset();
+	int now = open_fds();
+	if (now != f->fds)
+		fail_msg("%d memfds and sockets open, %d before", now, f->fds);
+}
+
+/* A file holding text (size: its length, plus the NUL when with_nul). */
+static int text_file(const char *text, bool with_nul, uint32_t *size)
+{
+	int fd = memfd_create("test-keymap", MFD_CLOEXEC);
+	CHECK(fd >= 0);
+	size_t len = strlen(text) + (with_nul ? 1 : 0);
+	CHECK(write(fd, text, len) == (ssize_t)len);
+	*size = (uint32_t)len;
+	return fd;
+}
+
+/* The default keymap as text (the seat's, from xkbcommon's defaults). */
+static char *default_keymap(void)
+{
+	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	CHECK(ctx != NULL);
+	struct xkb_keymap *km = xkb_keymap_new_from_names(ctx, NULL, XKB_KEYMAP_COMPILE_NO_FLAGS);
+	CHECK(km != NULL);
+	char *s = xkb_keymap_get_as_string(km, XKB_KEYMAP_FORMAT_TEXT_V1);
+	xkb_keymap_unref(km);
+	xkb_context_unref(ctx);
+	CHECK(s != NULL);
+	return s;
+}
+
+static uint64_t virtual_keys(struct fixture *f)
+{
+	struct dispman_wayland_stats s = { .size = sizeof(s) };
+	CHECK(dispman_wayland_get_stats(f->wl, &s) == 0);
+	return s.virtual_keys;
+}
+
+static void test_off_by_default(void **state)
+{
+	struct fixture f;
+	start(&f, false);
+	CHECK(f.seat != NULL);
+	CHECK(f.manager == NULL);
+	CHECK((f.caps & WL_SEAT_CAPABILITY_KEYBOARD) == 0);
+	stop(&f);
+	/* allowed, then withdrawn: gone again for a new client */
+	start(&f, true);
+	CHECK(f.manager != NULL);
+	CHECK(f.caps & WL_SEAT_CAPABILITY_KEYBOARD);
+	CHECK(dispman_wayland_set_virtual_input(f.wl, false) == 0);
+	pump(&f);
+	CHECK((f.caps & WL_SEAT_CAPABILITY_KEYBOARD) == 0);
+	stop(&f);
+	CHECK(dispman_wayland_set_virtual_input(NULL, true) == -EINVAL);
+}
+
+static void test_key_before_keymap(void **state)
+{
+	struct fixture f;
+	start(&f, true);
+	CHECK(f.manager != NULL);
+	struct zwp_virtual_keyboard_v1 *vk =
+		zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(f.manager, f.seat);
+	zwp_virtual_keyboard_v1_key(vk, 0, 30, WL_KEYBOARD_KEY_STATE_PRESSED);
+	pump(&f);
+	CHECK(wl_display_get_error(f.client) == EPROTO);
+	const struct wl_interface *iface = NULL;
+	CHECK(wl_display_get_protocol_error(f.client, &iface, NULL) ==
+		ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP);
+	CHECK(iface == &zwp_virtual_keyboard_v1_interface);
+	zwp_virtual_keyboard_v1_destroy(vk);
+	stop(&f);
+}
+
+static void test_bad_keymap(void **state)
+{
+	struct fixture f;
+	start(&f, true);
+	struct zwp_virtual_keyboard_v1 *vk =
+		zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(f.manager, f.seat);
+	uint32_t size;
+	int fd = text_file("xkb_keymap { this is not a keymap", false, &size);
+	zwp_virtual_keyboard_v1_keymap(vk, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, size);
+	close(fd);
+	pump(&f);
+	CHECK(wl_display_get_error(f.client) == 0); /* refused, logged, no error yet */
+	zwp_virtual_keyboard_v1_modifiers(vk, 1, 0, 0, 0);
+	pump(&f);
+	CHECK(wl_display_get_protocol_error(f.client, NULL, NULL) ==
+		ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP);
+	zwp_virtual_keyboard_v1_destroy(vk);
+	stop(&f);
+}
+
+static void test_good_keymap(void **state)
+{
+	struct fixture f;
+	start(&f, true);
+	struct zwp_virtual_keyboard_v1 *vk =
+		zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(f.manager, f.seat);
+	char *text = default_keymap();
+	uint32_t size;
+	/* without its NUL, as some clients send it */
+	int fd = text_file(text, false, &size);
+	free(text);
+	zwp_virtual_keyboard_v1_keymap(vk, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, size);
+	zwp_virtual_keyboard_v1_modifiers(vk, 0, 0, 0, 0);
+	/* no surface has the focus: taken, not delivered */
+	zwp_virtual_keyboard_v1_key(vk, 0, 30, WL_KEYBOARD_KEY_STATE_PRESSED);
+	zwp_virtual_keyboard_v1_key(vk, 0, 30, WL_KEYBOARD_KEY_STATE_RELEASED);
+	zwp_virtual_keyboard_v1_key(vk, 0, 31, 7); /* no such state: ignored */
+	zwp_virtual_keyboard_v1_key(vk, 0, 32, WL_KEYBOARD_KEY_STATE_PRESSED);
+	pump(&f);
+	CHECK(wl_display_get_error(f.client) == 0);
+	CHECK(virtual_keys(&f) == 0);
+	/* a second keyboard, a keymap of another format: refused */
+	struct zwp_virtual_keyboard_v1 *vk2 =
+		zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(f.manager, f.seat);
+	zwp_virtual_keyboard_v1_keymap(vk2, WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP, fd, size);
+	zwp_virtual_keyboard_v1_destroy(vk2);
+	close(fd);
+	/* destroyed with key 32 down */
+	zwp_virtual_keyboard_v1_destroy(vk);
+	pump(&f);
+	CHECK(wl_display_get_error(f.client) == 0);
+	stop(&f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct CMUnitTest tests[] = {
+		{ "virtual-keyboard@off-by-default", test_off_by_default, NULL, NULL, NULL },
+		{ "virtual-keyboard@key-before-keymap", test_key_before_keymap, NULL, NULL, NULL },
+		{ "virtual-keyboard@bad-keymap", test_bad_keymap, NULL, NULL, NULL },
+		{ "virtual-keyboard@good-keymap", test_good_keymap, NULL, NULL, NULL },
+	};
+	return unit_main("virtual-keyboard", tests, UNIT_ARRAY_LEN(tests), argc, argv);
+}
