@@ -3,7 +3,7 @@
 # dispman-kiosk with the applications kiosks really run (issue 25), in the guest: Debian
 # 12's own clients, typed into through a uinput keyboard (uinput-keys), each judged by
 # what the client itself does or prints.
-# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP]
+# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP | UINPUT_POINTER]
 #   foot       foot runs `read l; echo "$l" >FILE`: the typed line is in FILE.
 #   clipboard  wl-copy then wl-paste (regular and primary selection) round-trip text;
 #              text copied by wl-copy is pasted into foot with ctrl+shift+v.
@@ -13,14 +13,37 @@
 #   mpv        mpv --vo=wlshm plays a 640x360 white clip: captured, the picture is
 #              centred on black (the xdg-shell rule for a full-screen surface smaller
 #              than the output); 'q' typed, mpv exits 0.
+#   gtk3-popup a GTK 3 window (wayland-apps-gtk3.py) with a uinput absolute pointer too
+#              (uinput-pointer, the 5th argument): a click on its menu button in the
+#              output's bottom-right corner opens a GtkMenu (xdg_popup) that the compositor
+#              must flip above the button to keep it inside the output (captured:
+#              wayland-apps-gtk3-check.py); a click outside dismisses it (popup_done in
+#              the client's log); opened again, a click on its second item reaches the app,
+#              which opens a dialog (set_parent): captured at its own size, centred over
+#              its parent, and the text typed into it printed.
 # Every case: the compositor serves (no command) with the keyboard as --input; each client
 # is its own process with WAYLAND_DISPLAY. A client must get wl_keyboard.enter (its own
 # WAYLAND_DEBUG log) before it is typed into. After the clients exit the compositor has
 # no client, surface or layer and no more buffers or fds than before them (its --stats
 # and /proc), and it exits 0 on SIGTERM without an ASan/LSan/UBSan report.
 # Files go to $DISPMAN_VM_OUT/wayland-app-CASE.
+# The CI time budget: gtk3-popup (a GTK 3 start, then clicks and captures: one and a half
+# to three minutes under TCG) runs on vkms-6.1 only, where it replaces zenity (its dialog's
+# entry is typed into: GTK 3 keyboard input is still tested there); zenity runs on the
+# other writeback profiles. DISPMAN_APPS_ANY_PROFILE=1 runs both anywhere.
 set -u
-case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-}
+case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-} pointer_tool=${5:-}
+if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
+	case "$case_:${DISPMAN_VM_PROFILE:-}" in
+	gtk3-popup:vkms-6.1|gtk3-popup:) ;;
+	gtk3-popup:*)
+		echo "n/a: gtk3-popup runs on vkms-6.1 only (CI time budget)"
+		exit 77 ;;
+	zenity:vkms-6.1)
+		echo "n/a: on vkms-6.1 gtk3-popup types into a GTK 3 entry instead (CI time budget)"
+		exit 77 ;;
+	esac
+fi
 out=${DISPMAN_VM_OUT:-/tmp}/wayland-app-$case_
 rm -rf "$out"
 mkdir -p "$out"
@@ -41,7 +64,7 @@ export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1 GTK_A11Y=none GDK_BACKE
 export GSK_RENDERER=cairo GTK_USE_PORTAL=0 LIBGL_ALWAYS_SOFTWARE=1
 export QT_QPA_PLATFORM=wayland QT_QUICK_BACKEND=software QT_WAYLAND_DISABLE_WINDOWDECORATION=1
 stats=$out/stats
-kpid= kbpid=
+kpid= kbpid= ptr_in= ptrpid=
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -83,8 +106,42 @@ keys_sync() { # wait until everything sent is written to uinput
 	read -r -t 120 ok <&"$keys_out" && [ "$ok" = ok ] || fail "uinput-keys did not answer"
 }
 
+# The pointer (gtk3-popup): uinput-pointer reading a FIFO, its node on its first line, "ok"
+# for each sync; no cursor drawn, so that the captures hold only the clients' pixels.
+kargs=()
+if [ "$case_" = gtk3-popup ]; then
+	# the FIFO where one can be made: not on the 9p share that holds $out
+	mkfifo "$XDG_RUNTIME_DIR/pointer.in" || fail "mkfifo in $XDG_RUNTIME_DIR"
+	"$pointer_tool" <"$XDG_RUNTIME_DIR/pointer.in" >"$out/pointer.out" 2>"$out/pointer.err" &
+	ptrpid=$!
+	exec {ptr_in}>"$XDG_RUNTIME_DIR/pointer.in"
+	for ((i = 0; i < 150; i++)); do [ -s "$out/pointer.out" ] && break; sleep 0.2; done
+	ptrdev=$(head -n 1 "$out/pointer.out")
+	[ -e "$ptrdev" ] || fail "uinput-pointer made no pointer: $(cat "$out/pointer.err")"
+	kargs=(--input "$ptrdev" --hide-cursor)
+fi
+psend() { echo "$*" >&"$ptr_in"; }
+psync() { # until uinput-pointer wrote everything sent
+	local n
+	n=$(grep -c '^ok$' "$out/pointer.out")
+	psend sync
+	for ((i = 0; i < 600; i++)); do
+		[ "$(grep -c '^ok$' "$out/pointer.out")" -gt "$n" ] && return 0
+		sleep 0.2
+	done
+	fail "uinput-pointer did not answer"
+}
+ncap=0
+capture() { # the output's frame now, into $cap
+	cap=$out/cap.$ncap.ppm
+	kill -USR1 "$kpid"
+	for ((i = 0; i < 300; i++)); do [ -f "$cap" ] && break; sleep 0.2; done
+	[ -f "$cap" ] || fail "no capture $cap"
+	ncap=$((ncap + 1))
+}
+
 "$kiosk" --socket "$WAYLAND_DISPLAY" --stats "$stats" --capture "$out/cap" --input "$kbdev" \
-	>"$out/kiosk.log" 2>&1 &
+	"${kargs[@]}" >"$out/kiosk.log" 2>&1 &
 kpid=$!
 i=0; while [ ! -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" ] || [ ! -f "$stats" ]; do
 	[ $i -lt 1200 ] || fail "dispman-kiosk did not start in 120 s"
@@ -317,6 +374,91 @@ if bad_in or bad_out:
 EOF
 	echo "mpv's 640x360 picture centred on black"
 	;;
+gtk3-popup)
+	check="python3 $src/wayland-apps-gtk3-check.py"
+	run_client gtk3 python3 "$src/wayland-apps-gtk3.py"
+	wait_focus gtk3 "$cpid" 240
+	gpid=$cpid
+	# the button where the full-screen window put it (its last allocation)
+	btn=$(sed -n 's/^button: //p' "$out/client-gtk3.out" | tail -n 1)
+	[ -n "$btn" ] || fail "the GTK 3 client printed no button position"
+	read -r bx by bw bh <<<"$btn"
+	capture
+	read -r ow oh <<<"$($check size "$cap")"
+	echo "output ${ow}x${oh}, menu button ${bw}x${bh} at ($bx, $by)"
+	psend "size $ow $oh"
+	popups() { grep -c 'xdg_popup@[0-9]*\.configure(' "$out/client-gtk3.log"; }
+	dones() { grep -c 'xdg_popup@[0-9]*\.popup_done(' "$out/client-gtk3.log"; }
+	# open the menu: a click on the button; it is shown once it drew (committed a buffer)
+	open_menu() {
+		local n0
+		n0=$(popups)
+		psend "move $((bx + bw / 2)) $((by + bh / 2))"
+		psend "sleep 300"
+		psend click
+		psync
+		for ((i = 0; i < 300; i++)); do [ "$(popups)" -gt "$n0" ] && break; sleep 0.2; done
+		[ "$(popups)" -gt "$n0" ] || fail "no xdg_popup configured after the click on the button"
+		grep 'xdg_popup@[0-9]*\.configure(' "$out/client-gtk3.log" | tail -n 1 |
+			sed 's/^.*\(xdg_popup@\)/popup configure: \1/'
+		sleep 3 # its first frames
+	}
+	open_menu
+	capture
+	$check menu "$cap" "$bx" "$by" "$bw" "$bh" | tee "$out/menu.txt"
+	[ "${PIPESTATUS[0]}" = 0 ] || fail "the menu is not where it belongs"
+	read -r _ ix iy <<<"$(grep '^item2 ' "$out/menu.txt")"
+	# a click outside the menu closes it. In a kiosk the click lands on the grabbing
+	# client's own full-screen window, so the compositor delivers it and the client
+	# destroys its popup itself (a press on another client's surface would end the grab
+	# with popup_done, as xdg.c does); either way the menu is gone from the output.
+	gone() { grep -c -e 'xdg_popup@[0-9]*\.popup_done(' -e '-> xdg_popup@[0-9]*\.destroy(' \
+		"$out/client-gtk3.log"; }
+	d0=$(gone)
+	psend "move 40 40"
+	psend "sleep 300"
+	psend click
+	psync
+	for ((i = 0; i < 300; i++)); do [ "$(gone)" -gt "$d0" ] && break; sleep 0.2; done
+	[ "$(gone)" -gt "$d0" ] || fail "the menu stayed open after a click outside it"
+	echo "a click outside the menu closed it after $(elapsed) s:" \
+		"$(grep -e 'xdg_popup@[0-9]*\.popup_done(' -e '-> xdg_popup@[0-9]*\.destroy(' \
+		"$out/client-gtk3.log" | tail -n 1 | sed 's/^.*\(xdg_popup@\)/\1/')"
+	sleep 2
+	capture
+	$check nomenu "$cap" || fail "the menu is still on the output after the click outside"
+	# again, and a click on the second item
+	open_menu
+	psend "move $ix $iy"
+	psend "sleep 500"
+	psend click
+	psync
+	wait_out() { # wait_out REGEX TIMEOUT_S: until the client's stdout has it
+		for ((i = 0; i < $2 * 5; i++)); do
+			grep -q -e "$1" "$out/client-gtk3.out" && return 0
+			kill -0 "$gpid" 2>/dev/null || { wait "$gpid"; fail "the GTK 3 client exited ($?) before '$1'"; }
+			sleep 0.2
+		done
+		fail "the GTK 3 client printed no '$1' in $2 s"
+	}
+	wait_out '^activated: ' 60
+	got=$(sed -n 's/^activated: //p' "$out/client-gtk3.out")
+	[ "$got" = item2 ] || fail "the click on the second item activated '$got'"
+	echo "the click on the menu's second item reached the app: activated $got"
+	wait_out '^dialog focused' 120
+	echo "the dialog has the keyboard after $(elapsed) s"
+	sleep 2 # its first frames
+	capture
+	$check dialog "$cap" || fail "the dialog is not at its own size, centred over its parent"
+	send "type Hello dialog"
+	send "key enter"
+	keys_sync
+	wait_exit gtk3 "$gpid" 60
+	[ "$crc" = 0 ] || fail "the GTK 3 client exited $crc"
+	got=$(sed -n 's/^dialog typed: //p' "$out/client-gtk3.out")
+	[ "$got" = "Hello dialog" ] || fail "the dialog's entry printed '$got', want 'Hello dialog'"
+	echo "the dialog's entry printed '$got'"
+	;;
 *)
 	fail "unknown case $case_"
 	;;
@@ -353,6 +495,10 @@ rc=$?
 kpid=
 exec {keys_in}>&-
 wait "$kbpid" 2>/dev/null
+if [ -n "$ptr_in" ]; then
+	exec {ptr_in}>&-
+	wait "$ptrpid" 2>/dev/null
+fi
 if grep -E "AddressSanitizer|LeakSanitizer|runtime error" "$out/kiosk.log"; then
 	fail "sanitizer report from dispman-kiosk"
 fi

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A uinput absolute pointer (a tablet-like mouse, as QEMU's usb-tablet) for the guest tests
+ * with real Wayland clients (wayland-apps.sh): it creates the device, prints its node
+ * (/dev/input/eventN) on stdout for the compositor's --input, then reads commands from
+ * stdin, one a line, until EOF (then it removes the device):
+ *
+ *   size W H     the output's size in pixels (before any move; default 1024x768)
+ *   move X Y     put the pointer on output pixel (X, Y)
+ *   click        press and release the left button where the pointer is
+ *   sleep MS     wait
+ *   sync         print "ok" on stdout once everything before is written
+ *
+ * The axes run 0..4095; libinput maps a value v to v * size / 4096 pixels, so a move lands
+ * within one pixel of (X, Y).
+ */
+#include <errno.h>
+#include <linux/input-event-codes.h>
+#include <linux/uinput.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "uinput-dev.h"
+
+#define AXIS_MAX 4095
+
+static struct uinput_dev ptr = { .fd = -1 };
+
+static void ev(unsigned type, unsigned code, int value)
+{
+	uinput_emit(ptr.fd, type, code, value);
+}
+
+static void syn(void)
+{
+	ev(EV_SYN, SYN_REPORT, 0);
+	usleep(30000);
+}
+
+static void set_bit(unsigned long req, int bit)
+{
+	if (ioctl(ptr.fd, req, bit) < 0)
+		FAIL("uinput-pointer: ioctl %#lx %d: %s", req, bit, strerror(errno));
+}
+
+static void abs_setup(int code)
+{
+	struct uinput_abs_setup a = { .code = (unsigned short)code };
+	a.absinfo.maximum = AXIS_MAX;
+	a.absinfo.resolution = 10;
+	set_bit(UI_SET_ABSBIT, code);
+	if (ioctl(ptr.fd, UI_ABS_SETUP, &a) < 0)
+		FAIL("uinput-pointer: UI_ABS_SETUP %d: %s", code, strerror(errno));
+}
+
+/* the axis value that libinput maps to pixel px (+ half a pixel) of size pixels */
+static int axis(int px, int size)
+{
+	long v = ((long)px * 2 + 1) * (AXIS_MAX + 1) / (2L * size);
+	return v < 0 ? 0 : v > AXIS_MAX ? AXIS_MAX : (int)v;
+}
+
+int main(void)
+{
+	int w = 1024, h = 768;
+	ptr.fd = uinput_open();
+	set_bit(UI_SET_EVBIT, EV_KEY);
+	set_bit(UI_SET_EVBIT, EV_ABS);
+	set_bit(UI_SET_KEYBIT, BTN_LEFT);
+	set_bit(UI_SET_KEYBIT, BTN_RIGHT);
+	set_bit(UI_SET_KEYBIT, BTN_MIDDLE);
+	abs_setup(ABS_X);
+	abs_setup(ABS_Y);
+	uinput_create(&ptr, "uinput-pointer tablet", "E:ID_INPUT_MOUSE=1\n");
+	printf("%s\n", ptr.devnode);
+	fflush(stdout);
+
+	char line[256];
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = 0;
+		int a, b;
+		if (sscanf(line, "size %d %d", &a, &b) == 2 && a > 0 && b > 0) {
+			w = a;
+			h = b;
+		} else if (sscanf(line, "move %d %d", &a, &b) == 2) {
+			ev(EV_ABS, ABS_X, axis(a, w));
+			ev(EV_ABS, ABS_Y, axis(b, h));
+			syn();
+		} else if (strcmp(line, "click") == 0) {
+			ev(EV_KEY, BTN_LEFT, 1);
+			syn();
+			usleep(60000);
+			ev(EV_KEY, BTN_LEFT, 0);
+			syn();
+		} else if (sscanf(line, "sleep %d", &a) == 1 && a >= 0) {
+			usleep((useconds_t)a * 1000);
+		} else if (strcmp(line, "sync") == 0) {
+			printf("ok\n");
+			fflush(stdout);
+		} else if (line[0]) {
+			FAIL("uinput-pointer: unknown command '%s'", line);
+		}
+	}
+	uinput_destroy(&ptr);
+	return 0;
+}
