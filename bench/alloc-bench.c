@@ -5,7 +5,8 @@
  *
  * Usage: alloc-bench [--mock] [--runs R] [--short S] [--long L] [--layers 1,4,...]
  *                    [--modes steady,moving,changing] [--timeout SEC]
- *                    [--baseline LIBDIR[=LABEL]] [device]
+ *                    [--baseline LIBDIR[=LABEL]] [--no-liftoff] [device]
+ *   --no-liftoff leaves libliftoff out (its moving rows take most of the run's time).
  *   device defaults to $DISPMAN_DEVICE, else /dev/dri/card0. --mock runs on the mock libdrm instead: start it
  *   with LD_LIBRARY_PATH=<build>/tests/mock so that libdrm.so.2 is the mock.
  *
@@ -436,9 +437,12 @@ int main(int argc, char **argv)
 	int runs = 5, s_frames = 10, l_frames = 40;
 	int layer_counts[16] = { 1, 4, 8, 16, 32, 64 }, n_counts = 6;
 	bool modes[3] = { true, true, true };
+	bool no_liftoff = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--mock") == 0)
 			opt_mock = true;
+		else if (strcmp(argv[i], "--no-liftoff") == 0)
+			no_liftoff = true;
 		else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
 			runs = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--short") == 0 && i + 1 < argc)
@@ -467,7 +471,7 @@ int main(int argc, char **argv)
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "usage: alloc-bench [--mock] [--runs R] [--short S] [--long L] "
 				"[--layers 1,4,...] [--modes steady,moving,changing] [--timeout SEC] "
-				"[--baseline LIBDIR[=LABEL]] [device]\n");
+				"[--baseline LIBDIR[=LABEL]] [--no-liftoff] [device]\n");
 			return 2;
 		} else {
 			opt_path = argv[i];
@@ -481,7 +485,7 @@ int main(int argc, char **argv)
 	int n_engines = 2;
 	if (opt_baseline)
 		engines[n_engines++] = ENG_BASELINE;
-	if (HAVE_LIBLIFTOFF)
+	if (HAVE_LIBLIFTOFF && !no_liftoff)
 		engines[n_engines++] = ENG_LIFTOFF;
 	/* warm-up: not counted */
 	struct child_result w;
@@ -543,7 +547,7 @@ int main(int argc, char **argv)
 				floor = stats_of(pe[ENG_FLOOR].frame_us, pe[ENG_FLOOR].runs);
 			for (int e = 0; e < N_ENGINES; e++) {
 				struct per_engine *p = &pe[e];
-				if ((e == ENG_LIFTOFF && !HAVE_LIBLIFTOFF) ||
+				if ((e == ENG_LIFTOFF && (!HAVE_LIBLIFTOFF || no_liftoff)) ||
 				    (e == ENG_BASELINE && !opt_baseline))
 					continue;
 				if (!p->runs) {
