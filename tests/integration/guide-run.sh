@@ -51,7 +51,15 @@ loop)
 camera)
 	GUIDE_CHECK=camera GUIDE_STOP_AFTER=4 run 90
 	n=$(sed -n 's/^\([0-9]*\) frames shown, zero-copy: .*/\1/p' "$log")
-	[ "${n:-0}" -gt 0 ] || fail "no frame shown" ;;
+	[ "${n:-0}" -gt 0 ] || fail "no frame shown"
+	# the line must say where the frames went: on virtio-gpu (no overlay) every one
+	# is composed, on vkms the camera has an overlay and none is
+	c=$(sed -n 's/^[0-9]* frames shown, zero-copy: [a-z]*, \([0-9]*\) composed$/\1/p' "$log")
+	[ -n "$c" ] || fail "no composed count in: $(grep 'frames shown' "$log")"
+	case "${DISPMAN_VM_DRIVER:-}" in
+	virtio_gpu|virtio-gpu) [ "$c" -gt 0 ] || fail "virtio-gpu has no overlay, yet 0 frames composed" ;;
+	vkms) [ "$c" = 0 ] || fail "vkms has an overlay for the camera, yet $c frames composed" ;;
+	esac ;;
 master)
 	GUIDE_CHECK=master GUIDE_STOP_AFTER=1 run 60 ;;
 hotplug)
