@@ -14,6 +14,8 @@
 #                       bochs-display, cirrus-vga), empty without one (its heads can be
 #                       screendumped: tests/vm/screendump)
 #   VM_GPU_DRIVER       the module driving that device
+#   VM_SMP              the guest's vCPUs (tests/vm/run; DISPMAN_VM_SMP overrides): 1 on
+#                       every profile that loads vkms, 2 on the others (see below)
 # and returns 1 for an unknown profile.
 # bochs (bochs-display: one primary plane, no cursor, no vblank interrupt) and cirrus
 # (cirrus-vga: one plane, 16/24/32 bpp, 4 MiB) are the simplest hardware there is; their
@@ -42,9 +44,19 @@ export DISPMAN_VM_CACHE
 DISPMAN_VM_KERNEL_ARGS="nokaslr sysrq_always_enabled unknown_nmi_panic softlockup_all_cpu_backtrace=1 ${DISPMAN_VM_EXTRA_KERNEL_ARGS:-}"
 # (DISPMAN_VM_EXTRA_KERNEL_ARGS: more, for a test; tests/vm/boot-retry-test makes the kernel die)
 
+# One vCPU where vkms is loaded: vkms (6.1 and 6.12) can deadlock the guest kernel
+# with two. Its vblank hrtimer callback (vkms_vblank_simulate -> drm_handle_vblank)
+# takes dev->event_lock and dev->vblank_time_lock; drm_crtc_vblank_off() (a modeset
+# that turns the CRTC off) and the vblank-off timer take them with interrupts off and
+# then call vkms_disable_vblank() -> hrtimer_cancel(), which waits for a callback
+# running on the other CPU, which waits for the lock: both vCPUs spin for ever (the
+# "guest stall" of doc/reliability.md, caught twice by tests/vm/stall-dump). With one
+# CPU the callback cannot run while the canceller holds the lock, so it cannot happen.
+# Measured on vkms-6.1's whole suite: doc/reliability.md.
 dispman_vm_profile() {
 	local kabi
 	VM_QEMU_ARGS=()
+	VM_SMP=2
 	VM_GPU_ID= VM_GPU_DRIVER=
 	case "$1" in
 	vkms-6.1)
@@ -69,6 +81,8 @@ dispman_vm_profile() {
 		VM_GPU_DRIVER=virtio_gpu
 		VM_QEMU_ARGS+=(-vga none -device "virtio-gpu-pci,max_outputs=2,id=$VM_GPU_ID")
 	fi
+	case " $VM_DRIVERS " in *" vkms "*) VM_SMP=1 ;; esac
+	VM_SMP=${DISPMAN_VM_SMP:-$VM_SMP}
 	DISPMAN_VM_KABI=$kabi
 	return 0
 }
