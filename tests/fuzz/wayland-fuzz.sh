@@ -77,7 +77,9 @@ while kill -0 "$fpid" 2>/dev/null; do
 	sleep 10
 	alive
 	f=$(frames) t=$((t + 10))
-	echo "t=${t}s good frames $f (+$((f - f0))) $(fdcount) fds $(rss_kb) kB" | tee -a "$out/timeline.txt"
+	r=$(rss_kb)
+	[ "$t" != 10 ] || rss10=$r
+	echo "t=${t}s good frames $f (+$((f - f0))) $(fdcount) fds $r kB" | tee -a "$out/timeline.txt"
 	# the last window may be cut short by the fuzzer's end: only full ones count
 	if kill -0 "$fpid" 2>/dev/null; then
 		[ "$f" -gt "$f0" ] || fail "the good client got no frame in 10 s of fuzzing (at t=${t}s)"
@@ -108,9 +110,20 @@ echo "the good client's frames per 10 s of fuzzing: at least ${min:-?}"
 	echo "good_frames_min_per_10s ${min:-?}"
 } >"$out/summary.txt"
 [ "$fds" -le "$base_fds" ] || { diff "$out/fds-base.txt" "$out/fds-after.txt"; fail "fds $base_fds -> $fds"; }
-# RSS: flat within 5 % or 4 MiB (ASan's quarantine and allocator caches move a little)
-slack=$((base_rss / 20)); [ $slack -ge 4096 ] || slack=4096
-[ "$rss" -le $((base_rss + slack)) ] || fail "RSS $base_rss kB -> $rss kB (more than $slack kB)"
+# RSS: flat within 5 % or 4 MiB (ASan's quarantine and allocator caches move a little),
+# from the baseline or, when the first 10 s of fuzzing took a one-time step above it, from
+# there. Seen once in CI: 27,100 kB at the baseline, 31,104 kB at t=10 s, then flat to
+# 31,252 kB at the end; the next run's baseline was already 30,532 kB (a warm-up whose seed
+# had not yet made the compositor allocate what a composition or a large pool needs once).
+# Growth that goes on, as a leak per request does, still shows from t=10 s to the end
+# (three quarters of the run), and LSan checks the compositor's exit.
+ref_rss=$base_rss
+if [ -n "${rss10:-}" ] && [ "$rss10" -gt "$base_rss" ]; then
+	ref_rss=$rss10
+	echo "RSS reference: $rss10 kB at t=10 s (a one-time step of $((rss10 - base_rss)) kB over the baseline)"
+fi
+slack=$((ref_rss / 20)); [ $slack -ge 4096 ] || slack=4096
+[ "$rss" -le $((ref_rss + slack)) ] || fail "RSS $ref_rss kB -> $rss kB (more than $slack kB)"
 [ "$surfaces" = "$base_surfaces" ] || fail "surfaces $base_surfaces -> $surfaces"
 [ "$layers" = "$base_layers" ] || fail "layers $base_layers -> $layers"
 [ "$buffers" -le "$base_buffers" ] || fail "buffers $base_buffers -> $buffers"
