@@ -20,26 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-MYAPP_C = r"""
-#include <errno.h>
-#include <stdio.h>
-#include <dispman/dispman.h>
-#include <drm_fourcc.h>
-
-int main(void)
-{
-	dispman_log_set_level(DISPMAN_LOG_SILENT);
-	/* no KMS device needed: a bad fd must fail cleanly with EBADF */
-	errno = 0;
-	if (dispman_device_create_for_fd(-1) != NULL || errno != EBADF) {
-		fprintf(stderr, "dispman_device_create_for_fd(-1) did not fail with EBADF\n");
-		return 1;
-	}
-	printf("libdispman %#x, fourcc %08x ok\n", (unsigned)dispman_version(),
-		(unsigned)DRM_FORMAT_XRGB8888);
-	return 0;
-}
-"""
+# the application the page builds (shared with subproject-consumer.py)
+MYAPP_C_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "consumer-app.c")
 
 
 def fail(msg):
@@ -65,8 +47,7 @@ def main():
             if e.startswith("build") or e == ".git":
                 continue
             os.symlink(os.path.join(src, e), os.path.join(work, e))
-        with open(os.path.join(work, "myapp.c"), "w") as f:
-            f.write(MYAPP_C)
+        shutil.copyfile(MYAPP_C_PATH, os.path.join(work, "myapp.c"))
         env = {k: v for k, v in os.environ.items()
                if not k.startswith("MESON_") and k not in
                ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LD_LIBRARY_PATH", "PKG_CONFIG_PATH",

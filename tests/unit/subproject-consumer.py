@@ -16,25 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-CONSUMER_C = r"""
-#include <errno.h>
-#include <stdio.h>
-#include <dispman/dispman.h>
-#include <drm_fourcc.h>
-
-int main(void)
-{
-	dispman_log_set_level(DISPMAN_LOG_SILENT);
-	/* no KMS device needed: a bad fd must fail cleanly with EBADF */
-	errno = 0;
-	if (dispman_device_create_for_fd(-1) != NULL || errno != EBADF) {
-		fprintf(stderr, "dispman_device_create_for_fd(-1) did not fail with EBADF\n");
-		return 1;
-	}
-	printf("fourcc %08x ok\n", (unsigned)DRM_FORMAT_XRGB8888);
-	return 0;
-}
-"""
+# the application (shared with prefix-walkthrough.py)
+CONSUMER_C_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "consumer-app.c")
 
 # The targets the library itself needs; anything else is an extra the consumer pays for.
 LIBRARY_TARGETS = {"dispman", "dispman-core"}
@@ -71,8 +54,7 @@ def main():
         os.symlink(src, os.path.join(proj, "subprojects", "libdispman"))
         with open(os.path.join(proj, "meson.build"), "w") as f:
             f.write(doc_meson_block(src))
-        with open(os.path.join(proj, "myapp.c"), "w") as f:
-            f.write(CONSUMER_C)
+        shutil.copyfile(CONSUMER_C_PATH, os.path.join(proj, "myapp.c"))
         build = os.path.join(tmp, "build")
         env = dict(os.environ)
         for k in list(env):
