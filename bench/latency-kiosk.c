@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/input-event-codes.h>
-#include <linux/uinput.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -33,18 +32,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <dirent.h>
 
 #include <wayland-client.h>
 #include "xdg-shell-client-protocol.h"
 #include "presentation-time-client-protocol.h"
+#include "uinput-kbd.h"
 
 #define NBUF 3
 
@@ -71,9 +67,8 @@ static unsigned colour;
 static bool waiting_key, waiting_present, presented_ok;
 static uint64_t t_key, t_present;
 
-static int ufd = -1;
+static struct uinput_kbd kbd = { .fd = -1 };
 static pid_t comp = -1;
-static char udev_entry[64];
 
 static uint64_t now_ns(void)
 {
@@ -99,75 +94,15 @@ static void cleanup(void)
 		}
 		comp = -1;
 	}
-	if (udev_entry[0])
-		unlink(udev_entry);
-	if (ufd >= 0) {
-		ioctl(ufd, UI_DEV_DESTROY);
-		close(ufd);
-	}
+	uinput_kbd_destroy(&kbd);
 }
 
 #define DIE(...) do { fprintf(stderr, "latency-kiosk: " __VA_ARGS__); fputc('\n', stderr); \
 	cleanup(); exit(1); } while (0)
 
-/* A keyboard on uinput; returns its /dev/input/eventN in path. */
-static void make_keyboard(char *path, size_t len)
-{
-	ufd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
-	if (ufd < 0)
-		DIE("/dev/uinput: %s", strerror(errno));
-	ioctl(ufd, UI_SET_EVBIT, EV_KEY);
-	ioctl(ufd, UI_SET_EVBIT, EV_SYN);
-	for (int k = KEY_ESC; k <= KEY_SLASH; k++)
-		ioctl(ufd, UI_SET_KEYBIT, k);
-	struct uinput_setup us = { .id = { .bustype = BUS_VIRTUAL, .vendor = 0x1d6b,
-		.product = 0x4c41, .version = 1 } };
-	snprintf(us.name, sizeof(us.name), "latency-kiosk keyboard");
-	if (ioctl(ufd, UI_DEV_SETUP, &us) < 0 || ioctl(ufd, UI_DEV_CREATE) < 0)
-		DIE("uinput setup: %s", strerror(errno));
-	char sys[64] = "", dir[256];
-	if (ioctl(ufd, UI_GET_SYSNAME(sizeof(sys)), sys) < 0)
-		DIE("UI_GET_SYSNAME: %s", strerror(errno));
-	snprintf(dir, sizeof(dir), "/sys/devices/virtual/input/%s", sys);
-	path[0] = 0;
-	for (int tries = 0; tries < 50 && !path[0]; tries++) {
-		DIR *d = opendir(dir);
-		struct dirent *e;
-		while (d && (e = readdir(d)))
-			if (!strncmp(e->d_name, "event", 5))
-				snprintf(path, len, "/dev/input/%s", e->d_name);
-		if (d)
-			closedir(d);
-		if (!path[0])
-			usleep(100000);
-	}
-	struct stat st;
-	for (int tries = 0; tries < 50 && path[0] && stat(path, &st) < 0; tries++)
-		usleep(100000);
-	if (!path[0] || stat(path, &st) < 0)
-		DIE("no event node for %s", dir);
-	if (access("/run/udev/control", F_OK) != 0) {
-		mkdir("/run/udev", 0755);
-		mkdir("/run/udev/data", 0755);
-		snprintf(udev_entry, sizeof(udev_entry), "/run/udev/data/c%u:%u",
-			major(st.st_rdev), minor(st.st_rdev));
-		FILE *f = fopen(udev_entry, "w");
-		if (f) {
-			fputs("I:1\nE:ID_INPUT=1\nE:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n", f);
-			fclose(f);
-		} else {
-			udev_entry[0] = 0;
-		}
-	}
-}
-
 static void key_event(int code, int value)
 {
-	struct input_event ev[2] = {
-		{ .type = EV_KEY, .code = (uint16_t)code, .value = value },
-		{ .type = EV_SYN, .code = SYN_REPORT },
-	};
-	if (write(ufd, ev, sizeof(ev)) != (ssize_t)sizeof(ev))
+	if (uinput_kbd_key(&kbd, code, value) < 0)
 		DIE("uinput write: %s", strerror(errno));
 }
 
@@ -445,8 +380,10 @@ int main(int argc, char **argv)
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	if (!xdg)
 		DIE("XDG_RUNTIME_DIR is not set");
-	char event[300], sockpath[512];
-	make_keyboard(event, sizeof(event));
+	char sockpath[512], err[300];
+	if (uinput_kbd_create(&kbd, "latency-kiosk keyboard", err, sizeof(err)) < 0)
+		DIE("%s", err);
+	const char *event = kbd.event;
 	snprintf(sockpath, sizeof(sockpath), "%s/%s", xdg, sock);
 	unlink(sockpath);
 	uint64_t t_fork = now_ns();
@@ -456,7 +393,7 @@ int main(int argc, char **argv)
 	if (comp == 0) {
 		char **args = calloc((size_t)(argc - i + 1), sizeof(char *));
 		for (int k = i; k < argc; k++)
-			args[k - i] = !strcmp(argv[k], "@EVENT@") ? event : argv[k];
+			args[k - i] = !strcmp(argv[k], "@EVENT@") ? (char *)event : argv[k];
 		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
