@@ -27,8 +27,11 @@
  *   --blank-after S   turn the output off after S seconds without input, unless a shown
  *                     surface inhibits idleness; the next input turns it on (and is not
  *                     given to clients)
- *   --allow-virtual-input  let clients type (zwp_virtual_keyboard_manager_v1: wtype); off
- *                     by default, as any client of the socket could type into the app
+ *   --allow-virtual-input  let clients type and point (zwp_virtual_keyboard_manager_v1:
+ *                     wtype; with zwlr_virtual_pointer_manager_v1: wayvnc); off by
+ *                     default, as any client of the socket could type into the app
+ *   --virtual-input-socket NAME  the same for the clients of a second socket NAME only
+ *                     (wayvnc with WAYLAND_DISPLAY=NAME); the app's socket gets none
  * Without $XDG_RUNTIME_DIR, /tmp/dispman-kiosk-UID is made and used.
  */
 #include <dispman/dispman.h>
@@ -189,7 +192,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
 		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
-		"[--transform T] [--blank-after SECONDS] [--output NAME] [--mode WxH[@HZ]] [--allow-virtual-input] [--] "
+		"[--transform T] [--blank-after SECONDS] [--output NAME] [--mode WxH[@HZ]] [--allow-virtual-input] [--virtual-input-socket NAME] [--] "
 		"[COMMAND [ARGS...]]\n");
 }
 
@@ -201,6 +204,7 @@ struct options {
 	unsigned xdg_shell_version;     /* 0: the library's default */
 	bool hide_cursor;
 	bool virtual_input;             /* --allow-virtual-input */
+	const char *vinput_socket;      /* --virtual-input-socket */
 	int transform;                  /* enum dispman_transform */
 	unsigned blank_after;           /* seconds, 0: never */
 	const char *output_name;        /* --output */
@@ -261,6 +265,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			o->hide_cursor = true;
 		else if (strcmp(a, "--allow-virtual-input") == 0)
 			o->virtual_input = true;
+		else if (strcmp(a, "--virtual-input-socket") == 0 && has)
+			o->vinput_socket = argv[++i];
 		else if (strcmp(a, "--transform") == 0 && has &&
 			 (o->transform = transform_from_name(argv[++i])) >= 0)
 			;
@@ -469,7 +475,8 @@ int main(int argc, char **argv)
 		dispman_wayland_hide_cursor(k.wl, true);
 	if (o.blank_after)
 		dispman_wayland_set_blank_timeout(k.wl, o.blank_after * 1000u);
-	if (o.virtual_input && dispman_wayland_set_virtual_input(k.wl, true) < 0) {
+	if ((o.virtual_input && dispman_wayland_set_virtual_input(k.wl, true) < 0) ||
+	    (o.vinput_socket && !dispman_wayland_add_virtual_input_socket(k.wl, o.vinput_socket))) {
 		fprintf(stderr, "dispman-kiosk: cannot offer virtual input\n");
 		dispman_wayland_destroy(k.wl);
 		dispman_device_destroy(k.dev);

@@ -247,18 +247,41 @@ int dispman_wayland_place_surface(struct dispman_wayland *wl, struct wl_resource
 int dispman_wayland_set_blank_timeout(struct dispman_wayland *wl, uint32_t ms);
 
 /**
- * Let clients type (allow) or not (the default): offer zwp_virtual_keyboard_manager_v1
- * (wtype), or withdraw it. Off by default because any client that can connect to the
- * socket could then type into the application shown. A virtual keyboard's keys go to the
- * surface with keyboard focus, read with the keymap its client set (sent to the focused
- * client before them; the seat's keymap goes back to that client at the seat's next key,
- * when the focus leaves it, or when the virtual keyboard is destroyed). They are input like
- * the seat's: they reset idle timers, and one wakes a blanked output without being
- * delivered. While allowed, wl_seat advertises a keyboard even without an input device.
- * Withdrawing leaves keyboards already made working: call it before clients connect.
+ * Let clients type and point (allow) or not (the default): offer
+ * zwp_virtual_keyboard_manager_v1 (wtype, wayvnc) and zwlr_virtual_pointer_manager_v1
+ * version 2 (wayvnc), or withdraw them. Off by default because any client that can connect
+ * to the socket could then type into and click on the application shown. A virtual
+ * keyboard's keys go to the surface with keyboard focus, read with the keymap its client
+ * set (sent to the focused client before them; the seat's keymap goes back to that client
+ * at the seat's next key, when the focus leaves it, or when the virtual keyboard is
+ * destroyed). Virtual keys and pointer events are input like the seat's: they reset idle
+ * timers, and one wakes a blanked output without being delivered. A virtual pointer moves the seat's pointer (relative motion from where it
+ * is, absolute motion over the output's size), presses its buttons and scrolls, as
+ * dispman_wayland_inject_input() does; buttons it holds when it goes are released. While
+ * allowed, wl_seat advertises a keyboard and a pointer even without an input device.
+ * Withdrawing leaves keyboards and pointers already made working: call it before clients
+ * connect. To let only some clients use virtual input, leave this off and give them a
+ * socket of their own: dispman_wayland_add_virtual_input_socket().
  * Returns 0, or -EINVAL (logged) for a NULL compositor, or -ENOMEM.
  */
 int dispman_wayland_set_virtual_input(struct dispman_wayland *wl, bool allow);
+
+/**
+ * Listen on a second socket, $XDG_RUNTIME_DIR/name, whose clients (and, unless
+ * dispman_wayland_set_virtual_input() allows every client, only they) see the virtual
+ * keyboard and pointer globals described there: a remote-control server such as wayvnc
+ * or an on-screen keyboard connects through it (WAYLAND_DISPLAY=name), while the
+ * application shown, on the compositor's own socket, cannot type into itself or others.
+ * Clients of that socket are ordinary clients otherwise. The seat advertises a keyboard and
+ * a pointer to every client while such a socket exists. A name.lock file beside it keeps a
+ * second compositor from taking the name; both files are removed by
+ * dispman_wayland_destroy(). Returns name (the caller's string), or NULL with errno:
+ * EINVAL (logged: wl or name NULL, a name that is empty, has a slash or makes too long a
+ * path), ENOENT (XDG_RUNTIME_DIR unset), EADDRINUSE (another compositor has the name), or
+ * another errno from creating the socket; every failure is logged.
+ */
+const char *dispman_wayland_add_virtual_input_socket(struct dispman_wayland *wl,
+	const char *name);
 
 #ifdef __cplusplus
 }

@@ -737,6 +737,12 @@ struct surface *seat_pointer_pressed_on(struct server *srv, double *x, double *y
 	return seat->buttons > 0 ? seat->pointer_focus : NULL;
 }
 
+void seat_pointer_position(struct server *srv, double *x, double *y)
+{
+	*x = srv->seat->px;
+	*y = srv->seat->py;
+}
+
 struct surface *seat_keyboard_focus(struct server *srv)
 {
 	return srv->seat ? srv->seat->kb_focus : NULL;

@@ -19,6 +19,9 @@ void seat_set_caps(struct server *srv, uint32_t wl_caps);
 void seat_set_virtual_caps(struct server *srv, uint32_t wl_caps);
 /* One event as if from the input (dispman_wayland_inject_input(), checked there). */
 void seat_inject(struct server *srv, const struct dispman_input_event *ev);
+/* The pointer's position in output pixels (where the last pointer event put it; 0, 0
+ * before any). */
+void seat_pointer_position(struct server *srv, double *x, double *y);
 /* The surface with keyboard focus (NULL: none); the clipboard follows it. */
 struct surface *seat_keyboard_focus(struct server *srv);
 /* The next serial of the display. */

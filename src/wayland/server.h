@@ -104,6 +104,8 @@ struct server {
 	struct idle_state *idle_state;  /* idle.c's */
 	struct udmabuf *udmabuf;        /* udmabuf.c's: zero-copy shm */
 	struct vkbd_manager *vkbd;      /* virtual-keyboard.c's */
+	struct vptr_manager *vptr;      /* virtual-pointer.c's */
+	struct vinput *vinput;          /* virtual-input.c's */
 
 	struct dispman_wayland_stats stats;
 	unsigned layers;

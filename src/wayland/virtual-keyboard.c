@@ -2,8 +2,8 @@
 /*
  * zwp_virtual_keyboard_manager_v1 (version 1): a client (wtype) sends an XKB keymap and
  * keys, which reach the surface with keyboard focus as if from the seat's keyboard. The
- * global exists only while allowed (dispman_wayland_set_virtual_input(): any client that
- * can connect could type into the kiosk's application otherwise). The client's keymap is
+ * global exists only while allowed (virtual-input.c: any client that can connect could
+ * type into the kiosk's application otherwise). The client's keymap is
  * compiled with xkbcommon (a broken one is refused) and written again into a sealed memfd
  * of ours, which the seat sends to the focused client before the keys (seat.h); the
  * seat's own keymap goes back to that client afterwards. Keys are input for idle and
@@ -29,7 +29,6 @@
 
 struct vkbd_manager {
 	struct server *srv;
-	struct wl_global *global;       /* NULL: not allowed */
 	struct xkb_context *xkb;
 	struct wl_list keyboards;       /* vkbd.link */
 };
@@ -236,7 +235,7 @@ static const struct zwp_virtual_keyboard_manager_v1_interface manager_impl = {
 	.create_virtual_keyboard = create_keyboard,
 };
 
-static void manager_bind(struct wl_client *c, void *data, uint32_t version, uint32_t id)
+void virtual_keyboard_bind(struct wl_client *c, void *data, uint32_t version, uint32_t id)
 {
 	struct wl_resource *res = wl_resource_create(c,
 		&zwp_virtual_keyboard_manager_v1_interface, (int)version, id);
@@ -254,32 +253,10 @@ int virtual_keyboard_init(struct server *srv)
 		return -ENOMEM;
 	mgr->srv = srv;
 	wl_list_init(&mgr->keyboards);
-	srv->vkbd = mgr;
-	return 0;
-}
-
-int virtual_keyboard_allow(struct server *srv, bool allow)
-{
-	struct vkbd_manager *mgr = srv->vkbd;
-	if (!allow) {
-		if (mgr->global)
-			wl_global_destroy(mgr->global);
-		mgr->global = NULL;
-		seat_set_virtual_caps(srv, 0);
-		return 0;
-	}
-	if (mgr->global)
-		return 0;
-	if (!mgr->xkb)
-		mgr->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	mgr->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
 	if (!mgr->xkb)
 		wlog(DISPMAN_LOG_WARNING, "virtual keyboard: no xkb context: keymaps are refused");
-	mgr->global = wl_global_create(srv->display, &zwp_virtual_keyboard_manager_v1_interface,
-		1, mgr, manager_bind);
-	if (!mgr->global)
-		return -ENOMEM;
-	/* a client's wl_keyboard is where the keys go: the seat has one even without input */
-	seat_set_virtual_caps(srv, WL_SEAT_CAPABILITY_KEYBOARD);
+	srv->vkbd = mgr;
 	return 0;
 }
 
@@ -292,8 +269,6 @@ void virtual_keyboard_finish(struct server *srv)
 	struct vkbd *vk, *tmp;
 	wl_list_for_each_safe(vk, tmp, &mgr->keyboards, link)
 		wl_resource_destroy(vk->resource);
-	if (mgr->global)
-		wl_global_destroy(mgr->global);
 	xkb_context_unref(mgr->xkb);
 	free(mgr);
 	srv->vkbd = NULL;

@@ -7,8 +7,8 @@
 
 int virtual_keyboard_init(struct server *srv);
 void virtual_keyboard_finish(struct server *srv);
-/* Offer the global (allow) or withdraw it; keyboards made before keep working. Returns 0
- * or -ENOMEM. */
-int virtual_keyboard_allow(struct server *srv, bool allow);
+/* Binds a client to zwp_virtual_keyboard_manager_v1: the global's bind function, data
+ * srv->vkbd (virtual-input.c creates the global). */
+void virtual_keyboard_bind(struct wl_client *c, void *data, uint32_t version, uint32_t id);
 
 #endif

@@ -23,6 +23,8 @@
 #include "shm.h"
 #include "surface.h"
 #include "virtual-keyboard.h"
+#include "virtual-input.h"
+#include "virtual-pointer.h"
 #include "xdg.h"
 
 static int on_device_fd(int fd, uint32_t mask, void *data)
@@ -168,7 +170,8 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	    (ret = cursor_init(srv)) < 0 || (ret = seat_init(srv)) < 0 ||
 	    (ret = data_device_init(srv)) < 0 ||
 	    (ret = decoration_init_global(srv)) < 0 || (ret = screencopy_init(srv)) < 0 ||
-	    (ret = idle_init(srv)) < 0 || (ret = virtual_keyboard_init(srv)) < 0)
+	    (ret = idle_init(srv)) < 0 || (ret = virtual_keyboard_init(srv)) < 0 ||
+	    (ret = virtual_pointer_init(srv)) < 0 || (ret = virtual_input_init(srv)) < 0)
 		goto fail;
 
 	srv->dev_source = wl_event_loop_add_fd(srv->loop, dispman_device_get_fd(dev),
@@ -194,6 +197,8 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 	struct server *srv = &wl->srv;
 	if (srv->dev)
 		dispman_device_set_output_callback(srv->dev, NULL, NULL);
+	/* first: a virtual pointer's buttons still down are released to a whole compositor */
+	virtual_pointer_finish(srv);
 	scene_finish(srv);
 	if (srv->display)
 		wl_display_destroy_clients(srv->display);
@@ -201,6 +206,7 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 		wl_event_source_remove(srv->idle);
 	if (srv->dev_source)
 		wl_event_source_remove(srv->dev_source);
+	virtual_input_finish(srv);
 	virtual_keyboard_finish(srv);
 	idle_finish(srv);
 	screencopy_finish(srv);
@@ -419,8 +425,25 @@ int dispman_wayland_set_virtual_input(struct dispman_wayland *wl, bool allow)
 		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_virtual_input: the compositor is NULL");
 		return -EINVAL;
 	}
-	int ret = virtual_keyboard_allow(&wl->srv, allow);
+	int ret = virtual_input_allow(&wl->srv, allow);
 	if (ret < 0)
 		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_virtual_input: %s", strerror(-ret));
 	return ret;
+}
+
+const char *dispman_wayland_add_virtual_input_socket(struct dispman_wayland *wl,
+	const char *name)
+{
+	if (!wl || !name) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_add_virtual_input_socket: %s is NULL",
+			!wl ? "the compositor" : "the name");
+		errno = EINVAL;
+		return NULL;
+	}
+	int ret = virtual_input_add_socket(&wl->srv, name);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	return name;
 }

@@ -4,8 +4,9 @@
  * (kiosk-vkbd.sh): a full-screen toplevel in one colour whose wl_keyboard reads keys with
  * xkbcommon and the keymap it was last sent, as any application does. It logs to FILE, one
  * line each: "painted W H", "keymap N SIZE" (the Nth keymap and its size), "enter", "leave",
- * and after each key press that makes text "text ALL" (everything typed so far). It runs
- * until killed or closed.
+ * and after each key press that makes text "text ALL" (everything typed so far); from its
+ * wl_pointer "pointer-enter X Y" and "button CODE PRESSED X Y" (surface coordinates, the
+ * last motion's). It runs until killed or closed.
  *
  *   kiosk-typed FILE
  */
@@ -28,6 +29,8 @@ static struct wl_shm *shm;
 static struct xdg_wm_base *wm;
 static struct wl_seat *seat;
 static struct wl_keyboard *keyboard;
+static struct wl_pointer *pointer;
+static double ptr_x, ptr_y;
 static struct xkb_context *xkb;
 static struct xkb_keymap *keymap;
 static struct xkb_state *state;
@@ -149,8 +152,47 @@ static const struct wl_keyboard_listener kb_listener = {
 	kb_keymap, kb_enter, kb_leave, kb_key, kb_modifiers, kb_repeat,
 };
 
+static void ptr_enter(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *s,
+	wl_fixed_t x, wl_fixed_t y)
+{
+	ptr_x = wl_fixed_to_double(x);
+	ptr_y = wl_fixed_to_double(y);
+	note("pointer-enter %.1f %.1f", ptr_x, ptr_y);
+}
+
+static void ptr_leave(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *s)
+{
+}
+
+static void ptr_motion(void *data, struct wl_pointer *p, uint32_t time, wl_fixed_t x,
+	wl_fixed_t y)
+{
+	ptr_x = wl_fixed_to_double(x);
+	ptr_y = wl_fixed_to_double(y);
+}
+
+static void ptr_button(void *data, struct wl_pointer *p, uint32_t serial, uint32_t time,
+	uint32_t button, uint32_t st)
+{
+	note("button %u %u %.1f %.1f", button, st, ptr_x, ptr_y);
+}
+
+static void ptr_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis,
+	wl_fixed_t value)
+{
+}
+
+static const struct wl_pointer_listener ptr_listener = {
+	.enter = ptr_enter, .leave = ptr_leave, .motion = ptr_motion, .button = ptr_button,
+	.axis = ptr_axis,
+};
+
 static void seat_caps(void *data, struct wl_seat *s, uint32_t caps)
 {
+	if ((caps & WL_SEAT_CAPABILITY_POINTER) && !pointer) {
+		pointer = wl_seat_get_pointer(s);
+		wl_pointer_add_listener(pointer, &ptr_listener, NULL);
+	}
 	if ((caps & WL_SEAT_CAPABILITY_KEYBOARD) && !keyboard) {
 		keyboard = wl_seat_get_keyboard(s);
 		wl_keyboard_add_listener(keyboard, &kb_listener, NULL);

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zwp_virtual_keyboard_manager_v1 (src/wayland/virtual-keyboard.c) against a client in the
- * same process (a socket pair), on a compositor over the mock device: the global and the
- * seat's keyboard are there only while allowed; a key or modifiers before a keymap, or
+ * zwp_virtual_keyboard_manager_v1 (src/wayland/virtual-keyboard.c) and
+ * zwlr_virtual_pointer_manager_v1 (src/wayland/virtual-pointer.c) against a client in the
+ * same process (a socket pair), on a compositor over the mock device: the globals and the
+ * seat's keyboard and pointer are there only while allowed; an axis or axis source that
+ * wl_pointer does not have is a protocol error; every pointer request without a surface
+ * under the pointer is taken without error, and a pointer destroyed with a button down lets
+ * go; with a virtual input socket instead, only its clients see the globals, the name
+ * cannot be taken twice and the socket and its lock go with the compositor; a key or modifiers before a keymap, or
  * after one that does not compile, is the no_keymap protocol error; a good keymap is taken
  * and keys without a focused surface are not delivered (nor crash); a keyboard destroyed
  * with keys down lets go. No fd (keymaps are memfds) nor mock object is left.
@@ -16,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <wayland-client.h>
@@ -27,6 +33,7 @@
 #include "mock-drm.h"
 #include "unit-main.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 
 #define CHECK(c) do { if (!(c)) fail_msg("%s:%d: %s", __FILE__, __LINE__, #c); } while (0)
 
@@ -39,6 +46,7 @@ struct fixture {
 	struct wl_registry *registry;
 	struct wl_seat *seat;
 	struct zwp_virtual_keyboard_manager_v1 *manager;
+	struct zwlr_virtual_pointer_manager_v1 *pointers;
 	uint32_t caps;
 	int fds;                        /* open before start() */
 };
@@ -104,6 +112,9 @@ static void global(void *data, struct wl_registry *r, uint32_t name, const char 
 	} else if (strcmp(iface, zwp_virtual_keyboard_manager_v1_interface.name) == 0) {
 		f->manager = wl_registry_bind(r, name, &zwp_virtual_keyboard_manager_v1_interface,
 			1);
+	} else if (strcmp(iface, zwlr_virtual_pointer_manager_v1_interface.name) == 0) {
+		f->pointers = wl_registry_bind(r, name, &zwlr_virtual_pointer_manager_v1_interface,
+			2);
 	}
 }
 
@@ -142,6 +153,8 @@ static void stop(struct fixture *f)
 {
 	if (f->manager)
 		wl_proxy_destroy((struct wl_proxy *)f->manager);
+	if (f->pointers)
+		zwlr_virtual_pointer_manager_v1_destroy(f->pointers);
 	if (f->seat)
 		wl_seat_destroy(f->seat);
 	wl_registry_destroy(f->registry);
@@ -194,15 +207,18 @@ static void test_off_by_default(void **state)
 	start(&f, false);
 	CHECK(f.seat != NULL);
 	CHECK(f.manager == NULL);
-	CHECK((f.caps & WL_SEAT_CAPABILITY_KEYBOARD) == 0);
+	CHECK(f.pointers == NULL);
+	CHECK((f.caps & (WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER)) == 0);
 	stop(&f);
 	/* allowed, then withdrawn: gone again for a new client */
 	start(&f, true);
 	CHECK(f.manager != NULL);
+	CHECK(f.pointers != NULL);
 	CHECK(f.caps & WL_SEAT_CAPABILITY_KEYBOARD);
+	CHECK(f.caps & WL_SEAT_CAPABILITY_POINTER);
 	CHECK(dispman_wayland_set_virtual_input(f.wl, false) == 0);
 	pump(&f);
-	CHECK((f.caps & WL_SEAT_CAPABILITY_KEYBOARD) == 0);
+	CHECK((f.caps & (WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER)) == 0);
 	stop(&f);
 	CHECK(dispman_wayland_set_virtual_input(NULL, true) == -EINVAL);
 }
@@ -279,6 +295,182 @@ static void test_good_keymap(void **state)
 	stop(&f);
 }
 
+/* A protocol error of the virtual pointer interface, with code. */
+static void check_pointer_error(struct fixture *f, uint32_t code)
+{
+	pump(f);
+	CHECK(wl_display_get_error(f->client) == EPROTO);
+	const struct wl_interface *iface = NULL;
+	CHECK(wl_display_get_protocol_error(f->client, &iface, NULL) == code);
+	CHECK(iface == &zwlr_virtual_pointer_v1_interface);
+}
+
+static void test_pointer_bad_axis(void **state)
+{
+	struct fixture f;
+	start(&f, true);
+	struct zwlr_virtual_pointer_v1 *vp =
+		zwlr_virtual_pointer_manager_v1_create_virtual_pointer(f.pointers, f.seat);
+	zwlr_virtual_pointer_v1_axis(vp, 0, 2, wl_fixed_from_int(15));
+	check_pointer_error(&f, ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS);
+	zwlr_virtual_pointer_v1_destroy(vp);
+	stop(&f);
+	start(&f, true);
+	vp = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(f.pointers, NULL);
+	zwlr_virtual_pointer_v1_axis_discrete(vp, 0, 7, wl_fixed_from_int(15), 1);
+	check_pointer_error(&f, ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS);
+	zwlr_virtual_pointer_v1_destroy(vp);
+	stop(&f);
+}
+
+static void test_pointer_bad_source(void **state)
+{
+	struct fixture f;
+	start(&f, true);
+	struct zwlr_virtual_pointer_v1 *vp =
+		zwlr_virtual_pointer_manager_v1_create_virtual_pointer(f.pointers, f.seat);
+	zwlr_virtual_pointer_v1_axis_source(vp, 4);
+	check_pointer_error(&f, ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS_SOURCE);
+	zwlr_virtual_pointer_v1_destroy(vp);
+	stop(&f);
+}
+
+static void test_pointer_requests(void **state)
+{
+	struct fixture f;
+	start(&f, true);
+	struct zwlr_virtual_pointer_v1 *vp =
+		zwlr_virtual_pointer_manager_v1_create_virtual_pointer_with_output(f.pointers,
+			f.seat, NULL);
+	zwlr_virtual_pointer_v1_motion(vp, 0, wl_fixed_from_int(-5000), wl_fixed_from_int(9000));
+	zwlr_virtual_pointer_v1_motion_absolute(vp, 0, 5, 5, 0, 0); /* empty extent: ignored */
+	zwlr_virtual_pointer_v1_motion_absolute(vp, 0, 100, 50, 200, 100);
+	zwlr_virtual_pointer_v1_motion_absolute(vp, 0, 900, 900, 200, 100); /* kept inside */
+	zwlr_virtual_pointer_v1_frame(vp);
+	zwlr_virtual_pointer_v1_button(vp, 0, 0x110, WL_POINTER_BUTTON_STATE_PRESSED);
+	zwlr_virtual_pointer_v1_button(vp, 0, 0x110, WL_POINTER_BUTTON_STATE_PRESSED);
+	zwlr_virtual_pointer_v1_button(vp, 0, 0x111, 9); /* no such state: ignored */
+	zwlr_virtual_pointer_v1_axis_source(vp, WL_POINTER_AXIS_SOURCE_FINGER);
+	zwlr_virtual_pointer_v1_axis(vp, 0, WL_POINTER_AXIS_VERTICAL_SCROLL,
+		wl_fixed_from_int(10));
+	zwlr_virtual_pointer_v1_axis_stop(vp, 0, WL_POINTER_AXIS_VERTICAL_SCROLL);
+	zwlr_virtual_pointer_v1_axis_discrete(vp, 0, WL_POINTER_AXIS_HORIZONTAL_SCROLL,
+		wl_fixed_from_int(15), 1);
+	zwlr_virtual_pointer_v1_frame(vp);
+	/* a second pointer; the first destroyed with its button down */
+	struct zwlr_virtual_pointer_v1 *vp2 =
+		zwlr_virtual_pointer_manager_v1_create_virtual_pointer(f.pointers, NULL);
+	zwlr_virtual_pointer_v1_destroy(vp);
+	pump(&f);
+	CHECK(wl_display_get_error(f.client) == 0);
+	/* the compositor goes first, the pointer with a button down still there */
+	zwlr_virtual_pointer_v1_button(vp2, 0, 0x112, WL_POINTER_BUTTON_STATE_PRESSED);
+	pump(&f);
+	CHECK(wl_display_get_error(f.client) == 0);
+	/* the proxy goes on the client side only: the compositor still has the pointer when
+	 * it is destroyed, and releases its button then (ASan: nothing used after free) */
+	wl_proxy_destroy((struct wl_proxy *)vp2);
+	stop(&f);
+}
+
+struct second_client {
+	struct wl_display *d;
+	struct wl_registry *registry;
+	struct wl_seat *seat;
+	struct zwp_virtual_keyboard_manager_v1 *manager;
+	struct zwlr_virtual_pointer_manager_v1 *pointers;
+	uint32_t caps;
+};
+
+static void global2(void *data, struct wl_registry *r, uint32_t name, const char *iface,
+	uint32_t version)
+{
+	struct second_client *c = data;
+	if (strcmp(iface, zwp_virtual_keyboard_manager_v1_interface.name) == 0)
+		c->manager = wl_registry_bind(r, name, &zwp_virtual_keyboard_manager_v1_interface,
+			1);
+	else if (strcmp(iface, zwlr_virtual_pointer_manager_v1_interface.name) == 0)
+		c->pointers = wl_registry_bind(r, name,
+			&zwlr_virtual_pointer_manager_v1_interface, 1);
+}
+
+static const struct wl_registry_listener registry2_listener = { global2, global_remove };
+
+/* The compositor and a second client connected by path, a few rounds. */
+static void pump2(struct fixture *f, struct second_client *c)
+{
+	for (int i = 0; i < 8; i++) {
+		wl_display_flush(c->d);
+		pump(f);
+		while (wl_display_prepare_read(c->d) != 0)
+			wl_display_dispatch_pending(c->d);
+		struct pollfd p = { .fd = wl_display_get_fd(c->d), .events = POLLIN };
+		if (poll(&p, 1, 0) > 0)
+			wl_display_read_events(c->d);
+		else
+			wl_display_cancel_read(c->d);
+		wl_display_dispatch_pending(c->d);
+	}
+}
+
+static void test_socket(void **state)
+{
+	char dir[] = "/tmp/test-virtual-input-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char *old = getenv("XDG_RUNTIME_DIR") ? strdup(getenv("XDG_RUNTIME_DIR")) : NULL;
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+	struct fixture f;
+	start(&f, false);
+	CHECK(dispman_wayland_add_virtual_input_socket(NULL, "vi") == NULL && errno == EINVAL);
+	CHECK(dispman_wayland_add_virtual_input_socket(f.wl, NULL) == NULL && errno == EINVAL);
+	CHECK(dispman_wayland_add_virtual_input_socket(f.wl, "") == NULL && errno == EINVAL);
+	CHECK(dispman_wayland_add_virtual_input_socket(f.wl, "a/b") == NULL && errno == EINVAL);
+	const char *name = dispman_wayland_add_virtual_input_socket(f.wl, "vi");
+	CHECK(name != NULL && strcmp(name, "vi") == 0);
+	/* taken: by this compositor as by another */
+	CHECK(dispman_wayland_add_virtual_input_socket(f.wl, "vi") == NULL &&
+		errno == EADDRINUSE);
+	char path[300];
+	snprintf(path, sizeof(path), "%s/vi", dir);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && S_ISSOCK(st.st_mode));
+	pump(&f);
+	/* the compositor's own socket's client: no global, though the seat has both devices */
+	CHECK(f.manager == NULL && f.pointers == NULL);
+	CHECK((f.caps & (WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER)) ==
+		(WL_SEAT_CAPABILITY_KEYBOARD | WL_SEAT_CAPABILITY_POINTER));
+	/* the virtual input socket's client: both */
+	struct second_client c = { 0 };
+	c.d = wl_display_connect("vi");
+	CHECK(c.d != NULL);
+	c.registry = wl_display_get_registry(c.d);
+	wl_registry_add_listener(c.registry, &registry2_listener, &c);
+	pump2(&f, &c);
+	CHECK(c.manager != NULL && c.pointers != NULL);
+	struct zwlr_virtual_pointer_v1 *vp =
+		zwlr_virtual_pointer_manager_v1_create_virtual_pointer(c.pointers, NULL);
+	zwlr_virtual_pointer_v1_motion(vp, 0, wl_fixed_from_int(3), wl_fixed_from_int(4));
+	zwlr_virtual_pointer_v1_destroy(vp);
+	pump2(&f, &c);
+	CHECK(wl_display_get_error(c.d) == 0);
+	zwp_virtual_keyboard_manager_v1_destroy(c.manager);
+	zwlr_virtual_pointer_manager_v1_destroy(c.pointers);
+	wl_registry_destroy(c.registry);
+	wl_display_disconnect(c.d);
+	pump(&f);
+	stop(&f);
+	/* the socket and its lock went with the compositor */
+	CHECK(stat(path, &st) < 0 && errno == ENOENT);
+	strcat(path, ".lock");
+	CHECK(stat(path, &st) < 0 && errno == ENOENT);
+	CHECK(rmdir(dir) == 0);
+	if (old)
+		setenv("XDG_RUNTIME_DIR", old, 1);
+	else
+		unsetenv("XDG_RUNTIME_DIR");
+	free(old);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
@@ -286,6 +478,11 @@ int main(int argc, char **argv)
 		{ "virtual-keyboard@key-before-keymap", test_key_before_keymap, NULL, NULL, NULL },
 		{ "virtual-keyboard@bad-keymap", test_bad_keymap, NULL, NULL, NULL },
 		{ "virtual-keyboard@good-keymap", test_good_keymap, NULL, NULL, NULL },
+		{ "virtual-keyboard@pointer-bad-axis", test_pointer_bad_axis, NULL, NULL, NULL },
+		{ "virtual-keyboard@pointer-bad-source", test_pointer_bad_source, NULL, NULL,
+			NULL },
+		{ "virtual-keyboard@pointer-requests", test_pointer_requests, NULL, NULL, NULL },
+		{ "virtual-keyboard@socket", test_socket, NULL, NULL, NULL },
 	};
 	return unit_main("virtual-keyboard", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
