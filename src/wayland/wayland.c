@@ -424,3 +424,14 @@ int dispman_wayland_set_virtual_input(struct dispman_wayland *wl, bool allow)
 		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_virtual_input: %s", strerror(-ret));
 	return ret;
 }
+
+int dispman_wayland_set_lenient_configure(struct dispman_wayland *wl, bool lenient)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_lenient_configure: the compositor is "
+			"NULL");
+		return -EINVAL;
+	}
+	xdg_set_lenient(&wl->srv, lenient);
+	return 0;
+}
