@@ -17,7 +17,8 @@ struct surface *tree_top_toplevel(struct server *srv)
 
 static bool point_in(const struct surface *s, double x, double y)
 {
-	return s->mapped && x >= s->x && y >= s->y && x < s->x + s->w && y < s->y + s->h;
+	return s->mapped && x >= s->x && y >= s->y && x < s->x + s->w && y < s->y + s->h &&
+		surface_accepts_input(s, x - s->x, y - s->y);
 }
 
 static struct surface *tree_at(struct surface *s, double x, double y)
