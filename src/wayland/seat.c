@@ -635,9 +635,22 @@ static void on_surface_destroy(struct wl_listener *l, void *data)
 		restore_keymap(seat);
 		seat->kb_focus = NULL;
 	}
-	for (int i = 0; i < MAX_TOUCH; i++)
-		if (seat->touch_focus[i] == s)
-			seat->touch_focus[i] = NULL;
+	for (int i = 0; i < MAX_TOUCH; i++) {
+		if (seat->touch_focus[i] != s)
+			continue;
+		/* the point is lifted off the surface that goes: its client hears the up */
+		struct wl_resource *t;
+		uint32_t serial = next_serial(seat);
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		uint32_t ms = (uint32_t)((uint64_t)ts.tv_sec * 1000u +
+			(uint64_t)ts.tv_nsec / 1000000u);
+		for_each_of_client(t, &seat->touches, client_of(s)) {
+			wl_touch_send_up(t, serial, ms, i);
+			wl_touch_send_frame(t);
+		}
+		seat->touch_focus[i] = NULL;
+	}
 }
 
 static uint32_t now_ms(void)
