@@ -350,6 +350,10 @@ static void surface_commit(struct wl_client *client, struct wl_resource *res)
 	apply_cached_children(s);
 	if (s->role_commit)
 		s->role_commit(s, s->role_data);
+	/* what is under the pointer may have changed: the seat picks again now (input finds
+	 * surfaces from the committed state), before the client's next request */
+	if (s->mapped)
+		wl_signal_emit(&srv->events.map_changed, s);
 	server_schedule_repaint(srv);
 }
 
@@ -726,10 +730,11 @@ static void subsurface_place(struct wl_resource *res, struct wl_resource *siblin
 		wl_list_insert(&target->link, &sub->entry.link);
 	else
 		wl_list_insert(target->link.prev, &sub->entry.link);
-	server_schedule_repaint(sub->surface->srv);
-	/* restacked: the seat picks the surface under the pointer again */
+	/* restacked: the seat picks the surface under the pointer again (at once when no
+	 * repaint is pending: positions are the last repaint's, the order is the new one) */
 	if (sub->surface->mapped)
 		wl_signal_emit(&sub->surface->srv->events.map_changed, sub->surface);
+	server_schedule_repaint(sub->surface->srv);
 }
 
 static void subsurface_place_above(struct wl_client *client, struct wl_resource *res,
