@@ -225,6 +225,20 @@ int dispman_wayland_set_window_policy(struct dispman_wayland *wl,
 int dispman_wayland_set_xdg_shell_version(struct dispman_wayland *wl, uint32_t version);
 
 /**
+ * Tolerate (lenient true) or refuse (false, the default) an xdg_surface whose client commits
+ * a buffer before it acknowledged the surface's first configure. xdg-shell makes that the
+ * protocol error xdg_surface.unconfigured_buffer, which the compositor sends by default (as
+ * wlroots does). Lenient, it takes such a commit as if the client had acknowledged the
+ * configure it was sent (one is sent first when the commit is the surface's initial one):
+ * the toplevel or popup maps with that buffer at once. For an embedder hosting old clients
+ * written against compositors that allow it (Mir does); the kiosk keeps the default.
+ * Each client doing so is logged once, at DISPMAN_LOG_DEBUG. A buffer on a wl_surface
+ * before it got its xdg_surface stays an error either way. Applies to every surface's next
+ * commit. Returns 0, or -EINVAL (logged) for a NULL compositor.
+ */
+int dispman_wayland_set_lenient_configure(struct dispman_wayland *wl, bool lenient);
+
+/**
  * Put a toplevel's window (its xdg window geometry) at (x, y) on the output, under
  * DISPMAN_WAYLAND_POLICY_FREE (the kiosk policy keeps its own placement, and uses this
  * position again if the policy becomes FREE). surface is the server's wl_surface resource

@@ -635,9 +635,22 @@ static void on_surface_destroy(struct wl_listener *l, void *data)
 		restore_keymap(seat);
 		seat->kb_focus = NULL;
 	}
-	for (int i = 0; i < MAX_TOUCH; i++)
-		if (seat->touch_focus[i] == s)
-			seat->touch_focus[i] = NULL;
+	for (int i = 0; i < MAX_TOUCH; i++) {
+		if (seat->touch_focus[i] != s)
+			continue;
+		/* the point is lifted off the surface that goes: its client hears the up */
+		struct wl_resource *t;
+		uint32_t serial = next_serial(seat);
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		uint32_t ms = (uint32_t)((uint64_t)ts.tv_sec * 1000u +
+			(uint64_t)ts.tv_nsec / 1000000u);
+		for_each_of_client(t, &seat->touches, client_of(s)) {
+			wl_touch_send_up(t, serial, ms, i);
+			wl_touch_send_frame(t);
+		}
+		seat->touch_focus[i] = NULL;
+	}
 }
 
 static uint32_t now_ms(void)
@@ -676,7 +689,7 @@ static void repick_pointer(void *data)
 }
 
 /* A surface was mapped, unmapped, moved or restacked: the keyboard goes to the top toplevel, the
- * pointer focus is picked again once the repaint is done. */
+ * pointer focus is picked again (after the repaint when it comes from one). */
 static void on_map_changed(struct wl_listener *l, void *data)
 {
 	struct seat *seat = wl_container_of(l, seat, map_changed);
@@ -691,6 +704,19 @@ static void on_map_changed(struct wl_listener *l, void *data)
 		pointer_frame(seat, client_of(gone));
 		seat->pointer_focus = NULL;
 		cursor_focus_changed(seat->srv);
+	}
+	struct server *srv = seat->srv;
+	bool in_repaint = srv->dirty && !srv->idle && !srv->flip_pending;
+	if (seat->pointer_seen && !in_repaint) {
+		/* outside a repaint (a commit, a restack): the surface under the pointer is
+		 * found from the committed state (tree.c), so pick now, before the client's
+		 * next request (a wl_display.sync) is answered */
+		if (seat->repick) {
+			wl_event_source_remove(seat->repick);
+			seat->repick = NULL;
+		}
+		repick_pointer(seat);
+		return;
 	}
 	if (seat->pointer_seen && !seat->repick)
 		seat->repick = wl_event_loop_add_idle(seat->srv->loop, repick_pointer, seat);

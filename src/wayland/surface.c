@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "presentation-time-server-protocol.h"
 #include "viewporter-server-protocol.h"
@@ -37,6 +38,8 @@ static void surface_state_init(struct surface_state *st)
 	st->scale = 1;
 	st->src_x = st->src_y = st->src_w = st->src_h = -1;
 	st->dst_w = st->dst_h = -1;
+	st->input_infinite = true;
+	wl_array_init(&st->input);
 }
 
 /* Sends discarded to every feedback of the list and destroys it. */
@@ -60,6 +63,8 @@ static void surface_state_finish(struct server *srv, struct surface_state *st)
 	wl_resource_for_each_safe(cb, tmp, &st->frames)
 		wl_resource_destroy(cb);
 	surface_discard_feedbacks(srv, &st->feedbacks);
+	wl_array_release(&st->input);
+	wl_array_init(&st->input);
 }
 
 /* Moves what `from` set onto `to` (from becomes empty). */
@@ -103,6 +108,28 @@ static void surface_state_merge(struct surface_state *to, struct surface_state *
 		to->viewport_changed = true;
 		from->viewport_changed = false;
 	}
+	if (from->input_set) {
+		wl_array_release(&to->input);
+		to->input = from->input;
+		to->input_infinite = from->input_infinite;
+		to->input_set = true;
+		wl_array_init(&from->input);
+		from->input_set = false;
+	}
+}
+
+bool surface_accepts_input(const struct surface *s, double sx, double sy)
+{
+	if (s->current.input_infinite)
+		return true;
+	/* the last rectangle that holds the point says whether it is in */
+	bool in = false;
+	const struct region_op *op;
+	wl_array_for_each(op, &s->current.input)
+		if (sx >= op->x && sy >= op->y && sx < (double)op->x + op->w &&
+		    sy < (double)op->y + op->h)
+			in = op->add;
+	return in;
 }
 
 bool surface_has_content(struct surface *s)
@@ -193,6 +220,8 @@ static void surface_commit_state(struct surface *s, struct surface_state *from)
 	from->scale_set = false;
 	from->transform_set = false;
 	from->viewport_changed = false;
+	from->input_set = false;
+	wl_array_init(&from->input); /* moved to c */
 	if (new_buffer || c->damage_all || c->damage.w > 0)
 		s->content_changed = true;
 	if (new_buffer && c->buffer) {
@@ -216,6 +245,34 @@ static bool effectively_sync(struct surface *s)
 	return false;
 }
 
+/* The positions of s's subsurfaces, part of s's state: from its commit (pending) or from
+ * its cached commit (cached), applied or moved into its cache. */
+enum position_step { POS_APPLY_PENDING, POS_APPLY_CACHED, POS_CACHE_PENDING };
+
+static void child_positions(struct surface *s, enum position_step step)
+{
+	struct stack_entry *e;
+	wl_list_for_each(e, &s->stack, link) {
+		struct subsurface *sub = e->surface != s ? e->surface->sub : NULL;
+		if (!sub)
+			continue;
+		if (step == POS_CACHE_PENDING && sub->pending_pos) {
+			sub->cached_x = sub->pending_x;
+			sub->cached_y = sub->pending_y;
+			sub->cached_pos = true;
+			sub->pending_pos = false;
+		} else if (step == POS_APPLY_PENDING && sub->pending_pos) {
+			sub->x = sub->pending_x;
+			sub->y = sub->pending_y;
+			sub->pending_pos = false;
+		} else if (step == POS_APPLY_CACHED && sub->cached_pos) {
+			sub->x = sub->cached_x;
+			sub->y = sub->cached_y;
+			sub->cached_pos = false;
+		}
+	}
+}
+
 static void apply_cached_children(struct surface *s)
 {
 	struct stack_entry *e;
@@ -225,6 +282,7 @@ static void apply_cached_children(struct surface *s)
 		struct subsurface *sub = e->surface->sub;
 		if (sub && sub->has_cache) {
 			surface_commit_state(e->surface, &sub->cached);
+			child_positions(e->surface, POS_APPLY_CACHED);
 			sub->has_cache = false;
 		}
 		apply_cached_children(e->surface);
@@ -283,13 +341,19 @@ static void surface_commit(struct wl_client *client, struct wl_resource *res)
 		return;
 	if (s->sub && effectively_sync(s)) {
 		surface_state_merge(&s->sub->cached, &s->pending);
+		child_positions(s, POS_CACHE_PENDING);
 		s->sub->has_cache = true;
 		return;
 	}
 	surface_commit_state(s, &s->pending);
+	child_positions(s, POS_APPLY_PENDING);
 	apply_cached_children(s);
 	if (s->role_commit)
 		s->role_commit(s, s->role_data);
+	/* what is under the pointer may have changed: the seat picks again now (input finds
+	 * surfaces from the committed state), before the client's next request */
+	if (s->mapped)
+		wl_signal_emit(&srv->events.map_changed, s);
 	server_schedule_repaint(srv);
 }
 
@@ -369,10 +433,32 @@ static void surface_frame(struct wl_client *client, struct wl_resource *res, uin
 	wl_list_insert(s->pending.frames.prev, wl_resource_get_link(cb));
 }
 
-static void surface_set_region(struct wl_client *client, struct wl_resource *res,
+static void surface_set_opaque_region(struct wl_client *client, struct wl_resource *res,
 	struct wl_resource *region)
 {
-	/* opaque and input regions: the whole surface is used for both */
+	/* a hint for the composer only; the planes are told opacity by the format */
+}
+
+static const struct wl_region_interface region_impl;
+
+static void surface_set_input_region(struct wl_client *client, struct wl_resource *res,
+	struct wl_resource *region)
+{
+	struct surface *s = surface_from_resource(res);
+	struct surface_state *p = &s->pending;
+	p->input.size = 0;
+	p->input_infinite = region == NULL;
+	p->input_set = true;
+	if (!region)
+		return;
+	struct wl_array *ops = wl_resource_get_user_data(region);
+	void *copy = ops->size ? wl_array_add(&p->input, ops->size) : NULL;
+	if (ops->size && !copy) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	if (copy)
+		memcpy(copy, ops->data, ops->size);
 }
 
 static void surface_set_buffer_transform(struct wl_client *client, struct wl_resource *res,
@@ -409,8 +495,8 @@ static const struct wl_surface_interface surface_impl = {
 	.attach = surface_attach,
 	.damage = surface_damage,
 	.frame = surface_frame,
-	.set_opaque_region = surface_set_region,
-	.set_input_region = surface_set_region,
+	.set_opaque_region = surface_set_opaque_region,
+	.set_input_region = surface_set_input_region,
 	.commit = surface_commit,
 	.set_buffer_transform = surface_set_buffer_transform,
 	.set_buffer_scale = surface_set_buffer_scale,
@@ -484,33 +570,73 @@ static void compositor_create_surface(struct wl_client *client, struct wl_resour
 	wl_resource_set_implementation(s->resource, &surface_impl, s, surface_resource_destroy);
 }
 
-/* ---- wl_region: accepted, not used (whole surfaces are opaque/input as their format) */
+/* ---- wl_region: its add and subtract requests in order (struct region_op in a wl_array),
+ * copied by set_input_region (the region may go before the commit) */
+
+#define REGION_MAX_OPS 4096
 
 static void region_destroy(struct wl_client *client, struct wl_resource *res)
 {
 	wl_resource_destroy(res);
 }
 
-static void region_rect(struct wl_client *client, struct wl_resource *res, int32_t x, int32_t y,
+static void region_free(struct wl_resource *res)
+{
+	struct wl_array *ops = wl_resource_get_user_data(res);
+	wl_array_release(ops);
+	free(ops);
+}
+
+static void region_op(struct wl_resource *res, int32_t x, int32_t y, int32_t w, int32_t h,
+	bool add)
+{
+	struct wl_array *ops = wl_resource_get_user_data(res);
+	if (w <= 0 || h <= 0)
+		return;
+	if (ops->size / sizeof(struct region_op) >= REGION_MAX_OPS) {
+		/* no client needs that many: keep the memory bounded */
+		wl_resource_post_no_memory(res);
+		return;
+	}
+	struct region_op *op = wl_array_add(ops, sizeof(*op));
+	if (!op) {
+		wl_resource_post_no_memory(res);
+		return;
+	}
+	*op = (struct region_op){ x, y, w, h, add };
+}
+
+static void region_add(struct wl_client *client, struct wl_resource *res, int32_t x, int32_t y,
 	int32_t w, int32_t h)
 {
+	region_op(res, x, y, w, h, true);
+}
+
+static void region_subtract(struct wl_client *client, struct wl_resource *res, int32_t x,
+	int32_t y, int32_t w, int32_t h)
+{
+	region_op(res, x, y, w, h, false);
 }
 
 static const struct wl_region_interface region_impl = {
 	.destroy = region_destroy,
-	.add = region_rect,
-	.subtract = region_rect,
+	.add = region_add,
+	.subtract = region_subtract,
 };
 
 static void compositor_create_region(struct wl_client *client, struct wl_resource *res,
 	uint32_t id)
 {
-	struct wl_resource *r = wl_resource_create(client, &wl_region_interface, 1, id);
+	struct wl_array *ops = calloc(1, sizeof(*ops));
+	struct wl_resource *r = ops ? wl_resource_create(client, &wl_region_interface, 1, id) :
+		NULL;
 	if (!r) {
+		free(ops);
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(r, &region_impl, NULL, NULL);
+	wl_array_init(ops);
+	wl_resource_set_implementation(r, &region_impl, ops, region_free);
 }
 
 static const struct wl_compositor_interface compositor_impl = {
@@ -574,10 +700,10 @@ static void subsurface_set_position(struct wl_client *client, struct wl_resource
 	struct subsurface *sub = sub_from(res);
 	if (!sub)
 		return;
-	sub->x = x;
-	sub->y = y;
-	if (sub->surface)
-		server_schedule_repaint(sub->surface->srv);
+	/* applied by the parent's next commit */
+	sub->pending_x = x;
+	sub->pending_y = y;
+	sub->pending_pos = true;
 }
 
 static void subsurface_place(struct wl_resource *res, struct wl_resource *sibling_res,
@@ -604,6 +730,10 @@ static void subsurface_place(struct wl_resource *res, struct wl_resource *siblin
 		wl_list_insert(&target->link, &sub->entry.link);
 	else
 		wl_list_insert(target->link.prev, &sub->entry.link);
+	/* restacked: the seat picks the surface under the pointer again (at once when no
+	 * repaint is pending: positions are the last repaint's, the order is the new one) */
+	if (sub->surface->mapped)
+		wl_signal_emit(&sub->surface->srv->events.map_changed, sub->surface);
 	server_schedule_repaint(sub->surface->srv);
 }
 
@@ -634,6 +764,7 @@ static void subsurface_set_desync(struct wl_client *client, struct wl_resource *
 	sub->sync = false;
 	if (sub->surface && !effectively_sync(sub->surface) && sub->has_cache) {
 		surface_commit_state(sub->surface, &sub->cached);
+		child_positions(sub->surface, POS_APPLY_CACHED);
 		sub->has_cache = false;
 		server_schedule_repaint(sub->surface->srv);
 	}

@@ -26,6 +26,17 @@ struct surface_state {
 	double src_x, src_y, src_w, src_h;
 	int32_t dst_w, dst_h;
 	bool viewport_changed;
+	/* wl_surface.set_input_region, set when input_set: input_infinite (NULL region), else
+	 * the region's struct region_op list, replayed in order by surface_accepts_input() */
+	bool input_set;
+	bool input_infinite;
+	struct wl_array input;
+};
+
+/* One wl_region.add (add true) or .subtract, in surface coordinates. */
+struct region_op {
+	int32_t x, y, w, h;
+	bool add;
 };
 
 enum surface_role {
@@ -92,7 +103,11 @@ struct surface {
 struct subsurface {
 	struct wl_resource *resource;
 	struct surface *surface, *parent;
-	int32_t x, y;
+	int32_t x, y;                   /* applied: where the scene puts it */
+	/* set_position is the parent's state: pending until the parent commits, cached
+	 * while the parent's commit is (a synchronized parent) */
+	int32_t pending_x, pending_y, cached_x, cached_y;
+	bool pending_pos, cached_pos;
 	bool sync;
 	bool has_cache;
 	struct surface_state cached;
@@ -116,6 +131,9 @@ bool surface_has_content(struct surface *s);
 /* The surface's size in surface coordinates (viewport destination, else its source size,
  * else the buffer over the scale); the surface must have a current buffer. */
 void surface_get_size(const struct surface *s, int32_t *w, int32_t *h);
+/* The surface's input region holds (sx, sy), in surface coordinates (the surface's bounds
+ * are the caller's to check). */
+bool surface_accepts_input(const struct surface *s, double sx, double sy);
 /* Takes the surface off the screen: its layer goes at the next frame. */
 void surface_unmap(struct surface *s);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Queries over the scene as last repainted: toplevels bottom to top, each surface's stack. */
+/* Queries over the scene: toplevels bottom to top, each surface's stack (the surface under a
+ * point from the committed state; the top toplevel as last repainted). */
 #include "tree.h"
 
 #include "surface.h"
@@ -15,19 +16,34 @@ struct surface *tree_top_toplevel(struct server *srv)
 	return NULL;
 }
 
-static bool point_in(const struct surface *s, double x, double y)
+/* The topmost surface of s's tree at output position (x, y), s's origin at (ox, oy): placed
+ * as the scene places them (scene.c's place_tree) but from the committed state, not from
+ * the last repaint, so that input follows a commit at once (the repaint may wait for a
+ * flip). */
+static struct surface *tree_at(struct surface *s, int32_t ox, int32_t oy, bool parent_shown,
+	double x, double y, double *sx, double *sy)
 {
-	return s->mapped && x >= s->x && y >= s->y && x < s->x + s->w && y < s->y + s->h;
-}
-
-static struct surface *tree_at(struct surface *s, double x, double y)
-{
+	bool shown = parent_shown && surface_has_content(s);
 	struct stack_entry *e;
 	wl_list_for_each_reverse(e, &s->stack, link) {
-		struct surface *hit = e->surface == s ? (point_in(s, x, y) ? s : NULL) :
-			tree_at(e->surface, x, y);
-		if (hit)
-			return hit;
+		if (e->surface != s) {
+			struct subsurface *sub = e->surface->sub;
+			struct surface *hit = tree_at(e->surface, ox + (sub ? sub->x : 0),
+				oy + (sub ? sub->y : 0), shown, x, y, sx, sy);
+			if (hit)
+				return hit;
+			continue;
+		}
+		if (!shown)
+			continue;
+		int32_t w, h;
+		surface_get_size(s, &w, &h);
+		if (x >= ox && y >= oy && x < (double)ox + w && y < (double)oy + h &&
+		    surface_accepts_input(s, x - ox, y - oy)) {
+			*sx = x - ox;
+			*sy = y - oy;
+			return s;
+		}
 	}
 	return NULL;
 }
@@ -37,14 +53,12 @@ struct surface *tree_surface_at(struct server *srv, double x, double y, double *
 {
 	struct shell_surface *t;
 	wl_list_for_each_reverse(t, &srv->toplevels, link) {
-		if (!t->surface || !t->surface->mapped)
+		int32_t ox = 0, oy = 0;
+		if (!t->surface || !t->configured || !xdg_surface_origin(t, &ox, &oy))
 			continue;
-		struct surface *hit = tree_at(t->surface, x, y);
-		if (hit) {
-			*sx = x - hit->x;
-			*sy = y - hit->y;
+		struct surface *hit = tree_at(t->surface, ox, oy, true, x, y, sx, sy);
+		if (hit)
 			return hit;
-		}
 	}
 	return NULL;
 }

@@ -7,8 +7,8 @@
 
 struct surface;
 
-/* The topmost mapped surface at output position (x, y) with its surface-local
- * coordinates, or NULL. */
+/* The topmost surface shown at output position (x, y) with its surface-local coordinates,
+ * or NULL: from the committed state (what the next repaint shows), and its input region. */
 struct surface *tree_surface_at(struct server *srv, double x, double y, double *sx,
 	double *sy);
 /* The topmost mapped toplevel (not a popup), or NULL. */

@@ -447,3 +447,14 @@ const char *dispman_wayland_add_virtual_input_socket(struct dispman_wayland *wl,
 	}
 	return name;
 }
+
+int dispman_wayland_set_lenient_configure(struct dispman_wayland *wl, bool lenient)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_lenient_configure: the compositor is "
+			"NULL");
+		return -EINVAL;
+	}
+	xdg_set_lenient(&wl->srv, lenient);
+	return 0;
+}

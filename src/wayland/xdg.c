@@ -379,13 +379,14 @@ static bool grab_active(struct server *srv)
 	return false;
 }
 
-/* The press and keyboard focus listeners, with the server behind them (this module keeps
- * no other state). */
+/* The press and keyboard focus listeners, with the server behind them, and the module's
+ * one setting. */
 struct press_listener {
 	struct wl_listener l;           /* first: server.xdg_press points here */
 	struct wl_listener focus, map;
 	struct wl_event_source *dismiss; /* idle: end the popup grabs */
 	struct server *srv;
+	bool lenient;                   /* xdg_set_lenient() */
 };
 
 static void dismiss_idle(void *data)
@@ -910,11 +911,44 @@ static const struct xdg_surface_interface xsurface_impl = {
 	.ack_configure = xsurface_ack_configure,
 };
 
-/* surface_role_refuses_buffer: no buffer before the first configure is acked */
+static bool lenient(struct server *srv)
+{
+	struct press_listener *pl = srv->xdg_press ?
+		wl_container_of(srv->xdg_press, pl, l) : NULL;
+	return pl && pl->lenient;
+}
+
+/* A client's destroy listener marks it as logged once (lenient mode); the listener is its
+ * only state, freed with the client. */
+static void lenient_client_gone(struct wl_listener *l, void *data)
+{
+	wl_list_remove(&l->link);
+	free(l);
+}
+
+static void log_lenient_once(struct shell_surface *x)
+{
+	struct wl_client *c = wl_resource_get_client(x->resource);
+	if (wl_client_get_destroy_listener(c, lenient_client_gone))
+		return;
+	struct wl_listener *l = calloc(1, sizeof(*l));
+	if (l) {
+		l->notify = lenient_client_gone;
+		wl_client_add_destroy_listener(c, l);
+	}
+	pid_t pid = 0;
+	wl_client_get_credentials(c, &pid, NULL, NULL);
+	wlog(DISPMAN_LOG_DEBUG, "client (pid %d) committed a buffer before acking the first "
+		"configure of xdg_surface %u: taken as the ack (lenient configure; logged once "
+		"per client)", (int)pid, wl_resource_get_id(x->resource));
+}
+
+/* surface_role_refuses_buffer: no buffer before the first configure is acked (unless
+ * lenient: the commit decides then) */
 static bool refuses_buffer(struct surface *s, void *data)
 {
 	struct shell_surface *x = data;
-	if (x->configured || !x->resource)
+	if (x->configured || !x->resource || lenient(x->srv))
 		return false;
 	post_error(x->srv, x->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
 		"buffer attached before the first configure was acknowledged");
@@ -931,8 +965,17 @@ static void xdg_surface_committed(struct surface *s, void *data)
 		x->pending_geometry_set = false;
 	}
 	if (!x->configured && s->current.buffer) {
-		post_error(x->srv, x->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
-			"buffer committed before the first configure was acknowledged");
+		if (!lenient(x->srv)) {
+			post_error(x->srv, x->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
+				"buffer committed before the first configure was acknowledged");
+			return;
+		}
+		/* as if the configure sent (or the first, sent now) had been acked; its
+		 * serial stays acceptable to a late ack_configure */
+		log_lenient_once(x);
+		if (!x->configure_serial)
+			send_configure(x);
+		x->configured = true;
 		return;
 	}
 	if (!x->configure_serial)
@@ -1067,6 +1110,14 @@ int xdg_set_version(struct server *srv, uint32_t version)
 	wl_global_destroy(srv->xdg_global);
 	srv->xdg_global = g;
 	return 0;
+}
+
+void xdg_set_lenient(struct server *srv, bool on)
+{
+	if (!srv->xdg_press)
+		return;
+	struct press_listener *pl = wl_container_of(srv->xdg_press, pl, l);
+	pl->lenient = on;
 }
 
 void xdg_finish(struct server *srv)

@@ -53,6 +53,10 @@ void xdg_finish(struct server *srv);
 /* Serve xdg_wm_base at version (1 to 5) from now on. 0, -EINVAL (logged) or -ENOMEM. */
 int xdg_set_version(struct server *srv, uint32_t version);
 
+/* Take a buffer committed before the first configure was acked as its ack (lenient true)
+ * or answer it with xdg_surface.unconfigured_buffer (false, the default). */
+void xdg_set_lenient(struct server *srv, bool lenient);
+
 /* Where the surface's origin goes on the output (its window geometry placed by the policy
  * or, for a popup, by its rules relative to its parent); false for one not to be shown. */
 bool xdg_surface_origin(struct shell_surface *x, int32_t *ox, int32_t *oy);

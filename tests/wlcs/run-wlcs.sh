@@ -29,6 +29,9 @@ FILTER+=':BadBufferTest.*:SecondBadBufferTest.*:CopyCutPaste.*:PrimarySelection.
 # are skipped by wlcs, at about a second each under TCG: not run at all
 FILTER+='-WlShellSubsurfaces/*:XdgShellV6Subsurfaces/*:XdgPopupUnstableV6/*:LayerShellPopup/*'
 FILTER+=':*xdg_shell_unstable_v6*:*wl_shell*:*layer_shell*:TouchInputSubsurfaces/*'
+# expected failures that fail by a 10 s wall-clock timeout (listed as "not run" in
+# EXPECTED_FAILURES): left out for CI time
+FILTER+=$(awk '$2 == "not" && $3 == "run" { printf ":%s", $1 }' "$expected")
 [ "$all" = --all ] && FILTER='*'
 
 if readelf -d "$module" 2>/dev/null | grep -q 'libasan\.so'; then
