@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-# Pixel checks of wayland-apps.sh's gtk3-popup case on the compositor's captures (binary
-# PPM) of wayland-apps-gtk3.py; each colour is the client's CSS colour, which reaches the
+# Pixel checks of wayland-apps.sh's gtk3-popup and gtk4-popup cases on the compositor's
+# captures (binary PPM) of wayland-apps-gtk3.py and wayland-apps-gtk4-popup.py (the same
+# colours; no dialog in GTK 4's); each colour is the client's CSS colour, which reaches the
 # capture exactly where the surface is opaque.
 #   size CAP                     prints "W H"
 #   menu CAP BX BY BW BH         the menu's three items (red, blue, yellow) are shown whole,
