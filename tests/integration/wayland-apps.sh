@@ -21,6 +21,12 @@
 #              the client's log); opened again, a click on its second item reaches the app,
 #              which opens a dialog (set_parent): captured at its own size, centred over
 #              its parent, and the text typed into it printed.
+#   dnd        two GTK 3 clients (wayland-apps-dnd.py) with the uinput pointer: a full-screen
+#              drag source and a smaller drop target centred on it; pressed on the source,
+#              moved onto the target and released: the target prints the source's text, the
+#              offer's action is copy on both sides (their WAYLAND_DEBUG logs), the source
+#              hears dnd_drop_performed and dnd_finished; during the drag the client's 48x48
+#              icon is captured at the pointer (its hotspot), after it nowhere.
 #   gtk4-popup a GTK 4 window (wayland-apps-gtk4-popup.py) with the uinput pointer: a click
 #              on its Gtk.DropDown in the bottom-right corner opens its popover (a reactive
 #              xdg_popup): the client's own xdg_popup.configure puts it inside the output,
@@ -38,7 +44,8 @@
 # to three minutes under TCG) runs on vkms-6.1 only, where it replaces zenity (its dialog's
 # entry is typed into: GTK 3 keyboard input is still tested there); zenity runs on the
 # other writeback profiles. gtk4-popup (as long) runs on vkms-6.12 only, the one profile
-# without another GTK client test. DISPMAN_APPS_ANY_PROFILE=1 runs them anywhere.
+# without another GTK client test; dnd (two GTK 3 starts) on vkms-6.1 only.
+# DISPMAN_APPS_ANY_PROFILE=1 runs them anywhere.
 set -u
 case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-} pointer_tool=${5:-}
 if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
@@ -46,6 +53,10 @@ if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	gtk3-popup:vkms-6.1|gtk3-popup:) ;;
 	gtk3-popup:*)
 		echo "n/a: gtk3-popup runs on vkms-6.1 only (CI time budget)"
+		exit 77 ;;
+	dnd:vkms-6.1|dnd:) ;;
+	dnd:*)
+		echo "n/a: dnd runs on vkms-6.1 only (CI time budget)"
 		exit 77 ;;
 	gtk4-popup:vkms-6.12|gtk4-popup:) ;;
 	gtk4-popup:*)
@@ -121,7 +132,7 @@ keys_sync() { # wait until everything sent is written to uinput
 # The pointer (the popup cases): uinput-pointer reading a FIFO, its node on its first line, "ok"
 # for each sync; no cursor drawn, so that the captures hold only the clients' pixels.
 kargs=()
-if [ "${case_%-popup}" != "$case_" ]; then
+if [ "${case_%-popup}" != "$case_" ] || [ "$case_" = dnd ]; then
 	# the FIFO where one can be made: not on the 9p share that holds $out
 	mkfifo "$XDG_RUNTIME_DIR/pointer.in" || fail "mkfifo in $XDG_RUNTIME_DIR"
 	"$pointer_tool" <"$XDG_RUNTIME_DIR/pointer.in" >"$out/pointer.out" 2>"$out/pointer.err" &
@@ -500,6 +511,89 @@ gtk3-popup|gtk4-popup)
 		got=$(sed -n 's/^dialog typed: //p' "$out/client-gtk3.out")
 		[ "$got" = "Hello dialog" ] || fail "the dialog's entry printed '$got', want 'Hello dialog'"
 		echo "the dialog's entry printed '$got'"
+	fi
+	;;
+dnd)
+	check="python3 $src/wayland-apps-gtk3-check.py"
+	text="dispman dnd $$"
+	run_client src python3 "$src/wayland-apps-dnd.py" source "$text"
+	wait_focus src "$cpid" 240
+	spid=$cpid
+	read -r sx sy sw sh <<<"$(sed -n 's/^source: //p' "$out/client-src.out" | tail -n 1)"
+	[ -n "$sh" ] || fail "the drag source printed no position"
+	# the target maps on top, centred at its own size: the source shows around it
+	run_client dst python3 "$src/wayland-apps-dnd.py" target
+	wait_focus dst "$cpid" 240
+	tpid=$cpid
+	capture
+	read -r ow oh <<<"$($check size "$cap")"
+	psend "size $ow $oh"
+	tbox=$($check box "$cap" 2040e0) || fail "no blue drop target on the output: $tbox"
+	read -r tx ty tw th <<<"$tbox"
+	$check box "$cap" d02020 >/dev/null || fail "the red drag source is not on the output"
+	echo "output ${ow}x${oh}: drag source ${sw}x${sh} at ($sx, $sy), drop target ${tw}x${th} at ($tx, $ty)"
+	# press on the source and move past GTK's drag threshold inside it: the drag starts
+	# (start_drag while the button is held on its origin, the source itself entered);
+	# then to the target's centre in steps, held there. The compositor has no implicit
+	# grab: a pointer that left the origin before a slow client's start_drag would
+	# cancel it.
+	x0=$((sx + sw / 2)) y0=$((sy + sh / 2)) x1=$((tx + tw / 2)) y1=$((ty + th / 2))
+	psend "move $x0 $y0"
+	psend "sleep 300"
+	psend press
+	psend "sleep 300"
+	for ((k = 1; k <= 6; k++)); do
+		psend "move $((x0 + 5 * k)) $((y0 + 2 * k))"
+		psend "sleep 150"
+	done
+	psync
+	wait_log src "$spid" '-> wl_data_device@[0-9]*\.start_drag(' 120
+	wait_log src "$spid" 'wl_data_device@[0-9]*\.enter(' 60
+	grep -q '^drag-begin' "$out/client-src.out" || fail "the source started no drag"
+	x0=$((x0 + 30)) y0=$((y0 + 12))
+	for ((k = 1; k <= 10; k++)); do
+		psend "move $((x0 + (x1 - x0) * k / 10)) $((y0 + (y1 - y0) * k / 10))"
+		psend "sleep 150"
+	done
+	psync
+	wait_log dst "$tpid" 'wl_data_device@[0-9]*\.enter(' 60
+	# motion inside the target (it accepts a type and an action on it)
+	for ((k = 1; k <= 4; k++)); do
+		psend "move $((x1 + k * 4)) $((y1 + k * 2))"
+		psend "sleep 200"
+	done
+	psync
+	wait_log dst "$tpid" '-> wl_data_offer@[0-9]*\.accept([0-9]*, "' 60
+	wait_log dst "$tpid" 'wl_data_offer@[0-9]*\.action(1)' 60
+	sleep 2 # the icon's frame
+	capture
+	px=$((x1 + 16)) py=$((y1 + 8))
+	ibox=$($check box "$cap" c030a0) || fail "no drag icon on the output during the drag: $ibox"
+	read -r ix iy iw ih <<<"$ibox"
+	echo "drag icon ${iw}x${ih} at ($ix, $iy), pointer at ($px, $py)"
+	[ "$iw" -ge 44 ] && [ "$iw" -le 52 ] && [ "$ih" -ge 44 ] && [ "$ih" -le 52 ] ||
+		fail "the drag icon is ${iw}x${ih}, not the client's 48x48"
+	[ $((ix - px)) -ge -3 ] && [ $((ix - px)) -le 3 ] && [ $((iy - py)) -ge -3 ] &&
+		[ $((iy - py)) -le 3 ] || fail "the drag icon is not at the pointer (its hotspot is its top-left corner)"
+	psend release
+	psync
+	wait_log dst "$tpid" 'wl_data_device@[0-9]*\.drop()' 60
+	wait_exit dst "$tpid" 120
+	[ "$crc" = 0 ] || fail "the drop target exited $crc"
+	got=$(sed -n 's/^dropped: //p' "$out/client-dst.out")
+	[ "$got" = "$text" ] || fail "the drop target printed '$got', want '$text'"
+	echo "the drop target received '$got' from the other client"
+	wait_exit src "$spid" 60
+	[ "$crc" = 0 ] || fail "the drag source exited $crc"
+	for ev in 'action(1)' 'dnd_drop_performed()' 'dnd_finished()'; do
+		grep -q "wl_data_source@[0-9]*\.$ev" "$out/client-src.log" ||
+			fail "the drag source got no wl_data_source.$ev"
+	done
+	grep -q '^sent' "$out/client-src.out" || fail "the source never sent its data"
+	echo "the source heard action(copy), dnd_drop_performed and dnd_finished"
+	capture
+	if $check box "$cap" c030a0 >/dev/null; then
+		fail "the drag icon is still on the output after the drop"
 	fi
 	;;
 *)
