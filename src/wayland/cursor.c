@@ -49,6 +49,16 @@ struct cursor {
 	struct dispman_buffer *shown;   /* a reference */
 	int32_t shown_hot_x, shown_hot_y;
 
+	/* a drag's icon (wl_data_device.start_drag): its own layer below the cursor's, at the
+	 * pointer plus the offsets its attaches accumulated */
+	struct surface *icon;
+	struct dispman_layer *icon_layer;
+	struct dispman_buffer *icon_image;      /* what icon_layer shows (a reference) */
+	struct buffer *icon_buffer;             /* the committed buffer icon_image copies */
+	bool icon_new;                          /* icon_image not given to the layer yet */
+	int32_t icon_dx, icon_dy;
+	double icon_px, icon_py;                /* the pointer */
+
 	struct wl_listener surface_destroy;
 };
 
@@ -286,9 +296,116 @@ static void cursor_commit(struct surface *s, void *data)
 	update(c);
 }
 
+/* ---- the drag icon ---- */
+
+/* Brings the icon's layer in line with the icon surface's content and the pointer. */
+static void icon_update(struct cursor *c)
+{
+	if (!c->icon || !c->icon_image) {
+		if (c->icon_layer) {
+			dispman_layer_destroy(c->icon_layer);
+			c->icon_layer = NULL;
+			server_schedule_repaint(c->srv);
+		}
+		return;
+	}
+	if (!c->icon_layer) {
+		c->icon_layer = dispman_layer_create(c->srv->out);
+		if (!c->icon_layer) {
+			wlog(DISPMAN_LOG_ERROR, "drag icon: no layer: %s", strerror(errno));
+			return;
+		}
+		dispman_layer_set_name(c->icon_layer, "drag-icon");
+		dispman_layer_set_z(c->icon_layer, INT_MAX - 1);
+		c->icon_new = true;
+	}
+	uint32_t w = dispman_buffer_get_width(c->icon_image);
+	uint32_t h = dispman_buffer_get_height(c->icon_image);
+	int r = 0;
+	if (c->icon_new) {
+		/* new content: the layer's buffer (a motion moves the layer only) */
+		r = dispman_layer_set_buffer(c->icon_layer, c->icon_image);
+		if (r == 0)
+			r = dispman_layer_set_source(c->icon_layer, 0, 0, w << 16, h << 16);
+		c->icon_new = false;
+	}
+	if (r == 0)
+		r = dispman_layer_set_destination(c->icon_layer,
+			(int32_t)c->icon_px + c->icon_dx, (int32_t)c->icon_py + c->icon_dy, w, h);
+	if (r < 0) {
+		wlog(DISPMAN_LOG_ERROR, "drag icon: the layer refused it: %s", strerror(-r));
+		dispman_layer_destroy(c->icon_layer);
+		c->icon_layer = NULL;
+	}
+	server_schedule_repaint(c->srv);
+}
+
+/* The icon's role commit hook: a new buffer (its attach offset moves the icon) or new
+ * content is copied and shown. */
+static void icon_commit(struct surface *s, void *data)
+{
+	struct cursor *c = data;
+	if (s != c->icon)
+		return;
+	if (s->current.buffer != c->icon_buffer) {
+		c->icon_dx += s->current.dx;
+		c->icon_dy += s->current.dy;
+		c->icon_buffer = s->current.buffer;
+	}
+	dispman_buffer_unref(c->icon_image);
+	c->icon_image = surface_image(c, s);
+	c->icon_new = true;
+	icon_update(c);
+}
+
+static void icon_forget(struct cursor *c)
+{
+	if (c->icon && c->icon->role_commit == icon_commit) {
+		c->icon->role_commit = NULL;
+		c->icon->role_data = NULL;
+	}
+	c->icon = NULL;
+	c->icon_buffer = NULL;
+	dispman_buffer_unref(c->icon_image);
+	c->icon_image = NULL;
+}
+
+void cursor_drag_icon(struct server *srv, struct surface *icon, double x, double y)
+{
+	struct cursor *c = srv->cursor;
+	icon_forget(c);
+	c->icon_dx = c->icon_dy = 0;
+	c->icon_px = x;
+	c->icon_py = y;
+	if (icon) {
+		c->icon = icon;
+		icon->role_commit = icon_commit;
+		icon->role_data = c;
+		c->icon_buffer = icon->current.buffer;
+		c->icon_image = surface_image(c, icon);
+		c->icon_new = true;
+	}
+	icon_update(c);
+}
+
+void cursor_drag_motion(struct server *srv, double x, double y)
+{
+	struct cursor *c = srv->cursor;
+	if (!c->icon || (x == c->icon_px && y == c->icon_py))
+		return;
+	c->icon_px = x;
+	c->icon_py = y;
+	icon_update(c);
+}
+
 static void on_surface_destroy(struct wl_listener *l, void *data)
 {
 	struct cursor *c = wl_container_of(l, c, surface_destroy);
+	if (data == c->icon) {
+		icon_forget(c);
+		icon_update(c);
+		return;
+	}
 	if (data != c->surface)
 		return;
 	/* the client's cursor is gone: the default one until it sets another */
@@ -317,6 +434,8 @@ void cursor_finish(struct server *srv)
 	if (c->active && c->input)
 		dispman_input_set_cursor_layer(c->input, NULL, 0, 0);
 	dispman_layer_destroy(c->layer);
+	icon_forget(c);
+	dispman_layer_destroy(c->icon_layer);
 	wl_list_remove(&c->surface_destroy.link);
 	dispman_buffer_unref(c->shown);
 	dispman_buffer_unref(c->image);

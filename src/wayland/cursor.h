@@ -5,7 +5,8 @@
  * plane by its plane assignment when one takes it, else composed). It shows the cursor
  * surface of the client with pointer focus (wl_pointer.set_cursor, role cursor), else the
  * default cursor (left_ptr of the XCursor theme, or a built-in arrow). No cursor while the
- * seat has no pointer device, or when the embedder hid it.
+ * seat has no pointer device, or when the embedder hid it. A drag's icon surface is shown
+ * here too, on a layer of its own under the cursor.
  */
 #ifndef DISPMAN_WAYLAND_CURSOR_H
 #define DISPMAN_WAYLAND_CURSOR_H
@@ -32,6 +33,13 @@ void cursor_focus_changed(struct server *srv);
  * cursor) with its hotspot. A surface with another role is a protocol error on pointer. */
 void cursor_set_surface(struct server *srv, struct wl_resource *pointer, struct surface *s,
 	int32_t hot_x, int32_t hot_y);
+/* A drag started with icon (NULL: none) at the pointer (x, y), or (icon NULL) ended: the
+ * icon's content on its own layer just below the cursor's, its top-left corner at the
+ * pointer plus the offsets of its attaches, following its commits; the layer goes when
+ * the drag ends or the surface is destroyed. */
+void cursor_drag_icon(struct server *srv, struct surface *icon, double x, double y);
+/* The pointer moved during a drag: the icon follows. */
+void cursor_drag_motion(struct server *srv, double x, double y);
 /* hide: never show a cursor (dispman_wayland_hide_cursor()). */
 void cursor_hide(struct server *srv, bool hide);
 

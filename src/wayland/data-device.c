@@ -8,7 +8,8 @@
  * keyboard focus when the focus moves or the selection changes. A drag runs as a pointer
  * grab of the seat: the surface under the pointer gets enter, motion and leave with a new
  * offer each time, the button's release drops on it (if it accepted a type and an action)
- * or cancels. Sources, offers and devices of either protocol share this code; only the
+ * or cancels; the drag's icon surface follows the pointer on a layer of its own (cursor.c).
+ * Sources, offers and devices of either protocol share this code; only the
  * requests and events differ.
  */
 #include "data-device.h"
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cursor.h"
 #include "seat.h"
 #include "surface.h"
 #include "tree.h"
@@ -488,6 +490,7 @@ static void drag_enter(struct drag *d, struct surface *s, double sx, double sy)
 static void drag_motion(struct seat_pointer_grab *g, uint32_t ms, double x, double y)
 {
 	struct drag *d = wl_container_of(g, d, grab);
+	cursor_drag_motion(d->mgr->srv, x, y);
 	double sx = 0, sy = 0;
 	struct surface *s = tree_surface_at(d->mgr->srv, x, y, &sx, &sy);
 	if (s != d->focus) {
@@ -514,6 +517,7 @@ static void drag_end(struct drag *d, bool cancel_source)
 		source_cancelled(d->source);
 	drag_leave(d);
 	d->source = NULL;
+	cursor_drag_icon(d->mgr->srv, NULL, 0, 0);
 	seat_pointer_ungrab(d->mgr->srv, &d->grab);
 }
 
@@ -549,6 +553,7 @@ static void drag_cancel(struct seat_pointer_grab *g)
 		source_cancelled(d->source);
 	drag_leave(d);
 	d->source = NULL;
+	cursor_drag_icon(d->mgr->srv, NULL, 0, 0);
 }
 
 static void device_start_drag(struct wl_client *c, struct wl_resource *res,
@@ -558,8 +563,9 @@ static void device_start_drag(struct wl_client *c, struct wl_resource *res,
 	struct data_device_manager *mgr = wl_resource_get_user_data(res);
 	struct source *src = source_res ? source_from(source_res) : NULL;
 	struct surface *origin = surface_from_resource(origin_res);
+	struct surface *icon = NULL;
 	if (icon_res) {
-		struct surface *icon = surface_from_resource(icon_res);
+		icon = surface_from_resource(icon_res);
 		if (icon->role != ROLE_NONE && icon->role != ROLE_DND_ICON) {
 			server_post_error(mgr->srv, res, WL_DATA_DEVICE_ERROR_ROLE,
 				"the drag icon surface has another role");
@@ -592,6 +598,7 @@ static void device_start_drag(struct wl_client *c, struct wl_resource *res,
 		.mgr = mgr, .source = src, .client = c, .active = true,
 	};
 	seat_pointer_grab(mgr->srv, &d->grab);
+	cursor_drag_icon(mgr->srv, icon, x, y);
 	drag_motion(&d->grab, 0, x, y);
 }
 

@@ -45,7 +45,7 @@ enum surface_role {
 	ROLE_XDG_POPUP,
 	ROLE_SUBSURFACE,
 	ROLE_CURSOR,
-	ROLE_DND_ICON,                  /* a drag's icon: not drawn */
+	ROLE_DND_ICON,                  /* a drag's icon: drawn by cursor.c, not the scene */
 };
 
 /* One entry of a surface's stack: the surface itself, or one of its subsurfaces. */

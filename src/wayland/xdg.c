@@ -6,7 +6,9 @@
  * size it chooses, centred over its parent and stacked above it; the free policy leaves
  * toplevels at their own size at (0, 0) or where the embedder placed them. Popups are
  * placed by their positioner's rules relative to the parent's window geometry and kept
- * inside the output (flip, then slide, then resize, per axis, as the rules allow). A
+ * inside the output (flip, then slide, then resize, per axis, as the rules allow); a
+ * reactive one is placed again, with a new configure, when its parent moves or resizes or
+ * the output's size changes and that changes its box. A
  * grabbing popup takes the keyboard (tree.c) and a press outside its client, or a new
  * toplevel that maps, dismisses the grab chain with popup_done, topmost first. A
  * toplevel's activated state follows the keyboard focus; under the free policy a press
@@ -334,12 +336,30 @@ void xdg_configure(struct shell_surface *x)
 		send_configure(x);
 }
 
+/* Reactive popups (xdg_positioner.set_reactive) are placed again when what constrains them
+ * changed (their parent moved or resized, the output's size): a new configure for each whose
+ * box changed, parents before their popups (the list's order). Others keep their box. */
+static void reconstrain_reactive(struct server *srv)
+{
+	struct shell_surface *x;
+	wl_list_for_each(x, &srv->toplevels, link) {
+		if (!x->popup || !x->rules.reactive || x->done || !x->configure_serial ||
+		    !x->role_resource)
+			continue;
+		struct box old = x->popup_box;
+		popup_place(x);
+		if (memcmp(&old, &x->popup_box, sizeof(old)) != 0)
+			send_configure(x);
+	}
+}
+
 void xdg_reconfigure_all(struct server *srv)
 {
 	struct shell_surface *x;
 	wl_list_for_each(x, &srv->toplevels, link)
-		if (x->configure_serial && x->role_resource)
+		if (!x->popup && x->configure_serial && x->role_resource)
 			send_configure(x);
+	reconstrain_reactive(srv);
 	server_schedule_repaint(srv);
 }
 
@@ -396,13 +416,16 @@ static void dismiss_idle(void *data)
 	dismiss_grabs(pl->srv, NULL);
 }
 
-/* A toplevel that maps takes the keyboard from the grab's owner: the grab chain ends
- * (after the repaint that mapped it, which reports this). */
+/* A surface mapped, moved or resized (the repaint reports it): reactive popups are placed
+ * again. A toplevel that maps takes the keyboard from the grab's owner: the grab chain
+ * ends (after the repaint that mapped it, which reports this). */
 static void on_map_changed(struct wl_listener *l, void *data)
 {
 	struct press_listener *pl = wl_container_of(l, pl, map);
 	struct surface *s = data;
 	struct shell_surface *x = s->xdg;
+	if (x && s->mapped)
+		reconstrain_reactive(pl->srv); /* it moved or resized: its popups may have to */
 	if (!x || x->popup || s->role != ROLE_XDG_TOPLEVEL)
 		return;
 	if (!s->mapped) {

@@ -65,7 +65,8 @@ bool xdg_surface_origin(struct shell_surface *x, int32_t *ox, int32_t *oy);
  * its initial commit). */
 void xdg_configure(struct shell_surface *x);
 
-/* The toplevels' policy changed (or the output's size): configure every toplevel again. */
+/* The toplevels' policy changed (or the output's size): configure every toplevel again,
+ * and every reactive popup whose box this changes. */
 void xdg_reconfigure_all(struct server *srv);
 
 /* The shell surface of a wl_surface resource with the toplevel role, or NULL. */

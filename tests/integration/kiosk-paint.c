@@ -9,70 +9,38 @@
  *
  *   kiosk-paint [--inhibit]
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "check.h"
 #include "idle-inhibit-unstable-v1-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
+#include "test-client.h"
 
-static struct wl_compositor *compositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm;
+static struct test_client tc = { .name = "kiosk-paint" };
 static struct zwp_idle_inhibit_manager_v1 *inhibit_manager;
-static struct wl_seat *seat;
-static struct wl_keyboard *keyboard;
-static int32_t cfg_w, cfg_h;
-static bool closed;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "kiosk-paint: %s\n", what);
-	exit(1);
-}
 
 static uint32_t pattern(uint32_t x, uint32_t y)
 {
 	return ((x & 0xff) << 16) | ((y & 0xff) << 8) | ((x * 3 + y * 5) & 0xff);
 }
 
-static void buffer_release(void *data, struct wl_buffer *b)
+static void fill(uint32_t *px, int32_t w, int32_t h)
 {
-	wl_buffer_destroy(b);
-}
-
-static const struct wl_buffer_listener buffer_listener = { buffer_release };
-
-static void paint(struct wl_surface *surface, int32_t w, int32_t h)
-{
-	size_t stride = (size_t)w * 4, size = stride * (size_t)h;
-	int fd = memfd_create("kiosk-paint", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
-		die("memfd");
-	uint32_t *px = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (px == MAP_FAILED)
-		die("mmap");
 	for (int32_t y = 0; y < h; y++)
 		for (int32_t x = 0; x < w; x++)
 			px[(size_t)y * (size_t)w + (size_t)x] = pattern((uint32_t)x, (uint32_t)y);
-	munmap(px, size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, (int32_t)stride,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	wl_buffer_add_listener(b, &buffer_listener, NULL);
-	wl_surface_attach(surface, b, 0, 0);
-	wl_surface_damage_buffer(surface, 0, 0, w, h);
-	wl_surface_commit(surface);
-	printf("painted %d %d\n", w, h);
-	fflush(stdout);
+}
+
+/* each configure: the pattern at the configured size (640x480 when the compositor leaves
+ * it to the client) */
+static void paint(struct test_client *c)
+{
+	int32_t w = c->cfg_w > 0 ? c->cfg_w : 640, h = c->cfg_h > 0 ? c->cfg_h : 480;
+	test_client_show(c, test_client_buffer(c, w, h, WL_SHM_FORMAT_XRGB8888, 0, fill), w, h);
+	test_log("painted %d %d", w, h);
 }
 
 static void kb_keymap(void *data, struct wl_keyboard *k, uint32_t format, int32_t fd,
@@ -93,8 +61,7 @@ static void kb_leave(void *data, struct wl_keyboard *k, uint32_t serial, struct 
 static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t time,
 	uint32_t key, uint32_t state)
 {
-	printf("key %u %u\n", key, state);
-	fflush(stdout);
+	test_log("key %u %u", key, state);
 }
 
 static void kb_modifiers(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t dep,
@@ -110,97 +77,25 @@ static const struct wl_keyboard_listener kb_listener = {
 	kb_keymap, kb_enter, kb_leave, kb_key, kb_modifiers, kb_repeat,
 };
 
-static void seat_caps(void *data, struct wl_seat *s, uint32_t caps)
+static void global(struct test_client *c, struct wl_registry *r, uint32_t name, const char *iface)
 {
-	if ((caps & WL_SEAT_CAPABILITY_KEYBOARD) && !keyboard) {
-		keyboard = wl_seat_get_keyboard(s);
-		wl_keyboard_add_listener(keyboard, &kb_listener, NULL);
-	}
-}
-
-static void seat_name(void *data, struct wl_seat *s, const char *name)
-{
-}
-
-static const struct wl_seat_listener seat_listener = { seat_caps, seat_name };
-
-static void wm_ping(void *data, struct xdg_wm_base *b, uint32_t serial)
-{
-	xdg_wm_base_pong(b, serial);
-}
-
-static const struct xdg_wm_base_listener wm_listener = { wm_ping };
-
-static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
-{
-	xdg_surface_ack_configure(xs, serial);
-	paint(data, cfg_w > 0 ? cfg_w : 640, cfg_h > 0 ? cfg_h : 480);
-}
-
-static const struct xdg_surface_listener xs_listener = { xs_configure };
-
-static void tl_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
-	struct wl_array *states)
-{
-	cfg_w = w;
-	cfg_h = h;
-}
-
-static void tl_close(void *data, struct xdg_toplevel *t)
-{
-	closed = true;
-}
-
-static const struct xdg_toplevel_listener tl_listener = { tl_configure, tl_close };
-
-static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, wl_shm_interface.name) == 0)
-		shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
-		wm = wl_registry_bind(r, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(iface, wl_seat_interface.name) == 0 && !seat) {
-		seat = wl_registry_bind(r, name, &wl_seat_interface, 4);
-		wl_seat_add_listener(seat, &seat_listener, NULL);
-	} else if (strcmp(iface, zwp_idle_inhibit_manager_v1_interface.name) == 0)
+	if (strcmp(iface, zwp_idle_inhibit_manager_v1_interface.name) == 0)
 		inhibit_manager = wl_registry_bind(r, name, &zwp_idle_inhibit_manager_v1_interface,
 			1);
 }
 
-static void global_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = { global, global_remove };
-
 int main(int argc, char **argv)
 {
 	bool inhibit = argc > 1 && strcmp(argv[1], "--inhibit") == 0;
-	struct wl_display *d = wl_display_connect(NULL);
-	if (!d)
-		die("cannot connect");
-	struct wl_registry *reg = wl_display_get_registry(d);
-	wl_registry_add_listener(reg, &registry_listener, NULL);
-	wl_display_roundtrip(d);
-	if (!compositor || !shm || !wm)
-		die("missing wl_compositor, wl_shm or xdg_wm_base");
-	if (inhibit && !inhibit_manager)
-		die("no zwp_idle_inhibit_manager_v1");
-	xdg_wm_base_add_listener(wm, &wm_listener, NULL);
-	struct wl_surface *surface = wl_compositor_create_surface(compositor);
-	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(wm, surface);
-	xdg_surface_add_listener(xs, &xs_listener, surface);
-	struct xdg_toplevel *tl = xdg_surface_get_toplevel(xs);
-	xdg_toplevel_add_listener(tl, &tl_listener, NULL);
-	xdg_toplevel_set_title(tl, "kiosk-paint");
+	tc.keyboard_listener = &kb_listener;
+	tc.global = global;
+	tc.configure = paint;
+	test_client_connect(&tc);
+	CHECK(!inhibit || inhibit_manager, "kiosk-paint: no zwp_idle_inhibit_manager_v1");
+	test_client_toplevel(&tc, "kiosk-paint");
 	if (inhibit)
-		zwp_idle_inhibit_manager_v1_create_inhibitor(inhibit_manager, surface);
-	wl_surface_commit(surface);
-	while (!closed && wl_display_dispatch(d) >= 0)
-		;
-	wl_display_disconnect(d);
+		zwp_idle_inhibit_manager_v1_create_inhibitor(inhibit_manager, tc.surface);
+	wl_surface_commit(tc.surface);
+	test_client_run(&tc);
 	return 0;
 }

@@ -10,83 +10,33 @@
  *
  *   kiosk-typed FILE
  */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
 #include <xkbcommon/xkbcommon.h>
 
-#include "xdg-shell-client-protocol.h"
+#include "check.h"
+#include "test-client.h"
 
-static FILE *logf_;
-static struct wl_compositor *compositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm;
-static struct wl_seat *seat;
-static struct wl_keyboard *keyboard;
-static struct wl_pointer *pointer;
-static double ptr_x, ptr_y;
+static struct test_client tc = { .name = "kiosk-typed" };
 static struct xkb_context *xkb;
 static struct xkb_keymap *keymap;
 static struct xkb_state *state;
 static unsigned keymaps;
 static char text[4096];
 static size_t text_len;
-static int32_t cfg_w, cfg_h;
-static bool closed;
+static double ptr_x, ptr_y;
 
-static void die(const char *what)
+/* each configure: one colour at the configured size (640x480 when left to the client) */
+static void paint(struct test_client *c)
 {
-	fprintf(stderr, "kiosk-typed: %s\n", what);
-	exit(1);
-}
-
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(logf_, fmt, ap);
-	va_end(ap);
-	fputc('\n', logf_);
-	fflush(logf_);
-}
-
-static void buffer_release(void *data, struct wl_buffer *b)
-{
-	wl_buffer_destroy(b);
-}
-
-static const struct wl_buffer_listener buffer_listener = { buffer_release };
-
-static void paint(struct wl_surface *surface, int32_t w, int32_t h)
-{
-	size_t stride = (size_t)w * 4, size = stride * (size_t)h;
-	int fd = memfd_create("kiosk-typed", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
-		die("memfd");
-	uint32_t *px = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (px == MAP_FAILED)
-		die("mmap");
-	for (size_t i = 0; i < size / 4; i++)
-		px[i] = 0x204080;
-	munmap(px, size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, (int32_t)stride,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	wl_buffer_add_listener(b, &buffer_listener, NULL);
-	wl_surface_attach(surface, b, 0, 0);
-	wl_surface_damage_buffer(surface, 0, 0, w, h);
-	wl_surface_commit(surface);
-	note("painted %d %d", w, h);
+	int32_t w = c->cfg_w > 0 ? c->cfg_w : 640, h = c->cfg_h > 0 ? c->cfg_h : 480;
+	test_client_show(c, test_client_buffer(c, w, h, WL_SHM_FORMAT_XRGB8888, 0x204080, NULL),
+		w, h);
+	test_log("painted %d %d", w, h);
 }
 
 static void kb_keymap(void *data, struct wl_keyboard *k, uint32_t format, int32_t fd,
@@ -108,18 +58,18 @@ static void kb_keymap(void *data, struct wl_keyboard *k, uint32_t format, int32_
 			state = xkb_state_new(keymap);
 	}
 	close(fd);
-	note("keymap %u %u%s", keymaps, size, state ? "" : " (unusable)");
+	test_log("keymap %u %u%s", keymaps, size, state ? "" : " (unusable)");
 }
 
 static void kb_enter(void *data, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s,
 	struct wl_array *keys)
 {
-	note("enter");
+	test_log("enter");
 }
 
 static void kb_leave(void *data, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s)
 {
-	note("leave");
+	test_log("leave");
 }
 
 static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t time,
@@ -134,7 +84,7 @@ static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t 
 	memcpy(text + text_len, buf, (size_t)n);
 	text_len += (size_t)n;
 	text[text_len] = 0;
-	note("text %s", text);
+	test_log("text %s", text);
 }
 
 static void kb_modifiers(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t dep,
@@ -157,7 +107,7 @@ static void ptr_enter(void *data, struct wl_pointer *p, uint32_t serial, struct 
 {
 	ptr_x = wl_fixed_to_double(x);
 	ptr_y = wl_fixed_to_double(y);
-	note("pointer-enter %.1f %.1f", ptr_x, ptr_y);
+	test_log("pointer-enter %.1f %.1f", ptr_x, ptr_y);
 }
 
 static void ptr_leave(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *s)
@@ -174,7 +124,7 @@ static void ptr_motion(void *data, struct wl_pointer *p, uint32_t time, wl_fixed
 static void ptr_button(void *data, struct wl_pointer *p, uint32_t serial, uint32_t time,
 	uint32_t button, uint32_t st)
 {
-	note("button %u %u %.1f %.1f", button, st, ptr_x, ptr_y);
+	test_log("button %u %u %.1f %.1f", button, st, ptr_x, ptr_y);
 }
 
 static void ptr_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis,
@@ -184,105 +134,22 @@ static void ptr_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t a
 
 static const struct wl_pointer_listener ptr_listener = {
 	.enter = ptr_enter, .leave = ptr_leave, .motion = ptr_motion, .button = ptr_button,
-	.axis = ptr_axis,
+	.axis = ptr_axis, .frame = test_pointer_frame, .axis_source = test_pointer_axis_source,
+	.axis_stop = test_pointer_axis_stop, .axis_discrete = test_pointer_axis_discrete,
 };
-
-static void seat_caps(void *data, struct wl_seat *s, uint32_t caps)
-{
-	if ((caps & WL_SEAT_CAPABILITY_POINTER) && !pointer) {
-		pointer = wl_seat_get_pointer(s);
-		wl_pointer_add_listener(pointer, &ptr_listener, NULL);
-	}
-	if ((caps & WL_SEAT_CAPABILITY_KEYBOARD) && !keyboard) {
-		keyboard = wl_seat_get_keyboard(s);
-		wl_keyboard_add_listener(keyboard, &kb_listener, NULL);
-	}
-}
-
-static void seat_name(void *data, struct wl_seat *s, const char *name)
-{
-}
-
-static const struct wl_seat_listener seat_listener = { seat_caps, seat_name };
-
-static void wm_ping(void *data, struct xdg_wm_base *b, uint32_t serial)
-{
-	xdg_wm_base_pong(b, serial);
-}
-
-static const struct xdg_wm_base_listener wm_listener = { wm_ping };
-
-static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
-{
-	xdg_surface_ack_configure(xs, serial);
-	paint(data, cfg_w > 0 ? cfg_w : 640, cfg_h > 0 ? cfg_h : 480);
-}
-
-static const struct xdg_surface_listener xs_listener = { xs_configure };
-
-static void tl_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
-	struct wl_array *states)
-{
-	cfg_w = w;
-	cfg_h = h;
-}
-
-static void tl_close(void *data, struct xdg_toplevel *t)
-{
-	closed = true;
-}
-
-static const struct xdg_toplevel_listener tl_listener = { tl_configure, tl_close };
-
-static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, wl_shm_interface.name) == 0)
-		shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
-		wm = wl_registry_bind(r, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(iface, wl_seat_interface.name) == 0 && !seat) {
-		seat = wl_registry_bind(r, name, &wl_seat_interface, 4);
-		wl_seat_add_listener(seat, &seat_listener, NULL);
-	}
-}
-
-static void global_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = { global, global_remove };
 
 int main(int argc, char **argv)
 {
-	if (argc != 2)
-		die("usage: kiosk-typed FILE");
-	logf_ = fopen(argv[1], "w");
-	if (!logf_)
-		die("cannot open the log");
+	CHECK(argc == 2, "usage: kiosk-typed FILE");
+	test_log_open(argv[1]);
 	xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-	if (!xkb)
-		die("no xkb context");
-	struct wl_display *d = wl_display_connect(NULL);
-	if (!d)
-		die("cannot connect");
-	struct wl_registry *reg = wl_display_get_registry(d);
-	wl_registry_add_listener(reg, &registry_listener, NULL);
-	wl_display_roundtrip(d);
-	if (!compositor || !shm || !wm)
-		die("missing wl_compositor, wl_shm or xdg_wm_base");
-	xdg_wm_base_add_listener(wm, &wm_listener, NULL);
-	struct wl_surface *surface = wl_compositor_create_surface(compositor);
-	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(wm, surface);
-	xdg_surface_add_listener(xs, &xs_listener, surface);
-	struct xdg_toplevel *tl = xdg_surface_get_toplevel(xs);
-	xdg_toplevel_add_listener(tl, &tl_listener, NULL);
-	xdg_toplevel_set_title(tl, "kiosk-typed");
-	wl_surface_commit(surface);
-	while (!closed && wl_display_dispatch(d) >= 0)
-		;
-	wl_display_disconnect(d);
+	CHECK(xkb, "kiosk-typed: no xkb context");
+	tc.keyboard_listener = &kb_listener;
+	tc.pointer_listener = &ptr_listener;
+	tc.configure = paint;
+	test_client_connect(&tc);
+	test_client_toplevel(&tc, "kiosk-typed");
+	wl_surface_commit(tc.surface);
+	test_client_run(&tc);
 	return 0;
 }

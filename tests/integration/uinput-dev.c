@@ -93,3 +93,36 @@ void uinput_destroy(struct uinput_dev *u)
 	close(u->fd);
 	u->fd = -1;
 }
+
+void uinput_set_bit(int fd, unsigned long req, int bit)
+{
+	if (ioctl(fd, req, bit) < 0)
+		FAIL("uinput ioctl %#lx %d: %s", req, bit, strerror(errno));
+}
+
+void uinput_syn(int fd)
+{
+	uinput_emit(fd, EV_SYN, SYN_REPORT, 0);
+	usleep(20000);
+}
+
+void uinput_create_keyboard(struct uinput_dev *u, const char *name)
+{
+	u->fd = uinput_open();
+	uinput_set_bit(u->fd, UI_SET_EVBIT, EV_KEY);
+	for (int k = KEY_ESC; k <= KEY_KPDOT; k++)
+		uinput_set_bit(u->fd, UI_SET_KEYBIT, k);
+	uinput_create(u, name, "E:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n");
+}
+
+void uinput_create_mouse(struct uinput_dev *u, const char *name)
+{
+	u->fd = uinput_open();
+	uinput_set_bit(u->fd, UI_SET_EVBIT, EV_KEY);
+	uinput_set_bit(u->fd, UI_SET_EVBIT, EV_REL);
+	uinput_set_bit(u->fd, UI_SET_KEYBIT, BTN_LEFT);
+	uinput_set_bit(u->fd, UI_SET_KEYBIT, BTN_RIGHT);
+	uinput_set_bit(u->fd, UI_SET_RELBIT, REL_X);
+	uinput_set_bit(u->fd, UI_SET_RELBIT, REL_Y);
+	uinput_create(u, name, "E:ID_INPUT_MOUSE=1\n");
+}

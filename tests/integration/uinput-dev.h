@@ -23,6 +23,14 @@ void uinput_create(struct uinput_dev *u, const char *name, const char *udev_prop
 int uinput_open(void);
 /* Writes one event (exits on error). */
 void uinput_emit(int fd, unsigned type, unsigned code, int value);
+/* One UI_SET_*BIT ioctl on a device being set up (exits on error). */
+void uinput_set_bit(int fd, unsigned long req, int bit);
+/* A keyboard with the keys KEY_ESC to KEY_KPDOT, and a relative mouse with the left and
+ * right buttons, as udev would tag them (uinput_create()). */
+void uinput_create_keyboard(struct uinput_dev *u, const char *name);
+void uinput_create_mouse(struct uinput_dev *u, const char *name);
+/* SYN_REPORT, then 20 ms for the reader to take the batch. */
+void uinput_syn(int fd);
 void uinput_destroy(struct uinput_dev *u);
 
 #endif

@@ -8,6 +8,8 @@
  *   size W H     the output's size in pixels (before any move; default 1024x768)
  *   move X Y     put the pointer on output pixel (X, Y)
  *   click        press and release the left button where the pointer is
+ *   press        press the left button (and hold it: a drag)
+ *   release      release the left button
  *   sleep MS     wait
  *   sync         print "ok" on stdout once everything before is written
  *
@@ -95,6 +97,9 @@ int main(void)
 			syn();
 			usleep(60000);
 			ev(EV_KEY, BTN_LEFT, 0);
+			syn();
+		} else if (strcmp(line, "press") == 0 || strcmp(line, "release") == 0) {
+			ev(EV_KEY, BTN_LEFT, line[0] == 'p');
 			syn();
 		} else if (sscanf(line, "sleep %d", &a) == 1 && a >= 0) {
 			usleep((useconds_t)a * 1000);

@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-# Pixel checks of wayland-apps.sh's gtk3-popup case on the compositor's captures (binary
-# PPM) of wayland-apps-gtk3.py; each colour is the client's CSS colour, which reaches the
+# Pixel checks of wayland-apps.sh's gtk3-popup, gtk4-popup and dnd cases on the compositor's
+# captures (binary PPM) of wayland-apps-gtk3.py and wayland-apps-gtk4-popup.py (the same
+# colours; no dialog in GTK 4's); each colour is the client's CSS colour, which reaches the
 # capture exactly where the surface is opaque.
 #   size CAP                     prints "W H"
 #   menu CAP BX BY BW BH         the menu's three items (red, blue, yellow) are shown whole,
 #                                inside the output, above the button (BX BY BW BH) since
 #                                there is no room below it; prints "item2 X Y" (its centre)
 #   nomenu CAP                   none of the items' colours on the output
+#   box CAP RRGGBB               prints "X Y W H" around every pixel of that colour (exit 1
+#                                when there is none): the dnd case's windows and drag icon
 #   dialog CAP                   the magenta dialog is at its own size, centred over the
 #                                green full-screen parent, which shows all around it
 # Exits 1 with "FAIL: ..." when a check fails.
@@ -132,6 +135,11 @@ elif sys.argv[1] == "nomenu":
     if left:
         fail(f"menu item colours {left} still on the output")
     print("no menu item on the output")
+elif sys.argv[1] == "box":
+    b, n = box(img, bytes.fromhex(sys.argv[3]))
+    if not b:
+        fail(f"no #{sys.argv[3]} on the output")
+    print(*b)
 elif sys.argv[1] == "dialog":
     dialog(img)
 else:

@@ -21,6 +21,19 @@
 #              the client's log); opened again, a click on its second item reaches the app,
 #              which opens a dialog (set_parent): captured at its own size, centred over
 #              its parent, and the text typed into it printed.
+#   dnd        two GTK 3 clients (wayland-apps-dnd.py) with the uinput pointer: a full-screen
+#              drag source and a smaller drop target centred on it; pressed on the source,
+#              moved onto the target and released: the target prints the source's text, the
+#              offer's action is copy on both sides (their WAYLAND_DEBUG logs), the source
+#              hears dnd_drop_performed and dnd_finished; during the drag the client's 48x48
+#              icon is captured at the pointer (its hotspot), after it nowhere.
+#   gtk4-popup a GTK 4 window (wayland-apps-gtk4-popup.py) with the uinput pointer: a click
+#              on its Gtk.DropDown in the bottom-right corner opens its popover (a reactive
+#              xdg_popup): the client's own xdg_popup.configure puts it inside the output,
+#              flipped above the drop-down (its bottom on the drop-down's top) and over its
+#              columns, and the capture shows its three items there; a click outside
+#              closes it; opened again, a click on the second item reaches the app
+#              ("selected: item2" on its stdout).
 # Every case: the compositor serves (no command) with the keyboard as --input; each client
 # is its own process with WAYLAND_DISPLAY. A client must get wl_keyboard.enter (its own
 # WAYLAND_DEBUG log) before it is typed into. After the clients exit the compositor has
@@ -30,7 +43,9 @@
 # The CI time budget: gtk3-popup (a GTK 3 start, then clicks and captures: one and a half
 # to three minutes under TCG) runs on vkms-6.1 only, where it replaces zenity (its dialog's
 # entry is typed into: GTK 3 keyboard input is still tested there); zenity runs on the
-# other writeback profiles. DISPMAN_APPS_ANY_PROFILE=1 runs both anywhere.
+# other writeback profiles. gtk4-popup (as long) runs on vkms-6.12 only, the one profile
+# without another GTK client test; dnd (two GTK 3 starts) on vkms-6.1 only.
+# DISPMAN_APPS_ANY_PROFILE=1 runs them anywhere.
 set -u
 case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-} pointer_tool=${5:-}
 if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
@@ -38,6 +53,14 @@ if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	gtk3-popup:vkms-6.1|gtk3-popup:) ;;
 	gtk3-popup:*)
 		echo "n/a: gtk3-popup runs on vkms-6.1 only (CI time budget)"
+		exit 77 ;;
+	dnd:vkms-6.1|dnd:) ;;
+	dnd:*)
+		echo "n/a: dnd runs on vkms-6.1 only (CI time budget)"
+		exit 77 ;;
+	gtk4-popup:vkms-6.12|gtk4-popup:) ;;
+	gtk4-popup:*)
+		echo "n/a: gtk4-popup runs on vkms-6.12 only (CI time budget)"
 		exit 77 ;;
 	zenity:vkms-6.1)
 		echo "n/a: on vkms-6.1 gtk3-popup types into a GTK 3 entry instead (CI time budget)"
@@ -106,10 +129,10 @@ keys_sync() { # wait until everything sent is written to uinput
 	read -r -t 120 ok <&"$keys_out" && [ "$ok" = ok ] || fail "uinput-keys did not answer"
 }
 
-# The pointer (gtk3-popup): uinput-pointer reading a FIFO, its node on its first line, "ok"
+# The pointer (the popup cases): uinput-pointer reading a FIFO, its node on its first line, "ok"
 # for each sync; no cursor drawn, so that the captures hold only the clients' pixels.
 kargs=()
-if [ "$case_" = gtk3-popup ]; then
+if [ "${case_%-popup}" != "$case_" ] || [ "$case_" = dnd ]; then
 	# the FIFO where one can be made: not on the 9p share that holds $out
 	mkfifo "$XDG_RUNTIME_DIR/pointer.in" || fail "mkfifo in $XDG_RUNTIME_DIR"
 	"$pointer_tool" <"$XDG_RUNTIME_DIR/pointer.in" >"$out/pointer.out" 2>"$out/pointer.err" &
@@ -374,21 +397,27 @@ if bad_in or bad_out:
 EOF
 	echo "mpv's 640x360 picture centred on black"
 	;;
-gtk3-popup)
+gtk3-popup|gtk4-popup)
+	# The shared part: the menu opened by a click on its button, checked, closed by a
+	# click outside; then opened again for the case's own ending. $pc: the client's name.
 	check="python3 $src/wayland-apps-gtk3-check.py"
-	run_client gtk3 python3 "$src/wayland-apps-gtk3.py"
-	wait_focus gtk3 "$cpid" 240
+	pc=${case_%-popup}
+	if [ "$pc" = gtk3 ]; then
+		run_client gtk3 python3 "$src/wayland-apps-gtk3.py"
+	else
+		run_client gtk4 python3 "$src/wayland-apps-gtk4-popup.py"
+	fi
+	wait_focus "$pc" "$cpid" 240
 	gpid=$cpid
 	# the button where the full-screen window put it (its last allocation)
-	btn=$(sed -n 's/^button: //p' "$out/client-gtk3.out" | tail -n 1)
-	[ -n "$btn" ] || fail "the GTK 3 client printed no button position"
+	btn=$(sed -n 's/^button: //p' "$out/client-$pc.out" | tail -n 1)
+	[ -n "$btn" ] || fail "the $pc client printed no button position"
 	read -r bx by bw bh <<<"$btn"
 	capture
 	read -r ow oh <<<"$($check size "$cap")"
 	echo "output ${ow}x${oh}, menu button ${bw}x${bh} at ($bx, $by)"
 	psend "size $ow $oh"
-	popups() { grep -c 'xdg_popup@[0-9]*\.configure(' "$out/client-gtk3.log"; }
-	dones() { grep -c 'xdg_popup@[0-9]*\.popup_done(' "$out/client-gtk3.log"; }
+	popups() { grep -c 'xdg_popup@[0-9]*\.configure(' "$out/client-$pc.log"; }
 	# open the menu: a click on the button; it is shown once it drew (committed a buffer)
 	open_menu() {
 		local n0
@@ -399,8 +428,9 @@ gtk3-popup)
 		psync
 		for ((i = 0; i < 300; i++)); do [ "$(popups)" -gt "$n0" ] && break; sleep 0.2; done
 		[ "$(popups)" -gt "$n0" ] || fail "no xdg_popup configured after the click on the button"
-		grep 'xdg_popup@[0-9]*\.configure(' "$out/client-gtk3.log" | tail -n 1 |
-			sed 's/^.*\(xdg_popup@\)/popup configure: \1/'
+		pconf=$(grep 'xdg_popup@[0-9]*\.configure(' "$out/client-$pc.log" | tail -n 1 |
+			sed 's/^.*\(xdg_popup@\)/\1/')
+		echo "popup configure: $pconf"
 		sleep 3 # its first frames
 	}
 	open_menu
@@ -408,12 +438,27 @@ gtk3-popup)
 	$check menu "$cap" "$bx" "$by" "$bw" "$bh" | tee "$out/menu.txt"
 	[ "${PIPESTATUS[0]}" = 0 ] || fail "the menu is not where it belongs"
 	read -r _ ix iy <<<"$(grep '^item2 ' "$out/menu.txt")"
+	if [ "$pc" = gtk4 ]; then
+		# The client's own view: its xdg_popup.configure (relative to the parent's
+		# window geometry, which is the output's origin for a full-screen window)
+		# keeps the popover inside the output, flipped above the drop-down (GTK 4
+		# anchors below it, at its bottom-left corner, with flip_y and slide_x) and
+		# slid left of its anchor's left edge when it is wider than the room there.
+		read -r px py pw ph <<<"$(echo "$pconf" | sed 's/^.*configure(\(-*[0-9]*\), \(-*[0-9]*\), \([0-9]*\), \([0-9]*\)).*$/\1 \2 \3 \4/')"
+		[ -n "$ph" ] || fail "no popup configure to read: $pconf"
+		echo "popover ${pw}x${ph} at ($px, $py) in the client's configure"
+		[ "$px" -ge 0 ] && [ "$py" -ge 0 ] && [ $((px + pw)) -le "$ow" ] &&
+			[ $((py + ph)) -le "$oh" ] || fail "the popover's configure leaves the ${ow}x${oh} output"
+		[ $((py + ph - by)) -ge -2 ] && [ $((py + ph - by)) -le 2 ] || fail "the popover ends at y=$((py + ph)), not on the drop-down's top $by (not flipped above its anchor)"
+		[ "$px" -le "$bx" ] && [ $((px + pw)) -ge $((bx + bw)) ] ||
+			[ $((px + pw)) = "$ow" ] || fail "the popover is not over its anchor's columns"
+	fi
 	# a click outside the menu closes it. In a kiosk the click lands on the grabbing
 	# client's own full-screen window, so the compositor delivers it and the client
 	# destroys its popup itself (a press on another client's surface would end the grab
 	# with popup_done, as xdg.c does); either way the menu is gone from the output.
 	gone() { grep -c -e 'xdg_popup@[0-9]*\.popup_done(' -e '-> xdg_popup@[0-9]*\.destroy(' \
-		"$out/client-gtk3.log"; }
+		"$out/client-$pc.log"; }
 	d0=$(gone)
 	psend "move 40 40"
 	psend "sleep 300"
@@ -423,7 +468,7 @@ gtk3-popup)
 	[ "$(gone)" -gt "$d0" ] || fail "the menu stayed open after a click outside it"
 	echo "a click outside the menu closed it after $(elapsed) s:" \
 		"$(grep -e 'xdg_popup@[0-9]*\.popup_done(' -e '-> xdg_popup@[0-9]*\.destroy(' \
-		"$out/client-gtk3.log" | tail -n 1 | sed 's/^.*\(xdg_popup@\)/\1/')"
+		"$out/client-$pc.log" | tail -n 1 | sed 's/^.*\(xdg_popup@\)/\1/')"
 	sleep 2
 	capture
 	$check nomenu "$cap" || fail "the menu is still on the output after the click outside"
@@ -435,29 +480,121 @@ gtk3-popup)
 	psync
 	wait_out() { # wait_out REGEX TIMEOUT_S: until the client's stdout has it
 		for ((i = 0; i < $2 * 5; i++)); do
-			grep -q -e "$1" "$out/client-gtk3.out" && return 0
-			kill -0 "$gpid" 2>/dev/null || { wait "$gpid"; fail "the GTK 3 client exited ($?) before '$1'"; }
+			grep -q -e "$1" "$out/client-$pc.out" && return 0
+			kill -0 "$gpid" 2>/dev/null || { wait "$gpid"; fail "the $pc client exited ($?) before '$1'"; }
 			sleep 0.2
 		done
-		fail "the GTK 3 client printed no '$1' in $2 s"
+		fail "the $pc client printed no '$1' in $2 s"
 	}
-	wait_out '^activated: ' 60
-	got=$(sed -n 's/^activated: //p' "$out/client-gtk3.out")
-	[ "$got" = item2 ] || fail "the click on the second item activated '$got'"
-	echo "the click on the menu's second item reached the app: activated $got"
-	wait_out '^dialog focused' 120
-	echo "the dialog has the keyboard after $(elapsed) s"
-	sleep 2 # its first frames
+	if [ "$pc" = gtk4 ]; then
+		wait_out '^selected: ' 60
+		got=$(sed -n 's/^selected: //p' "$out/client-gtk4.out" | tail -n 1)
+		[ "$got" = item2 ] || fail "the click on the second item selected '$got'"
+		echo "the click on the popover's second item reached the app: selected $got"
+		wait_exit gtk4 "$gpid" 60
+		[ "$crc" = 0 ] || fail "the GTK 4 client exited $crc"
+	else
+		wait_out '^activated: ' 60
+		got=$(sed -n 's/^activated: //p' "$out/client-gtk3.out")
+		[ "$got" = item2 ] || fail "the click on the second item activated '$got'"
+		echo "the click on the menu's second item reached the app: activated $got"
+		wait_out '^dialog focused' 120
+		echo "the dialog has the keyboard after $(elapsed) s"
+		sleep 2 # its first frames
+		capture
+		$check dialog "$cap" || fail "the dialog is not at its own size, centred over its parent"
+		send "type Hello dialog"
+		send "key enter"
+		keys_sync
+		wait_exit gtk3 "$gpid" 60
+		[ "$crc" = 0 ] || fail "the GTK 3 client exited $crc"
+		got=$(sed -n 's/^dialog typed: //p' "$out/client-gtk3.out")
+		[ "$got" = "Hello dialog" ] || fail "the dialog's entry printed '$got', want 'Hello dialog'"
+		echo "the dialog's entry printed '$got'"
+	fi
+	;;
+dnd)
+	check="python3 $src/wayland-apps-gtk3-check.py"
+	text="dispman dnd $$"
+	run_client src python3 "$src/wayland-apps-dnd.py" source "$text"
+	wait_focus src "$cpid" 240
+	spid=$cpid
+	read -r sx sy sw sh <<<"$(sed -n 's/^source: //p' "$out/client-src.out" | tail -n 1)"
+	[ -n "$sh" ] || fail "the drag source printed no position"
+	# the target maps on top, centred at its own size: the source shows around it
+	run_client dst python3 "$src/wayland-apps-dnd.py" target
+	wait_focus dst "$cpid" 240
+	tpid=$cpid
 	capture
-	$check dialog "$cap" || fail "the dialog is not at its own size, centred over its parent"
-	send "type Hello dialog"
-	send "key enter"
-	keys_sync
-	wait_exit gtk3 "$gpid" 60
-	[ "$crc" = 0 ] || fail "the GTK 3 client exited $crc"
-	got=$(sed -n 's/^dialog typed: //p' "$out/client-gtk3.out")
-	[ "$got" = "Hello dialog" ] || fail "the dialog's entry printed '$got', want 'Hello dialog'"
-	echo "the dialog's entry printed '$got'"
+	read -r ow oh <<<"$($check size "$cap")"
+	psend "size $ow $oh"
+	tbox=$($check box "$cap" 2040e0) || fail "no blue drop target on the output: $tbox"
+	read -r tx ty tw th <<<"$tbox"
+	$check box "$cap" d02020 >/dev/null || fail "the red drag source is not on the output"
+	echo "output ${ow}x${oh}: drag source ${sw}x${sh} at ($sx, $sy), drop target ${tw}x${th} at ($tx, $ty)"
+	# press on the source and move past GTK's drag threshold inside it: the drag starts
+	# (start_drag while the button is held on its origin, the source itself entered);
+	# then to the target's centre in steps, held there. The compositor has no implicit
+	# grab: a pointer that left the origin before a slow client's start_drag would
+	# cancel it.
+	x0=$((sx + sw / 2)) y0=$((sy + sh / 2)) x1=$((tx + tw / 2)) y1=$((ty + th / 2))
+	psend "move $x0 $y0"
+	psend "sleep 300"
+	psend press
+	psend "sleep 300"
+	for ((k = 1; k <= 6; k++)); do
+		psend "move $((x0 + 5 * k)) $((y0 + 2 * k))"
+		psend "sleep 150"
+	done
+	psync
+	wait_log src "$spid" '-> wl_data_device@[0-9]*\.start_drag(' 120
+	wait_log src "$spid" 'wl_data_device@[0-9]*\.enter(' 60
+	grep -q '^drag-begin' "$out/client-src.out" || fail "the source started no drag"
+	x0=$((x0 + 30)) y0=$((y0 + 12))
+	for ((k = 1; k <= 10; k++)); do
+		psend "move $((x0 + (x1 - x0) * k / 10)) $((y0 + (y1 - y0) * k / 10))"
+		psend "sleep 150"
+	done
+	psync
+	wait_log dst "$tpid" 'wl_data_device@[0-9]*\.enter(' 60
+	# motion inside the target (it accepts a type and an action on it)
+	for ((k = 1; k <= 4; k++)); do
+		psend "move $((x1 + k * 4)) $((y1 + k * 2))"
+		psend "sleep 200"
+	done
+	psync
+	wait_log dst "$tpid" '-> wl_data_offer@[0-9]*\.accept([0-9]*, "' 60
+	wait_log dst "$tpid" 'wl_data_offer@[0-9]*\.action(1)' 60
+	sleep 2 # the icon's frame
+	capture
+	px=$((x1 + 16)) py=$((y1 + 8))
+	ibox=$($check box "$cap" c030a0) || fail "no drag icon on the output during the drag: $ibox"
+	read -r ix iy iw ih <<<"$ibox"
+	echo "drag icon ${iw}x${ih} at ($ix, $iy), pointer at ($px, $py)"
+	[ "$iw" -ge 44 ] && [ "$iw" -le 52 ] && [ "$ih" -ge 44 ] && [ "$ih" -le 52 ] ||
+		fail "the drag icon is ${iw}x${ih}, not the client's 48x48"
+	[ $((ix - px)) -ge -3 ] && [ $((ix - px)) -le 3 ] && [ $((iy - py)) -ge -3 ] &&
+		[ $((iy - py)) -le 3 ] || fail "the drag icon is not at the pointer (its hotspot is its top-left corner)"
+	psend release
+	psync
+	wait_log dst "$tpid" 'wl_data_device@[0-9]*\.drop()' 60
+	wait_exit dst "$tpid" 120
+	[ "$crc" = 0 ] || fail "the drop target exited $crc"
+	got=$(sed -n 's/^dropped: //p' "$out/client-dst.out")
+	[ "$got" = "$text" ] || fail "the drop target printed '$got', want '$text'"
+	echo "the drop target received '$got' from the other client"
+	wait_exit src "$spid" 60
+	[ "$crc" = 0 ] || fail "the drag source exited $crc"
+	for ev in 'action(1)' 'dnd_drop_performed()' 'dnd_finished()'; do
+		grep -q "wl_data_source@[0-9]*\.$ev" "$out/client-src.log" ||
+			fail "the drag source got no wl_data_source.$ev"
+	done
+	grep -q '^sent' "$out/client-src.out" || fail "the source never sent its data"
+	echo "the source heard action(copy), dnd_drop_performed and dnd_finished"
+	capture
+	if $check box "$cap" c030a0 >/dev/null; then
+		fail "the drag icon is still on the output after the drop"
+	fi
 	;;
 *)
 	fail "unknown case $case_"

@@ -44,6 +44,7 @@
 
 #include "check.h"
 #include "kms-util.h"
+#include "test-client.h"
 #include "uinput-dev.h"
 
 #define CUR 32
@@ -54,44 +55,11 @@
 
 /* ---------------- the client ---------------- */
 
-static FILE *logf_;
-static struct wl_compositor *compositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm;
-static struct wl_seat *seat;
-static struct wl_surface *top, *cursor_surface;
-static bool configured, framed, set_mode;
-static int32_t cfg_w, cfg_h;
+static struct test_client tc = { .name = "wayland-cursor", .seat_version = 5 };
+static struct wl_surface *cursor_surface;
+static bool set_mode;
 static uint32_t enter_serial;
 static int presses;
-
-static void client_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void client_log(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(logf_, fmt, ap);
-	va_end(ap);
-	fputc('\n', logf_);
-	fflush(logf_);
-}
-
-static struct wl_buffer *fill_buffer(int w, int h, uint32_t color, uint32_t format)
-{
-	size_t size = (size_t)w * (size_t)h * 4;
-	int fd = memfd_create("wayland-cursor", MFD_CLOEXEC);
-	CHECK(fd >= 0 && ftruncate(fd, (off_t)size) == 0, "memfd");
-	uint32_t *px = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	CHECK(px != MAP_FAILED, "mmap");
-	for (size_t i = 0; i < size / 4; i++)
-		px[i] = color;
-	munmap(px, size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, format);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
-}
 
 static void set_cursor(struct wl_pointer *p, uint32_t serial, bool show)
 {
@@ -104,25 +72,25 @@ static void p_enter(void *d, struct wl_pointer *p, uint32_t serial, struct wl_su
 	enter_serial = serial;
 	if (set_mode) {
 		if (!cursor_surface) {
-			cursor_surface = wl_compositor_create_surface(compositor);
-			wl_surface_attach(cursor_surface, fill_buffer(CUR, CUR, MAGENTA,
-				WL_SHM_FORMAT_ARGB8888), 0, 0);
+			cursor_surface = wl_compositor_create_surface(tc.compositor);
+			wl_surface_attach(cursor_surface, test_client_buffer(&tc, CUR, CUR,
+				WL_SHM_FORMAT_ARGB8888, MAGENTA, NULL), 0, 0);
 			wl_surface_damage(cursor_surface, 0, 0, CUR, CUR);
 			wl_surface_commit(cursor_surface);
 		}
 		set_cursor(p, serial, true);
 	}
-	client_log("ptr-enter %.0f %.0f", wl_fixed_to_double(x), wl_fixed_to_double(y));
+	test_log("ptr-enter %.0f %.0f", wl_fixed_to_double(x), wl_fixed_to_double(y));
 }
 
 static void p_leave(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s)
 {
-	client_log("ptr-leave");
+	test_log("ptr-leave");
 }
 
 static void p_motion(void *d, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y)
 {
-	client_log("ptr-motion %.3f %.3f", wl_fixed_to_double(x), wl_fixed_to_double(y));
+	test_log("ptr-motion %.3f %.3f", wl_fixed_to_double(x), wl_fixed_to_double(y));
 }
 
 static void p_button(void *d, struct wl_pointer *p, uint32_t serial, uint32_t time,
@@ -137,131 +105,37 @@ static void p_button(void *d, struct wl_pointer *p, uint32_t serial, uint32_t ti
 		set_cursor(p, enter_serial - 1, true); /* stale: ignored */
 	else if (presses == 3)
 		set_cursor(p, enter_serial, true);
-	client_log("press %d", presses);
+	test_log("press %d", presses);
 }
 
 static void p_axis(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis, wl_fixed_t v)
 {
 }
 
-static void p_frame(void *d, struct wl_pointer *p)
-{
-}
-
-static void p_axis_source(void *d, struct wl_pointer *p, uint32_t src)
-{
-}
-
-static void p_axis_stop(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis)
-{
-}
-
-static void p_axis_discrete(void *d, struct wl_pointer *p, uint32_t axis, int32_t v)
-{
-}
-
 static const struct wl_pointer_listener p_listener = {
-	p_enter, p_leave, p_motion, p_button, p_axis, p_frame, p_axis_source, p_axis_stop,
-	p_axis_discrete,
+	p_enter, p_leave, p_motion, p_button, p_axis, test_pointer_frame,
+	test_pointer_axis_source, test_pointer_axis_stop, test_pointer_axis_discrete,
 };
-
-static void seat_caps(void *d, struct wl_seat *s, uint32_t caps)
-{
-	static bool done;
-	if (done || !(caps & WL_SEAT_CAPABILITY_POINTER))
-		return;
-	done = true;
-	wl_pointer_add_listener(wl_seat_get_pointer(s), &p_listener, NULL);
-}
-
-static void seat_name(void *d, struct wl_seat *s, const char *name)
-{
-}
-
-static const struct wl_seat_listener seat_listener = { seat_caps, seat_name };
-
-static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	if (strcmp(iface, "wl_compositor") == 0)
-		compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, "wl_shm") == 0)
-		shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, "xdg_wm_base") == 0)
-		wm = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(iface, "wl_seat") == 0) {
-		seat = wl_registry_bind(reg, name, &wl_seat_interface, 5);
-		wl_seat_add_listener(seat, &seat_listener, NULL);
-	}
-}
-
-static void global_remove(void *data, struct wl_registry *reg, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = { global, global_remove };
-
-static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
-{
-	xdg_surface_ack_configure(xs, serial);
-	configured = true;
-}
-
-static const struct xdg_surface_listener xs_listener = { xs_configure };
-
-static void tl_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
-	struct wl_array *states)
-{
-	cfg_w = w;
-	cfg_h = h;
-}
-
-static void tl_close(void *data, struct xdg_toplevel *t)
-{
-}
-
-static const struct xdg_toplevel_listener tl_listener = { tl_configure, tl_close };
-
-static void frame_done(void *data, struct wl_callback *cb, uint32_t t)
-{
-	wl_callback_destroy(cb);
-	framed = true;
-}
-
-static const struct wl_callback_listener frame_listener = { frame_done };
 
 static int run_client(const char *mode, const char *log_path, const char *ready_path)
 {
 	set_mode = strcmp(mode, "set") == 0;
-	logf_ = fopen(log_path, "w");
-	CHECK(logf_, "%s: %s", log_path, strerror(errno));
-	struct wl_display *d = wl_display_connect(NULL);
-	CHECK(d, "client: cannot connect: %s", strerror(errno));
-	struct wl_registry *reg = wl_display_get_registry(d);
-	wl_registry_add_listener(reg, &registry_listener, NULL);
-	wl_display_roundtrip(d);
-	CHECK(compositor && shm && wm && seat, "client: a global is missing");
-	top = wl_compositor_create_surface(compositor);
-	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(wm, top);
-	xdg_surface_add_listener(xs, &xs_listener, NULL);
-	struct xdg_toplevel *tl = xdg_surface_get_toplevel(xs);
-	xdg_toplevel_add_listener(tl, &tl_listener, NULL);
-	wl_surface_commit(top);
-	while (!configured)
-		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
-	client_log("configure %d %d", cfg_w, cfg_h);
-	wl_surface_attach(top, fill_buffer(cfg_w, cfg_h, BG, WL_SHM_FORMAT_XRGB8888), 0, 0);
-	wl_surface_damage(top, 0, 0, cfg_w, cfg_h);
-	wl_callback_add_listener(wl_surface_frame(top), &frame_listener, NULL);
-	wl_surface_commit(top);
-	while (!framed)
-		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
-	client_log("mapped");
+	test_log_open(log_path);
+	tc.pointer_listener = &p_listener;
+	test_client_connect(&tc);
+	CHECK(tc.seat, "client: a global is missing");
+	test_client_toplevel(&tc, "wayland-cursor");
+	test_client_wait_configure(&tc);
+	test_log("configure %d %d", tc.cfg_w, tc.cfg_h);
+	wl_surface_attach(tc.surface, test_client_buffer(&tc, tc.cfg_w, tc.cfg_h,
+		WL_SHM_FORMAT_XRGB8888, BG, NULL), 0, 0);
+	wl_surface_damage(tc.surface, 0, 0, tc.cfg_w, tc.cfg_h);
+	test_client_commit_wait_frame(&tc);
+	test_log("mapped");
 	FILE *r = fopen(ready_path, "w");
 	CHECK(r, "%s", ready_path);
 	fclose(r);
-	while (wl_display_dispatch(d) >= 0)
-		;
+	test_client_run(&tc);
 	return 0;
 }
 
@@ -277,60 +151,28 @@ static unsigned captures; /* of the running kiosk, which numbers them from 0 */
 static char state_path[256];
 static bool is_vkms;
 
-static void set_bit(int fd, unsigned long req, int bit)
-{
-	if (ioctl(fd, req, bit) < 0)
-		FAIL("uinput ioctl %#lx %d: %s", req, bit, strerror(errno));
-}
-
 static void ev(int fd, int type, int code, int value)
 {
 	uinput_emit(fd, (unsigned)type, (unsigned)code, value);
 }
 
-static void syn(int fd)
-{
-	ev(fd, EV_SYN, SYN_REPORT, 0);
-	usleep(20000);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	static char buf[1 << 17];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
-static int count(const char *s, const char *what)
-{
-	int n = 0;
-	for (const char *p = s; (p = strstr(p, what)); p++)
-		n++;
-	return n;
-}
-
 static void wait_log(const char *what, int n, pid_t kiosk)
 {
 	for (int i = 0; i < 600; i++) {
-		char *s = slurp(log_path);
-		if (s && count(s, what) >= n)
+		char *s = test_slurp(log_path);
+		if (s && test_count(s, what) >= n)
 			return;
 		CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited; stderr:\n%s",
-			slurp(kiosk_err));
+			test_slurp(kiosk_err));
 		usleep(100000);
 	}
-	FAIL("the client did not log %d \"%s\" within 60 s; log:\n%s", n, what, slurp(log_path));
+	FAIL("the client did not log %d \"%s\" within 60 s; log:\n%s", n, what, test_slurp(log_path));
 }
 
 /* The last pointer position the client was sent (surface-local = output: full screen). */
 static void last_motion(double *x, double *y)
 {
-	const char *s = slurp(log_path), *p = NULL;
+	const char *s = test_slurp(log_path), *p = NULL;
 	for (const char *q = s; (q = strstr(q, "ptr-motion ")); q++)
 		p = q;
 	CHECK(p && sscanf(p, "ptr-motion %lf %lf", x, y) == 2, "no motion in the client log:\n%s",
@@ -390,7 +232,7 @@ struct plane_state {
 static struct plane_state cursor_state(void)
 {
 	struct plane_state st = { 0 };
-	const char *s = slurp(state_path);
+	const char *s = test_slurp(state_path);
 	CHECK(s, "%s: %s", state_path, strerror(errno));
 	for (size_t i = 0; i < n_cursor_planes; i++) {
 		char head[32];
@@ -440,7 +282,7 @@ static struct plane_state expect_plane(bool want, int w, int h, int x, int y, co
 	}
 	FAIL("%s: cursor plane has fb %u %dx%d%+d%+d; wanted %s %dx%d%+d%+d\nstate:\n%s", what,
 		st.fb, st.w, st.h, st.x, st.y, want ? "a framebuffer" : "none", w, h, x, y,
-		slurp(state_path));
+		test_slurp(state_path));
 }
 
 static uint8_t *capture_frame(pid_t kiosk, int *w, int *h)
@@ -452,17 +294,17 @@ static uint8_t *capture_frame(pid_t kiosk, int *w, int *h)
 	kill(kiosk, SIGUSR1);
 	for (int i = 0; i < 300; i++) {
 		/* the kiosk writes PREFIX.N.ppm and logs "captured" once it is complete */
-		const char *err = slurp(kiosk_err);
+		const char *err = test_slurp(kiosk_err);
 		char line[720];
 		snprintf(line, sizeof(line), "captured %s", path);
 		if (err && strstr(err, line))
 			break;
 		CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited; stderr:\n%s",
-			slurp(kiosk_err));
+			test_slurp(kiosk_err));
 		usleep(100000);
 	}
 	FILE *f = fopen(path, "rb");
-	CHECK(f, "no capture %s; kiosk stderr:\n%s", path, slurp(kiosk_err));
+	CHECK(f, "no capture %s; kiosk stderr:\n%s", path, test_slurp(kiosk_err));
 	int max;
 	CHECK(fscanf(f, "P6 %d %d %d", w, h, &max) == 3 && max == 255 && fgetc(f) != EOF,
 		"%s: not a PPM", path);
@@ -501,16 +343,16 @@ static void mouse_move(int fd, int dx, int dy, int times)
 	for (int i = 0; i < times; i++) {
 		ev(fd, EV_REL, REL_X, dx);
 		ev(fd, EV_REL, REL_Y, dy);
-		syn(fd);
+		uinput_syn(fd);
 	}
 }
 
 static void click(int fd)
 {
 	ev(fd, EV_KEY, BTN_LEFT, 1);
-	syn(fd);
+	uinput_syn(fd);
 	ev(fd, EV_KEY, BTN_LEFT, 0);
-	syn(fd);
+	uinput_syn(fd);
 }
 
 static pid_t start_kiosk(const char *mode, const char *const *extra)
@@ -546,9 +388,9 @@ static pid_t start_kiosk(const char *mode, const char *const *extra)
 	}
 	running_kiosk = kiosk;
 	for (int i = 0; access(ready, F_OK) != 0; i++) {
-		CHECK(i < 1800, "the client did not map within 180 s; log:\n%s", slurp(log_path));
+		CHECK(i < 1800, "the client did not map within 180 s; log:\n%s", test_slurp(log_path));
 		CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited early:\n%s",
-			slurp(kiosk_err));
+			test_slurp(kiosk_err));
 		usleep(100000);
 	}
 	usleep(300000);
@@ -570,7 +412,7 @@ static void stop_kiosk(pid_t kiosk, const char *what)
 	int st;
 	waitpid(kiosk, &st, 0);
 	running_kiosk = 0;
-	const char *err = slurp(kiosk_err);
+	const char *err = test_slurp(kiosk_err);
 	CHECK(!strstr(err, "Sanitizer"), "%s: a sanitizer report from dispman-kiosk:\n%s", what,
 		err);
 	CHECK(!strstr(err, "protocol error"), "%s: a protocol error:\n%s", what, err);
@@ -608,18 +450,9 @@ int main(int argc, char **argv)
 	find_cursor_planes();
 	atexit(kill_kiosk);
 
-	struct uinput_dev kb = { .fd = uinput_open() }, mouse = { .fd = uinput_open() };
-	set_bit(kb.fd, UI_SET_EVBIT, EV_KEY);
-	for (int k = KEY_ESC; k <= KEY_KPDOT; k++)
-		set_bit(kb.fd, UI_SET_KEYBIT, k);
-	uinput_create(&kb, "wayland-cursor keyboard", "E:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n");
-	set_bit(mouse.fd, UI_SET_EVBIT, EV_KEY);
-	set_bit(mouse.fd, UI_SET_EVBIT, EV_REL);
-	set_bit(mouse.fd, UI_SET_KEYBIT, BTN_LEFT);
-	set_bit(mouse.fd, UI_SET_KEYBIT, BTN_RIGHT);
-	set_bit(mouse.fd, UI_SET_RELBIT, REL_X);
-	set_bit(mouse.fd, UI_SET_RELBIT, REL_Y);
-	uinput_create(&mouse, "wayland-cursor mouse", "E:ID_INPUT_MOUSE=1\n");
+	struct uinput_dev kb, mouse;
+	uinput_create_keyboard(&kb, "wayland-cursor keyboard");
+	uinput_create_mouse(&mouse, "wayland-cursor mouse");
 	double x, y;
 
 	/* 1. the client's cursor: on the cursor plane at pointer - hotspot, following it */
@@ -636,7 +469,7 @@ int main(int argc, char **argv)
 		printf("cursor on plane %u (%s): fb %u %dx%d%+d%+d\n", st.plane,
 			st.cursor_plane ? "cursor" : "overlay", st.fb, st.w, st.h, st.x, st.y);
 	expect_pixels(kiosk, true, cx, cy, "client cursor");
-	int n = count(slurp(log_path), "ptr-motion");
+	int n = test_count(test_slurp(log_path), "ptr-motion");
 	move_and_read(mouse.fd, 25, 10, 6, n + 1, kiosk, &x, &y);
 	int cx2 = (int)x - HOT_X, cy2 = (int)y - HOT_Y;
 	CHECK(cx2 != cx || cy2 != cy, "the pointer did not move");
@@ -669,7 +502,7 @@ int main(int argc, char **argv)
 		CHECK(st.x <= (int)x && (int)x < st.x + st.w && st.y <= (int)y &&
 			(int)y < st.y + st.h, "the default cursor is not under the pointer");
 	}
-	const char *err = slurp(kiosk_err);
+	const char *err = test_slurp(kiosk_err);
 	CHECK(strstr(err, "cursor: "), "no log line about the default cursor:\n%s", err);
 	printf("%s", strstr(err, "cursor: "));
 	stop_kiosk(kiosk, "default cursor");

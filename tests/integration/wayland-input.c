@@ -40,6 +40,7 @@
 #include "xdg-shell-client-protocol.h"
 
 #include "check.h"
+#include "test-client.h"
 #include "uinput-dev.h"
 
 #define ABS_MAXV 4095
@@ -47,33 +48,15 @@
 
 /* ---------------- the client ---------------- */
 
-static FILE *logf_;
-static struct wl_compositor *compositor;
-static struct wl_subcompositor *subcompositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm;
-static struct wl_seat *seat;
+static struct test_client tc = { .name = "wayland-input", .seat_version = 5 };
 static struct wl_surface *top, *sub;
 static struct xkb_context *xkb;
 static struct xkb_keymap *keymap;
-static struct wl_output *output;
-static bool configured, framed;
-static int32_t cfg_w, cfg_h, mode_w, mode_h, out_transform;
+static int32_t mode_w, mode_h, out_transform;
 
 static const char *tag(struct wl_surface *s)
 {
 	return s == top ? "top" : s == sub ? "sub" : "?";
-}
-
-static void client_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void client_log(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(logf_, fmt, ap);
-	va_end(ap);
-	fputc('\n', logf_);
-	fflush(logf_);
 }
 
 static void kb_keymap(void *d, struct wl_keyboard *k, uint32_t format, int32_t fd, uint32_t size)
@@ -94,24 +77,24 @@ static void kb_keymap(void *d, struct wl_keyboard *k, uint32_t format, int32_t f
 		}
 	}
 	close(fd);
-	client_log("keymap %u %u %s", format, size, name);
+	test_log("keymap %u %u %s", format, size, name);
 }
 
 static void kb_enter(void *d, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s,
 	struct wl_array *keys)
 {
-	client_log("kb-enter %s", tag(s));
+	test_log("kb-enter %s", tag(s));
 }
 
 static void kb_leave(void *d, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s)
 {
-	client_log("kb-leave %s", tag(s));
+	test_log("kb-leave %s", tag(s));
 }
 
 static void kb_key(void *d, struct wl_keyboard *k, uint32_t serial, uint32_t time, uint32_t key,
 	uint32_t state)
 {
-	client_log("key %u %u", key, state);
+	test_log("key %u %u", key, state);
 }
 
 static void kb_modifiers(void *d, struct wl_keyboard *k, uint32_t serial, uint32_t dep,
@@ -123,7 +106,7 @@ static void kb_modifiers(void *d, struct wl_keyboard *k, uint32_t serial, uint32
 		if (i != XKB_MOD_INVALID)
 			shift = 1u << i;
 	}
-	client_log("mods shift=%d depressed=%#x", (dep & shift) != 0, dep);
+	test_log("mods shift=%d depressed=%#x", (dep & shift) != 0, dep);
 }
 
 static void kb_repeat(void *d, struct wl_keyboard *k, int32_t rate, int32_t delay)
@@ -137,67 +120,51 @@ static const struct wl_keyboard_listener kb_listener = {
 static void p_enter(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s,
 	wl_fixed_t x, wl_fixed_t y)
 {
-	client_log("ptr-enter %s %.0f %.0f", tag(s), wl_fixed_to_double(x), wl_fixed_to_double(y));
+	test_log("ptr-enter %s %.0f %.0f", tag(s), wl_fixed_to_double(x), wl_fixed_to_double(y));
 }
 
 static void p_leave(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s)
 {
-	client_log("ptr-leave %s", tag(s));
+	test_log("ptr-leave %s", tag(s));
 }
 
 static void p_motion(void *d, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y)
 {
-	client_log("ptr-motion %.0f %.0f", wl_fixed_to_double(x), wl_fixed_to_double(y));
+	test_log("ptr-motion %.0f %.0f", wl_fixed_to_double(x), wl_fixed_to_double(y));
 }
 
 static void p_button(void *d, struct wl_pointer *p, uint32_t serial, uint32_t time,
 	uint32_t button, uint32_t state)
 {
-	client_log("ptr-button %u %u", button, state);
+	test_log("ptr-button %u %u", button, state);
 }
 
 static void p_axis(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis, wl_fixed_t v)
 {
-	client_log("ptr-axis %u %.0f", axis, wl_fixed_to_double(v));
-}
-
-static void p_frame(void *d, struct wl_pointer *p)
-{
-}
-
-static void p_axis_source(void *d, struct wl_pointer *p, uint32_t src)
-{
-}
-
-static void p_axis_stop(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis)
-{
-}
-
-static void p_axis_discrete(void *d, struct wl_pointer *p, uint32_t axis, int32_t v)
-{
+	test_log("ptr-axis %u %.0f", axis, wl_fixed_to_double(v));
 }
 
 static const struct wl_pointer_listener p_listener = {
-	p_enter, p_leave, p_motion, p_button, p_axis, p_frame, p_axis_source, p_axis_stop,
-	p_axis_discrete,
+	p_enter, p_leave, p_motion, p_button, p_axis, test_pointer_frame,
+	test_pointer_axis_source, test_pointer_axis_stop, test_pointer_axis_discrete,
 };
 
 static void t_down(void *d, struct wl_touch *t, uint32_t serial, uint32_t time,
 	struct wl_surface *s, int32_t id, wl_fixed_t x, wl_fixed_t y)
 {
-	client_log("touch-down %s %d %.0f %.0f", tag(s), id, wl_fixed_to_double(x),
+	test_log("touch-down %s %d %.0f %.0f", tag(s), id, wl_fixed_to_double(x),
 		wl_fixed_to_double(y));
 }
 
 static void t_up(void *d, struct wl_touch *t, uint32_t serial, uint32_t time, int32_t id)
 {
-	client_log("touch-up %d", id);
+	test_log("touch-up %d", id);
 }
 
 static void t_motion(void *d, struct wl_touch *t, uint32_t time, int32_t id, wl_fixed_t x,
 	wl_fixed_t y)
 {
-	client_log("touch-motion %d %.0f %.0f", id, wl_fixed_to_double(x), wl_fixed_to_double(y));
+	test_log("touch-motion %d %.0f %.0f", id, wl_fixed_to_double(x), wl_fixed_to_double(y));
 }
 
 static void t_frame(void *d, struct wl_touch *t)
@@ -206,7 +173,7 @@ static void t_frame(void *d, struct wl_touch *t)
 
 static void t_cancel(void *d, struct wl_touch *t)
 {
-	client_log("touch-cancel");
+	test_log("touch-cancel");
 }
 
 static const struct wl_touch_listener t_listener = { t_down, t_up, t_motion, t_frame, t_cancel };
@@ -214,7 +181,7 @@ static const struct wl_touch_listener t_listener = { t_down, t_up, t_motion, t_f
 static void seat_caps(void *d, struct wl_seat *s, uint32_t caps)
 {
 	static bool done;
-	client_log("seat-caps %u", caps);
+	test_log("seat-caps %u", caps);
 	if (done || caps != 7)
 		return;
 	done = true;
@@ -255,145 +222,56 @@ static void out_scale(void *d, struct wl_output *o, int32_t factor)
 static const struct wl_output_listener output_listener = { out_geometry, out_mode, out_done,
 	out_scale };
 
-static void global(void *data, struct wl_registry *reg, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	if (strcmp(iface, "wl_compositor") == 0)
-		compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, "wl_subcompositor") == 0)
-		subcompositor = wl_registry_bind(reg, name, &wl_subcompositor_interface, 1);
-	else if (strcmp(iface, "wl_shm") == 0)
-		shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, "xdg_wm_base") == 0)
-		wm = wl_registry_bind(reg, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(iface, "wl_output") == 0 && !output) {
-		output = wl_registry_bind(reg, name, &wl_output_interface, 2);
-		wl_output_add_listener(output, &output_listener, NULL);
-	} else if (strcmp(iface, "wl_seat") == 0) {
-		seat = wl_registry_bind(reg, name, &wl_seat_interface, 5);
-		wl_seat_add_listener(seat, &seat_listener, NULL);
-	}
-}
-
-static void global_remove(void *data, struct wl_registry *reg, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = { global, global_remove };
-
-static struct wl_buffer *fill_buffer(int w, int h, uint32_t color)
-{
-	size_t size = (size_t)w * (size_t)h * 4;
-	int fd = memfd_create("wayland-input", MFD_CLOEXEC);
-	CHECK(fd >= 0 && ftruncate(fd, (off_t)size) == 0, "memfd");
-	uint32_t *px = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	CHECK(px != MAP_FAILED, "mmap");
-	for (size_t i = 0; i < size / 4; i++)
-		px[i] = color;
-	munmap(px, size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
-}
-
-static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
-{
-	xdg_surface_ack_configure(xs, serial);
-	configured = true;
-}
-
-static const struct xdg_surface_listener xs_listener = { xs_configure };
-
-static void tl_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
-	struct wl_array *states)
-{
-	cfg_w = w;
-	cfg_h = h;
-}
-
-static void tl_close(void *data, struct xdg_toplevel *t)
-{
-}
-
-static const struct xdg_toplevel_listener tl_listener = { tl_configure, tl_close };
-
-static void frame_done(void *data, struct wl_callback *cb, uint32_t t)
-{
-	wl_callback_destroy(cb);
-	framed = true;
-}
-
-static const struct wl_callback_listener frame_listener = { frame_done };
-
 static int run_client(const char *log_path, const char *ready_path)
 {
-	logf_ = fopen(log_path, "w");
-	CHECK(logf_, "%s: %s", log_path, strerror(errno));
+	test_log_open(log_path);
 	xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-	struct wl_display *d = wl_display_connect(NULL);
-	CHECK(d, "client: cannot connect: %s", strerror(errno));
-	struct wl_registry *reg = wl_display_get_registry(d);
-	wl_registry_add_listener(reg, &registry_listener, NULL);
-	wl_display_roundtrip(d);
-	CHECK(compositor && subcompositor && shm && wm && seat && output,
-		"client: a global is missing");
-	wl_display_roundtrip(d); /* the output's mode */
+	tc.seat_listener = &seat_listener;
+	tc.output_listener = &output_listener;
+	test_client_connect(&tc);
+	CHECK(tc.subcompositor && tc.seat && tc.output, "client: a global is missing");
+	wl_display_roundtrip(tc.display); /* the output's mode */
 	CHECK(mode_w > SUB_SIZE && mode_h > SUB_SIZE, "client: no current mode on wl_output "
 		"(%dx%d)", mode_w, mode_h);
-	top = wl_compositor_create_surface(compositor);
-	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(wm, top);
-	xdg_surface_add_listener(xs, &xs_listener, NULL);
-	struct xdg_toplevel *tl = xdg_surface_get_toplevel(xs);
-	xdg_toplevel_add_listener(tl, &tl_listener, NULL);
-	wl_surface_commit(top);
-	while (!configured)
-		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
-	client_log("configure %d %d", cfg_w, cfg_h);
-	client_log("output-transform %d", out_transform);
+	test_client_toplevel(&tc, "wayland-input");
+	top = tc.surface;
+	test_client_wait_configure(&tc);
+	int32_t cfg_w = tc.cfg_w, cfg_h = tc.cfg_h;
+	test_log("configure %d %d", cfg_w, cfg_h);
+	test_log("output-transform %d", out_transform);
 	/* the output's size as the client sees it: the mode turned by its transform */
 	int32_t turned_w = out_transform & 1 ? mode_h : mode_w;
 	int32_t turned_h = out_transform & 1 ? mode_w : mode_h;
 	CHECK(cfg_w == turned_w && cfg_h == turned_h, "client: configured %dx%d, not the "
 		"output's mode %dx%d turned by its transform %d", cfg_w, cfg_h, mode_w, mode_h,
 		out_transform);
-	sub = wl_compositor_create_surface(compositor);
-	struct wl_subsurface *ss = wl_subcompositor_get_subsurface(subcompositor, sub, top);
+	sub = wl_compositor_create_surface(tc.compositor);
+	struct wl_subsurface *ss = wl_subcompositor_get_subsurface(tc.subcompositor, sub, top);
 	wl_subsurface_set_position(ss, cfg_w - SUB_SIZE, cfg_h - SUB_SIZE);
-	wl_surface_attach(sub, fill_buffer(SUB_SIZE, SUB_SIZE, 0xff0000), 0, 0);
+	wl_surface_attach(sub, test_client_buffer(&tc, SUB_SIZE, SUB_SIZE,
+		WL_SHM_FORMAT_XRGB8888, 0xff0000, NULL), 0, 0);
 	wl_surface_damage(sub, 0, 0, SUB_SIZE, SUB_SIZE);
 	wl_surface_commit(sub);
-	wl_surface_attach(top, fill_buffer(cfg_w, cfg_h, 0x203040), 0, 0);
+	wl_surface_attach(top, test_client_buffer(&tc, cfg_w, cfg_h, WL_SHM_FORMAT_XRGB8888,
+		0x203040, NULL), 0, 0);
 	wl_surface_damage(top, 0, 0, cfg_w, cfg_h);
-	wl_callback_add_listener(wl_surface_frame(top), &frame_listener, NULL);
-	wl_surface_commit(top);
-	while (!framed)
-		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
-	client_log("mapped");
+	test_client_commit_wait_frame(&tc);
+	test_log("mapped");
 	FILE *r = fopen(ready_path, "w");
 	CHECK(r, "%s", ready_path);
 	fclose(r);
-	while (wl_display_dispatch(d) >= 0)
-		;
+	test_client_run(&tc);
 	return 0;
 }
 
 /* ---------------- the driver ---------------- */
-
-static void set_bit(int fd, unsigned long req, int bit)
-{
-	if (ioctl(fd, req, bit) < 0)
-		FAIL("uinput ioctl %#lx %d: %s", req, bit, strerror(errno));
-}
 
 static void abs_setup(int fd, int code, int max)
 {
 	struct uinput_abs_setup a = { .code = (unsigned short)code };
 	a.absinfo.maximum = max;
 	a.absinfo.resolution = code == ABS_MT_SLOT || code == ABS_MT_TRACKING_ID ? 0 : 10;
-	set_bit(fd, UI_SET_ABSBIT, code);
+	uinput_set_bit(fd, UI_SET_ABSBIT, code);
 	if (ioctl(fd, UI_ABS_SETUP, &a) < 0)
 		FAIL("UI_ABS_SETUP %d: %s", code, strerror(errno));
 }
@@ -401,12 +279,6 @@ static void abs_setup(int fd, int code, int max)
 static void ev(int fd, int type, int code, int value)
 {
 	uinput_emit(fd, (unsigned)type, (unsigned)code, value);
-}
-
-static void syn(int fd)
-{
-	ev(fd, EV_SYN, SYN_REPORT, 0);
-	usleep(20000);
 }
 
 struct touch_pt {
@@ -440,36 +312,16 @@ static struct touch_pt touch_at(int x, int y, int w, int h)
 	return p;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	static char buf[1 << 16];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
-static int count(const char *s, const char *what)
-{
-	int n = 0;
-	for (const char *p = s; (p = strstr(p, what)); p++)
-		n++;
-	return n;
-}
-
 static void wait_log(const char *path, const char *what, int n, pid_t kiosk)
 {
 	for (int i = 0; i < 600; i++) {
-		char *s = slurp(path);
-		if (s && count(s, what) >= n)
+		char *s = test_slurp(path);
+		if (s && test_count(s, what) >= n)
 			return;
 		CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited");
 		usleep(100000);
 	}
-	FAIL("the client did not log %d \"%s\" within 60 s; log:\n%s", n, what, slurp(path));
+	FAIL("the client did not log %d \"%s\" within 60 s; log:\n%s", n, what, test_slurp(path));
 }
 
 /* Each expected line must appear, in this order (other lines may come between). */
@@ -502,23 +354,13 @@ int main(int argc, char **argv)
 	CHECK(mkdtemp(xdg), "mkdtemp");
 	setenv("XDG_RUNTIME_DIR", xdg, 1);
 
-	struct uinput_dev kb = { .fd = uinput_open() }, mouse = { .fd = uinput_open() },
-		touch = { .fd = uinput_open() };
-	set_bit(kb.fd, UI_SET_EVBIT, EV_KEY);
-	for (int k = KEY_ESC; k <= KEY_KPDOT; k++)
-		set_bit(kb.fd, UI_SET_KEYBIT, k);
-	uinput_create(&kb, "wayland-input keyboard", "E:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n");
-	set_bit(mouse.fd, UI_SET_EVBIT, EV_KEY);
-	set_bit(mouse.fd, UI_SET_EVBIT, EV_REL);
-	set_bit(mouse.fd, UI_SET_KEYBIT, BTN_LEFT);
-	set_bit(mouse.fd, UI_SET_KEYBIT, BTN_RIGHT);
-	set_bit(mouse.fd, UI_SET_RELBIT, REL_X);
-	set_bit(mouse.fd, UI_SET_RELBIT, REL_Y);
-	uinput_create(&mouse, "wayland-input mouse", "E:ID_INPUT_MOUSE=1\n");
-	set_bit(touch.fd, UI_SET_EVBIT, EV_KEY);
-	set_bit(touch.fd, UI_SET_EVBIT, EV_ABS);
-	set_bit(touch.fd, UI_SET_KEYBIT, BTN_TOUCH);
-	set_bit(touch.fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT);
+	struct uinput_dev kb, mouse, touch = { .fd = uinput_open() };
+	uinput_create_keyboard(&kb, "wayland-input keyboard");
+	uinput_create_mouse(&mouse, "wayland-input mouse");
+	uinput_set_bit(touch.fd, UI_SET_EVBIT, EV_KEY);
+	uinput_set_bit(touch.fd, UI_SET_EVBIT, EV_ABS);
+	uinput_set_bit(touch.fd, UI_SET_KEYBIT, BTN_TOUCH);
+	uinput_set_bit(touch.fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT);
 	abs_setup(touch.fd, ABS_X, ABS_MAXV);
 	abs_setup(touch.fd, ABS_Y, ABS_MAXV);
 	abs_setup(touch.fd, ABS_MT_SLOT, 9);
@@ -544,25 +386,25 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 	for (int i = 0; access(ready, F_OK) != 0; i++) {
-		CHECK(i < 1800, "the client did not map within 180 s; log:\n%s", slurp(log_path));
+		CHECK(i < 1800, "the client did not map within 180 s; log:\n%s", test_slurp(log_path));
 		CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited early");
 		usleep(100000);
 	}
 	usleep(300000);
 	/* the size the client was configured with (checked there against wl_output's mode) */
 	int w = 0, h = 0;
-	const char *cfg = strstr(slurp(log_path), "configure ");
+	const char *cfg = strstr(test_slurp(log_path), "configure ");
 	CHECK(cfg && sscanf(cfg, "configure %d %d", &w, &h) == 2 && w > SUB_SIZE && h > SUB_SIZE,
 		"no configure line in the client log");
 	int sub_x = w - SUB_SIZE, sub_y = h - SUB_SIZE;
 
 	/* keyboard: a, then Shift+a */
-	ev(kb.fd, EV_KEY, KEY_A, 1); syn(kb.fd);
-	ev(kb.fd, EV_KEY, KEY_A, 0); syn(kb.fd);
-	ev(kb.fd, EV_KEY, KEY_LEFTSHIFT, 1); syn(kb.fd);
-	ev(kb.fd, EV_KEY, KEY_A, 1); syn(kb.fd);
-	ev(kb.fd, EV_KEY, KEY_A, 0); syn(kb.fd);
-	ev(kb.fd, EV_KEY, KEY_LEFTSHIFT, 0); syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_A, 1); uinput_syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_A, 0); uinput_syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_LEFTSHIFT, 1); uinput_syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_A, 1); uinput_syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_A, 0); uinput_syn(kb.fd);
+	ev(kb.fd, EV_KEY, KEY_LEFTSHIFT, 0); uinput_syn(kb.fd);
 	wait_log(log_path, "key 42 0", 1, kiosk);
 
 	/* pointer: into the top-left corner (clamped at 0,0: the toplevel), click, then into
@@ -570,20 +412,20 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 4; i++) {
 		ev(mouse.fd, EV_REL, REL_X, -3000);
 		ev(mouse.fd, EV_REL, REL_Y, -3000);
-		syn(mouse.fd);
+		uinput_syn(mouse.fd);
 	}
-	ev(mouse.fd, EV_KEY, BTN_LEFT, 1); syn(mouse.fd);
-	ev(mouse.fd, EV_KEY, BTN_LEFT, 0); syn(mouse.fd);
+	ev(mouse.fd, EV_KEY, BTN_LEFT, 1); uinput_syn(mouse.fd);
+	ev(mouse.fd, EV_KEY, BTN_LEFT, 0); uinput_syn(mouse.fd);
 	/* libinput may hold a button back for a few ms (debouncing, middle-button emulation)
 	 * while later motion goes through: let the click arrive before moving on. */
 	wait_log(log_path, "ptr-button 272 0", 1, kiosk);
 	for (int i = 0; i < 4; i++) {
 		ev(mouse.fd, EV_REL, REL_X, 3000);
 		ev(mouse.fd, EV_REL, REL_Y, 3000);
-		syn(mouse.fd);
+		uinput_syn(mouse.fd);
 	}
-	ev(mouse.fd, EV_KEY, BTN_RIGHT, 1); syn(mouse.fd);
-	ev(mouse.fd, EV_KEY, BTN_RIGHT, 0); syn(mouse.fd);
+	ev(mouse.fd, EV_KEY, BTN_RIGHT, 1); uinput_syn(mouse.fd);
+	ev(mouse.fd, EV_KEY, BTN_RIGHT, 0); uinput_syn(mouse.fd);
 	wait_log(log_path, "ptr-button 273 0", 1, kiosk);
 
 	/* touch: down on the subsurface at its (44,108), move to its (76,132), up; then down on
@@ -616,31 +458,31 @@ int main(int argc, char **argv)
 	ev(touch.fd, EV_KEY, BTN_TOUCH, 1);
 	ev(touch.fd, EV_ABS, ABS_X, down.vx);
 	ev(touch.fd, EV_ABS, ABS_Y, down.vy);
-	syn(touch.fd);
+	uinput_syn(touch.fd);
 	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, move.vx);
 	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, move.vy);
 	ev(touch.fd, EV_ABS, ABS_X, move.vx);
 	ev(touch.fd, EV_ABS, ABS_Y, move.vy);
-	syn(touch.fd);
+	uinput_syn(touch.fd);
 	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
 	ev(touch.fd, EV_KEY, BTN_TOUCH, 0);
-	syn(touch.fd);
+	uinput_syn(touch.fd);
 	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, 2);
 	ev(touch.fd, EV_ABS, ABS_MT_POSITION_X, other.vx);
 	ev(touch.fd, EV_ABS, ABS_MT_POSITION_Y, other.vy);
 	ev(touch.fd, EV_KEY, BTN_TOUCH, 1);
 	ev(touch.fd, EV_ABS, ABS_X, other.vx);
 	ev(touch.fd, EV_ABS, ABS_Y, other.vy);
-	syn(touch.fd);
+	uinput_syn(touch.fd);
 	ev(touch.fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
 	ev(touch.fd, EV_KEY, BTN_TOUCH, 0);
-	syn(touch.fd);
+	uinput_syn(touch.fd);
 	wait_log(log_path, "touch-up", 2, kiosk);
 
 	kill(kiosk, SIGTERM);
 	int st;
 	waitpid(kiosk, &st, 0);
-	const char *log = slurp(log_path);
+	const char *log = test_slurp(log_path);
 	printf("client log:\n%s", log);
 	char sub_down[64], sub_move[64], top_down[64];
 	snprintf(sub_down, sizeof(sub_down), "touch-down sub 0 %d %d", down.x - sub_x,
