@@ -23,9 +23,9 @@
 #include "event.h"
 #include "log.h"
 
-/* The whole exchange with one client (its line, then the answer) is bounded: it runs
- * inside the owner's dispatch, so a client that dribbles its line or reads slowly must
- * not hold the device's thread longer than this. */
+/* Each half of the exchange with one client (its line, then the answer) is bounded: it
+ * runs inside the owner's dispatch, so a client that dribbles its line or reads slowly
+ * must not hold the device's thread longer than this for each. */
 #define PUBLISH_DEADLINE_MS 1000
 
 struct pipeline_publish {
@@ -114,6 +114,7 @@ static void answer(struct pipeline_publish *pub, int fd)
 		fprintf(mem, "error: %s\n", strerror(errno));
 	dispman_pipeline_destroy(p);
 	fclose(mem);
+	deadline = monotonic_ms() + PUBLISH_DEADLINE_MS;
 	for (size_t off = 0; off < size;) {
 		int64_t left = deadline - monotonic_ms();
 		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
