@@ -19,8 +19,14 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "event.h"
 #include "log.h"
+
+/* Each half of the exchange with one client (its line, then the answer) is bounded: it
+ * runs inside the owner's dispatch, so a client that dribbles its line or reads slowly
+ * must not hold the device's thread longer than this for each. */
+#define PUBLISH_DEADLINE_MS 1000
 
 struct pipeline_publish {
 	struct dispman_device *dev;
@@ -41,13 +47,18 @@ void pipeline_publish_free(struct pipeline_publish *pub)
 	free(pub);
 }
 
-/* Reads the client's line (at most 15 bytes, within one second). */
-static int read_request(int fd, char *line, size_t n)
+/* Reads the client's line (at most 15 bytes) before the monotonic time DEADLINE (ms). */
+static int read_request(int fd, char *line, size_t n, int64_t deadline)
 {
 	size_t len = 0;
 	while (len + 1 < n) {
+		int64_t left = deadline - monotonic_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int r = poll(&pfd, 1, 1000);
+		int r = poll(&pfd, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r <= 0)
 			return -ETIMEDOUT;
 		ssize_t got = read(fd, line + len, 1);
@@ -71,10 +82,11 @@ static void answer(struct pipeline_publish *pub, int fd)
 			"not answered", pub->path);
 		return;
 	}
+	int64_t deadline = monotonic_ms() + PUBLISH_DEADLINE_MS;
 	char line[16];
-	if (read_request(fd, line, sizeof(line)) < 0) {
-		dispman_log(DISPMAN_LOG_INFO, "pipeline: %s: a client sent no request line",
-			pub->path);
+	if (read_request(fd, line, sizeof(line), deadline) < 0) {
+		dispman_log(DISPMAN_LOG_INFO, "pipeline: %s: a client sent no request line "
+			"within %d ms", pub->path, PUBLISH_DEADLINE_MS);
 		return;
 	}
 	enum dispman_describe_format format;
@@ -102,15 +114,20 @@ static void answer(struct pipeline_publish *pub, int fd)
 		fprintf(mem, "error: %s\n", strerror(errno));
 	dispman_pipeline_destroy(p);
 	fclose(mem);
-	struct timeval tv = { .tv_sec = 1 };
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	deadline = monotonic_ms() + PUBLISH_DEADLINE_MS;
 	for (size_t off = 0; off < size;) {
-		ssize_t w = send(fd, buf + off, size - off, MSG_NOSIGNAL);
+		int64_t left = deadline - monotonic_ms();
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		int r = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		ssize_t w = r > 0 ? send(fd, buf + off, size - off, MSG_NOSIGNAL | MSG_DONTWAIT)
+				  : -1;
+		if (w < 0 && r > 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
 		if (w <= 0) {
-			if (w < 0 && errno == EINTR)
-				continue;
-			dispman_log(DISPMAN_LOG_INFO, "pipeline: %s: the client stopped reading",
-				pub->path);
+			dispman_log(DISPMAN_LOG_INFO, "pipeline: %s: the client did not read the "
+				"answer within %d ms", pub->path, PUBLISH_DEADLINE_MS);
 			break;
 		}
 		off += (size_t)w;

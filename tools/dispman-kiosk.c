@@ -5,7 +5,9 @@
  *   dispman-kiosk [OPTIONS] [--] COMMAND [ARGS...]
  *
  * Runs COMMAND with WAYLAND_DISPLAY set and exits with its status (128 + signal when it
- * was killed). Without COMMAND it serves until SIGTERM or SIGINT. Options:
+ * was killed). Without COMMAND it serves until SIGTERM or SIGINT; with one, SIGTERM, SIGINT
+ * or SIGHUP is passed on to it, and a command still running 3 s later gets SIGKILL.
+ * Options:
  *   --device PATH     DRM card node (default: the first one with connectors)
  *   --socket NAME     socket name in $XDG_RUNTIME_DIR (default: the first free wayland-N)
  *   --input PATH      an evdev node for wl_seat (repeatable; libinput path backend)
@@ -59,10 +61,18 @@ struct kiosk {
 	unsigned captures;
 	uint32_t last_crtc;             /* the output's CRTC when it was last on */
 	struct wl_event_source *timer;
+	struct wl_event_source *term_timer; /* the bound on the command's exit (on_term_timeout) */
 	pid_t child;
+	bool killed;                        /* the command got SIGKILL */
 	bool done;
 	int status;
 };
+
+/* A command that ignores the SIGTERM passed on to it gets SIGKILL TERM_GRACE_MS later; if
+ * it has not exited KILL_GRACE_MS after that either (a process stuck in the kernel), the
+ * compositor exits without it. */
+#define TERM_GRACE_MS 3000
+#define KILL_GRACE_MS 2000
 
 static void write_stats(struct kiosk *k)
 {
@@ -144,6 +154,24 @@ static void capture(struct kiosk *k)
 	dispman_buffer_unref(frame);
 }
 
+static int on_term_timeout(void *data)
+{
+	struct kiosk *k = data;
+	if (!k->killed) {
+		fprintf(stderr, "dispman-kiosk: the command (pid %ld) did not exit within %d ms of "
+			"SIGTERM: SIGKILL\n", (long)k->child, TERM_GRACE_MS);
+		kill(k->child, SIGKILL);
+		k->killed = true;
+		wl_event_source_timer_update(k->term_timer, KILL_GRACE_MS);
+	} else {
+		fprintf(stderr, "dispman-kiosk: the command (pid %ld) did not exit within %d ms of "
+			"SIGKILL: exiting without it\n", (long)k->child, KILL_GRACE_MS);
+		k->status = 128 + SIGKILL;
+		k->done = true;
+	}
+	return 0;
+}
+
 static int on_signal(int sig, void *data)
 {
 	struct kiosk *k = data;
@@ -161,10 +189,20 @@ static int on_signal(int sig, void *data)
 		write_stats(k);
 		capture(k);
 	} else {
-		if (k->child > 0)
+		if (k->child > 0) {
 			kill(k->child, SIGTERM);
-		else
+			if (!k->term_timer) {
+				struct wl_event_loop *loop = wl_display_get_event_loop(
+					dispman_wayland_get_display(k->wl));
+				k->term_timer = wl_event_loop_add_timer(loop, on_term_timeout, k);
+				if (k->term_timer)
+					wl_event_source_timer_update(k->term_timer, TERM_GRACE_MS);
+				else
+					k->done = true; /* no bound to wait with: do not wait */
+			}
+		} else {
 			k->done = true;
+		}
 	}
 	return 0;
 }
@@ -431,6 +469,8 @@ static void serve(struct kiosk *k, char **command)
 	write_stats(k);
 	if (k->timer)
 		wl_event_source_remove(k->timer);
+	if (k->term_timer)
+		wl_event_source_remove(k->term_timer);
 	for (size_t s = 0; s < 5; s++)
 		if (sigs[s])
 			wl_event_source_remove(sigs[s]);

@@ -186,9 +186,10 @@ int dispman_pipeline_write(const struct dispman_pipeline *pipeline,
  * dispman_device_dispatch(). A client (`dispman-info --pipeline --pid PID`) connects,
  * writes one line naming the format ("text", "json" or "dot") and reads a snapshot taken
  * then (dispman_pipeline_create()) until the end of the stream. Only clients of the same
- * user (or root) are answered; a client that does not send its line within one second,
- * or does not read within one second, is dropped. The socket is removed with the device
- * or by dispman_device_unpublish_pipeline(). Publishing twice is a no-op.
+ * user (or root) are answered; a client that does not send its whole line within one
+ * second, or does not read the whole answer within the next second, is dropped. The
+ * socket is removed with the device or by dispman_device_unpublish_pipeline().
+ * Publishing twice is a no-op.
  *
  * Returns 0, or a negative errno (logged): -EINVAL (dev NULL), -ENAMETOOLONG (the path
  * does not fit a socket address), or the errno of socket(2), bind(2) or listen(2).

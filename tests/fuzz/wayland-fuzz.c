@@ -75,7 +75,7 @@ static const struct wl_interface *const known[] = {
 /* Counters shared by the children with the parent (MAP_SHARED). */
 struct totals {
 	uint64_t sessions, requests, invalid, recipes, fds_sent, killed, cut_off, finished,
-		connect_failed, events;
+		connect_failed, events, popups, dmabufs;
 };
 static struct totals *tot;
 
@@ -695,8 +695,8 @@ static void recipe(struct session *s)
 			int64_t ar[] = { rnd(50), rnd(50), 1 + rnd(100), 1 + rnd(100) };
 			request(s, pos, 2, ar, BAD_NONE); /* set_anchor_rect */
 			int64_t pa[] = { X, pick_object(s, &xdg_surface_interface), pos };
-			if (pa[1] != xs)
-				request(s, xs, 2, pa, BAD_NONE); /* get_popup */
+			if (pa[1] != xs && request(s, xs, 2, pa, BAD_NONE)) /* get_popup */
+				__atomic_add_fetch(&tot->popups, 1, __ATOMIC_RELAXED);
 		}
 		request(s, surf, 6, NULL, BAD_NONE); /* commit */
 		pump(s, 50);
@@ -737,6 +737,8 @@ static void recipe(struct session *s)
 		request(s, params, 1, ad, BAD_NONE);
 		int64_t ci[] = { X, 64, 64, 0x34325258 /* XR24 */, 0 };
 		uint32_t buf = request(s, params, 3, ci, BAD_NONE);
+		if (buf)
+			__atomic_add_fetch(&tot->dmabufs, 1, __ATOMIC_RELAXED);
 		int64_t at[] = { buf, 0, 0 };
 		request(s, surf, 1, at, BAD_NONE);
 		request(s, surf, 3, NULL, BAD_NONE);
@@ -1072,9 +1074,9 @@ int main(int argc, char **argv)
 	snprintf(line, sizeof(line),
 		"sessions %" PRIu64 "\nrequests %" PRIu64 "\ninvalid %" PRIu64 "\nrecipes %" PRIu64
 		"\nfds_sent %" PRIu64 "\nkilled %" PRIu64 "\ncut_off %" PRIu64 "\nfinished %" PRIu64
-		"\nevents %" PRIu64 "\nseconds %.0f\n",
+		"\nevents %" PRIu64 "\nseconds %.0f\npopups %" PRIu64 "\ndmabufs %" PRIu64 "\n",
 		tot->sessions, tot->requests, tot->invalid, tot->recipes, tot->fds_sent, tot->killed,
-		tot->cut_off, tot->finished, tot->events, now() - t0);
+		tot->cut_off, tot->finished, tot->events, now() - t0, tot->popups, tot->dmabufs);
 	if (stats) {
 		FILE *f = fopen(stats, "w");
 		if (f) {

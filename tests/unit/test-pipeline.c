@@ -14,8 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The index of the node of type and id; fails the test when there is none. */
@@ -199,12 +202,65 @@ static void test_publish(void **state)
 	unsetenv("XDG_RUNTIME_DIR");
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* A client that sends its request line one byte every 250 ms and never ends it: the
+ * answer runs inside the owner's dispatch, which must come back within the exchange's
+ * 1 s bound (it took 15 bytes x 250 ms, about 4 s, when the bound was 1 s a byte). */
+static void test_publish_slow_client(void **state)
+{
+	struct unit_fixture *f = *state;
+	char dir[] = "/tmp/dispman-unit-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+	assert_int_equal(dispman_device_publish_pipeline(f->dev), 0);
+	const char *path = dispman_device_get_pipeline_socket(f->dev);
+	assert_non_null(path);
+	int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(c >= 0);
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
+	assert_int_equal(connect(c, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (int i = 0; i < 40; i++) {
+			if (write(c, "j", 1) != 1)
+				_exit(0);
+			usleep(250 * 1000);
+		}
+		_exit(0);
+	}
+	int64_t t0 = now_ms();
+	assert_true(unit_dispatch(f->dev, 1000) > 0);
+	int64_t took = now_ms() - t0;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_true(took >= 900);
+	assert_true(took < 2500);
+	/* the connection closed without an answer */
+	char buf[64];
+	ssize_t got = read(c, buf, sizeof(buf));
+	close(c);
+	assert_true(got <= 0);
+	assert_int_equal(dispman_device_unpublish_pipeline(f->dev), 0);
+	assert_int_equal(rmdir(dir), 0);
+	unsetenv("XDG_RUNTIME_DIR");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
 		{ "pipeline@display", test_display, unit_setup_vkms, unit_teardown, NULL },
 		{ "pipeline@invalid", test_invalid, unit_setup_vkms, unit_teardown, NULL },
 		{ "pipeline@publish", test_publish, unit_setup_vkms, unit_teardown, NULL },
+		{ "pipeline@publish-slow-client", test_publish_slow_client, unit_setup_vkms,
+			unit_teardown, NULL },
 	};
 	return unit_main("pipeline", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
