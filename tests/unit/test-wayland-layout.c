@@ -89,12 +89,12 @@ static void clamp_nothing(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		{ "arrange-extend", arrange_extend, NULL, NULL, NULL },
-		{ "arrange-mirror", arrange_mirror, NULL, NULL, NULL },
-		{ "arrange-empty-output", arrange_empty_output, NULL, NULL, NULL },
-		{ "box-at", box_at, NULL, NULL, NULL },
-		{ "clamp-crossing", clamp_crossing, NULL, NULL, NULL },
-		{ "clamp-nothing", clamp_nothing, NULL, NULL, NULL },
+		{ "layout@arrange-extend", arrange_extend, NULL, NULL, NULL },
+		{ "layout@arrange-mirror", arrange_mirror, NULL, NULL, NULL },
+		{ "layout@arrange-empty-output", arrange_empty_output, NULL, NULL, NULL },
+		{ "layout@box-at", box_at, NULL, NULL, NULL },
+		{ "layout@clamp-crossing", clamp_crossing, NULL, NULL, NULL },
+		{ "layout@clamp-nothing", clamp_nothing, NULL, NULL, NULL },
 	};
 	return unit_main("layout", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
