@@ -67,6 +67,10 @@ static void on_output_event(struct dispman_device *dev, struct dispman_output *o
 			dispman_output_get_name(out), others ? "shown on the other outputs" :
 			"no frames until it is back");
 		if (others) {
+			/* its frame in flight ends now (no flip will come): the callbacks of
+			 * clients moving to another output are not held until a replug */
+			if (o->flip_pending)
+				scene_after_capture(o);
 			xdg_reconfigure_all(srv);
 			server_schedule_repaint(srv);
 		}

@@ -8,7 +8,10 @@
  *   show its toplevel's colour in every pixel; each surface must get wl_surface.enter of its
  *   own output; the outputs must be side by side in wl_output.geometry. Then a uinput mouse
  *   pushes the pointer to the far left (the toplevel on head 0 gets wl_pointer.enter) and
- *   then right, across the edge: the toplevel on head 1 gets wl_pointer.enter.
+ *   then right, across the edge: the toplevel on head 1 gets wl_pointer.enter. Then head 1
+ *   is unplugged (its sysfs status forced off and a hotplug uevent): the toplevel on it is
+ *   configured with head 0's size and head 0 shows it; plugged in again, it is configured
+ *   with head 1's size again and head 1 shows it.
  * mirror: dispman-kiosk --layout mirror with one toplevel painting a pattern: head 1's
  *   screendump must equal head 0's where both have pixels, and show the pattern.
  *
@@ -64,6 +67,7 @@ struct win {
 	bool configured, framed;
 	uint32_t colour;
 	bool pattern;
+	int32_t painted_w, painted_h;
 };
 static struct win wins[2];
 
@@ -202,6 +206,15 @@ static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 {
 	struct win *w = data;
 	xdg_surface_ack_configure(xs, serial);
+	if (w->framed && (w->w != w->painted_w || w->h != w->painted_h)) {
+		/* a new size once shown (its output went or came back): paint it */
+		client_log("configure %s %d %d", w->tag, w->w, w->h);
+		wl_surface_attach(w->surface, paint(w), 0, 0);
+		wl_surface_damage(w->surface, 0, 0, w->w, w->h);
+		wl_surface_commit(w->surface);
+		w->painted_w = w->w;
+		w->painted_h = w->h;
+	}
 	w->configured = true;
 }
 static const struct xdg_surface_listener xs_listener = { xs_configure };
@@ -275,6 +288,8 @@ static int run_client(const char *log_path, const char *ready_path, bool mirror)
 		CHECK(wins[i].w > 0 && wins[i].h > 0, "client: %s configured without a size",
 			wins[i].tag);
 		client_log("configure %s %d %d", wins[i].tag, wins[i].w, wins[i].h);
+		wins[i].painted_w = wins[i].w;
+		wins[i].painted_h = wins[i].h;
 		wl_surface_attach(wins[i].surface, paint(&wins[i]), 0, 0);
 		wl_surface_damage(wins[i].surface, 0, 0, wins[i].w, wins[i].h);
 		wl_callback_add_listener(wl_surface_frame(wins[i].surface), &frame_listener,
@@ -334,6 +349,41 @@ static void move(int fd, int dx, int dy)
 	usleep(30000);
 }
 
+static char card_name[64], head1_name[64], status_path[256];
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
+	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text), "write \"%s\" to %s: %s",
+		text, path, strerror(errno));
+	close(fd);
+}
+
+/* Head 1's connector forced on or off, and the card's hotplug uevent. */
+static void plug(const char *status)
+{
+	char uevent[256];
+	snprintf(status_path, sizeof(status_path), "/sys/class/drm/%s-%s/status", card_name,
+		head1_name);
+	snprintf(uevent, sizeof(uevent), "/sys/class/drm/%s/uevent", card_name);
+	write_file(status_path, status);
+	write_file(uevent, "change 7d3e2a10-4b6c-4f0e-8a2d-1c5b9e7f3a64 HOTPLUG=1");
+	printf("%s: %s, hotplug uevent sent\n", status_path, status);
+}
+
+static void restore_head1(void)
+{
+	if (!status_path[0])
+		return;
+	int fd = open(status_path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "on", 2) != 2)
+			fprintf(stderr, "cannot restore %s\n", status_path);
+		close(fd);
+	}
+}
+
 /* Pixels of the head's screendump that are not colour c (0xRRGGBB). */
 static size_t count_not(const struct rgb_image *img, uint32_t c)
 {
@@ -372,6 +422,11 @@ int main(int argc, char **argv)
 		    DISPMAN_CONNECTED)
 			connected++;
 	bool dumps = screendump_available(dispman_device_get_path(dev));
+	const char *card = strrchr(dispman_device_get_path(dev), '/');
+	snprintf(card_name, sizeof(card_name), "%s", card ? card + 1 : "card0");
+	if (dispman_device_get_output_count(dev) > 1)
+		snprintf(head1_name, sizeof(head1_name), "%s",
+			dispman_output_get_name(dispman_device_get_output(dev, 1)));
 	dispman_device_destroy(dev); /* the kiosk takes the device */
 	if (connected < 2 || !dumps) {
 		printf("n/a: needs two connected outputs and a screendump (%zu connected, "
@@ -459,6 +514,45 @@ int main(int argc, char **argv)
 		CHECK(sscanf(b, "ptr-enter B %d %d", &bx, &by) == 2 && bx >= 0 && bx < w1 &&
 			by == 0, "B entered at %d,%d (want its top edge)", bx, by);
 		printf("pointer crossed onto B at %d,%d\n", bx, by);
+
+		/* head 1 unplugged: B goes to head 0 with its size, on top there */
+		atexit(restore_head1);
+		char want[64];
+		snprintf(want, sizeof(want), "configure B %d %d", w0, h0);
+		plug("off");
+		wait_log(log_path, want, kiosk, 120);
+		usleep(1500000); /* B's new buffer on screen */
+		rgb_image_free(&img[0]);
+		dump(0, dir, &img[0]);
+		size_t bad = count_not(&img[0], colour[1]);
+		printf("head 1 unplugged: B configured %dx%d; head 0: %zu pixels are not #%06x\n",
+			w0, h0, bad, colour[1]);
+		CHECK(bad == 0, "head 0 does not show B after head 1 was unplugged");
+		/* plugged in again: B goes back with head 1's size */
+		snprintf(want, sizeof(want), "configure B %d %d", w1, h1);
+		size_t seen = strlen(slurp(log_path));
+		plug("on");
+		for (int i = 0; i < 1200; i++) {
+			const char *now = slurp(log_path);
+			if (strlen(now) > seen && strstr(now + seen, want))
+				break;
+			CHECK(i < 1199, "B was not configured %dx%d again after the replug; log:\n%s",
+				w1, h1, now);
+			CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited");
+			usleep(100000);
+		}
+		usleep(1500000);
+		rgb_image_free(&img[1]);
+		dump(1, dir, &img[1]);
+		bad = count_not(&img[1], colour[1]);
+		printf("head 1 plugged in again: head 1: %zu pixels are not #%06x\n", bad,
+			colour[1]);
+		CHECK(bad == 0, "head 1 does not show B again after the replug");
+		rgb_image_free(&img[0]);
+		dump(0, dir, &img[0]);
+		bad = count_not(&img[0], colour[0]);
+		printf("head 0: %zu pixels are not #%06x (A again)\n", bad, colour[0]);
+		CHECK(bad == 0, "head 0 does not show A again after the replug");
 	} else {
 		CHECK(strstr(log, "enter A 0") && strstr(log, "enter A 1"),
 			"the mirrored surface did not enter both outputs");
