@@ -24,8 +24,15 @@
  *                     edge up, portrait on a landscape panel); touch follows it
  *   --output NAME     serve this connector (dispman-info lists them; default: the first
  *                     connected one)
- *   --mode WxH[@HZ]   enable the output in this mode (default: its preferred mode); with
- *                     @HZ the mode whose refresh rounds to HZ, else the first of that size
+ *   --layout L        serve every connected output (the first connected one, or --output,
+ *                     first; the others in connector order), sharing the scene by L:
+ *                     extend (side by side, left to right; toplevels on the first unless
+ *                     they ask for another with set_fullscreen; the pointer crosses) or
+ *                     mirror (the same scene on every output). Without it one output is
+ *                     served.
+ *   --mode WxH[@HZ]   enable the (first) output in this mode (default: its preferred mode);
+ *                     with @HZ the mode whose refresh rounds to HZ, else the first of that
+ *                     size
  *   --blank-after S   turn the output off after S seconds without input, unless a shown
  *                     surface inhibits idleness; the next input turns it on (and is not
  *                     given to clients)
@@ -230,7 +237,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
 		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
-		"[--transform T] [--blank-after SECONDS] [--output NAME] [--mode WxH[@HZ]] [--allow-virtual-input] [--virtual-input-socket NAME] [--] "
+		"[--transform T] [--blank-after SECONDS] [--output NAME] [--layout extend|mirror] "
+		"[--mode WxH[@HZ]] [--allow-virtual-input] [--virtual-input-socket NAME] [--] "
 		"[COMMAND [ARGS...]]\n");
 }
 
@@ -246,6 +254,7 @@ struct options {
 	int transform;                  /* enum dispman_transform */
 	unsigned blank_after;           /* seconds, 0: never */
 	const char *output_name;        /* --output */
+	int layout;                     /* --layout: enum dispman_wayland_layout, -1: none */
 	unsigned mode_w, mode_h, mode_hz; /* --mode (0: preferred; hz 0: any) */
 	char **command; /* NULL: serve until killed */
 };
@@ -310,6 +319,10 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			;
 		else if (strcmp(a, "--output") == 0 && has)
 			o->output_name = argv[++i];
+		else if (strcmp(a, "--layout") == 0 && has &&
+			 (o->layout = strcmp(argv[++i], "extend") == 0 ? DISPMAN_WAYLAND_LAYOUT_EXTEND :
+			  strcmp(argv[i], "mirror") == 0 ? DISPMAN_WAYLAND_LAYOUT_MIRROR : -1) >= 0)
+			;
 		else if (strcmp(a, "--mode") == 0 && has && parse_mode(argv[++i], o))
 			;
 		else if (strcmp(a, "--blank-after") == 0 && has &&
@@ -424,6 +437,24 @@ static struct dispman_output *choose_output(struct dispman_device *dev, const st
 	return out;
 }
 
+/* Serve every other connected output too, in connector order after the first (one that
+ * cannot be enabled is left out, said why). */
+static void add_other_outputs(struct kiosk *k)
+{
+	for (size_t i = 0; i < dispman_device_get_output_count(k->dev); i++) {
+		struct dispman_output *c = dispman_device_get_output(k->dev, i);
+		if (c == k->out || dispman_output_get_status(c) != DISPMAN_CONNECTED)
+			continue;
+		int ret = dispman_wayland_add_output(k->wl, c);
+		if (ret < 0)
+			fprintf(stderr, "dispman-kiosk: %s left out: %s\n",
+				dispman_output_get_name(c), strerror(-ret));
+		else
+			fprintf(stderr, "dispman-kiosk: serving %s too\n",
+				dispman_output_get_name(c));
+	}
+}
+
 /* Start COMMAND with the compositor's environment and signals unblocked. */
 static void run_command(struct kiosk *k, char **command)
 {
@@ -479,7 +510,7 @@ static void serve(struct kiosk *k, char **command)
 int main(int argc, char **argv)
 {
 	struct kiosk k = { .child = -1 };
-	struct options o = { 0 };
+	struct options o = { .layout = -1 };
 	int rc = parse_args(argc, argv, &o, &k);
 	if (rc >= 0)
 		return rc;
@@ -508,6 +539,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dispman-kiosk: cannot start the compositor: %s\n", strerror(errno));
 		dispman_device_destroy(k.dev);
 		return 1;
+	}
+	if (o.layout >= 0) {
+		dispman_wayland_set_layout(k.wl, (enum dispman_wayland_layout)o.layout);
+		add_other_outputs(&k);
 	}
 	if (o.xdg_shell_version)
 		dispman_wayland_set_xdg_shell_version(k.wl, o.xdg_shell_version);

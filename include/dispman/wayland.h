@@ -4,8 +4,9 @@
  *
  * It serves wl_compositor, wl_subcompositor, wl_shm, wl_output, wl_seat, xdg_wm_base,
  * zwp_linux_dmabuf_v1 (v4, with feedback), wp_presentation, wp_viewporter and
- * wp_single_pixel_buffer_manager_v1 on one output of a dispman_device. Every toplevel is
- * full-screen on that output (the newest on top); every mapped surface and subsurface is a
+ * wp_single_pixel_buffer_manager_v1 on one output of a dispman_device, or several
+ * (dispman_wayland_add_output(), dispman_wayland_set_layout()). Every toplevel is
+ * full-screen on an output (the newest on top); every mapped surface and subsurface is a
  * dispman_layer, so the library's plane assignment decides what goes on a plane and what is
  * composed. dma-buf wl_buffers are imported once and shown as they are; shm buffers are
  * copied (the damaged region only) into dumb buffers. wl_buffer.release, frame callbacks
@@ -189,6 +190,41 @@ struct dispman_wayland_stats {
  * *stats untouched) when wl or stats is NULL or stats->size is smaller than a size_t.
  */
 int dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats);
+
+/** How several outputs share the scene (dispman_wayland_set_layout()). */
+enum dispman_wayland_layout {
+	/**
+	 * One desktop across the outputs (the default): the outputs side by side, left to
+	 * right in the order they were added, tops aligned; each wl_output (and its
+	 * zxdg_output_v1) says its place. A toplevel goes full-screen on the first output
+	 * unless it asks for another with xdg_toplevel.set_fullscreen(output); the pointer
+	 * crosses from one output to the next.
+	 */
+	DISPMAN_WAYLAND_LAYOUT_EXTEND = 0,
+	/**
+	 * The same scene on every output: every output at (0, 0), each with its own layers
+	 * showing the same surfaces (a dma-buf is imported once for the device); toplevels are
+	 * sized for the first output and the others show it from their top left corner.
+	 */
+	DISPMAN_WAYLAND_LAYOUT_MIRROR = 1,
+};
+
+/**
+ * Serve one more output of the compositor's device (enabled with its preferred mode if it
+ * is not enabled yet): it gets its own wl_output global, its own layers and its own frame
+ * cycle, and takes the next place in the layout. out stays owned by the caller and must
+ * outlive the compositor; the compositor sets its frame callback. Returns 0, or -EINVAL
+ * (logged) for a NULL argument, an output of another device or one already served, or the
+ * negative errno of enabling it or of its first commit (logged).
+ */
+int dispman_wayland_add_output(struct dispman_wayland *wl, struct dispman_output *out);
+
+/**
+ * Choose how the outputs share the scene; every toplevel is configured again and every
+ * output repainted. Returns 0, or -EINVAL (logged) for a NULL compositor or an unknown
+ * layout.
+ */
+int dispman_wayland_set_layout(struct dispman_wayland *wl, enum dispman_wayland_layout layout);
 
 /** How the compositor places xdg toplevels. */
 enum dispman_wayland_window_policy {

@@ -35,8 +35,7 @@ struct idle_state {
 	bool inhibited;                 /* a mapped surface has an inhibitor */
 	uint32_t blank_ms;              /* 0: never blank */
 	struct wl_event_source *blank_timer;
-	/* the mode the output had when it was blanked */
-	uint32_t mode_w, mode_h, mode_mhz;
+	bool blanked;                   /* the outputs are off (output.blanked says which) */
 	/* the press that woke the output, whose release is kept from clients too */
 	enum dispman_input_event_type wake_type;
 	uint32_t wake_code;
@@ -70,63 +69,88 @@ static void arm(struct wl_event_source *timer, uint32_t ms)
 
 /* ---- blanking ---- */
 
+/* Turns one output off; false (logged) when the kernel refused. */
+static bool blank_output(struct idle_state *st, struct output *o)
+{
+	const struct dispman_mode *m = dispman_output_get_current_mode(o->out);
+	if (o->blanked || o->disconnected || !m)
+		return false;
+	o->blank_w = m->width;
+	o->blank_h = m->height;
+	o->blank_mhz = m->refresh_mhz;
+	int ret = dispman_output_disable(o->out);
+	if (ret == 0)
+		ret = dispman_output_commit(o->out);
+	if (ret < 0) {
+		wlog(DISPMAN_LOG_ERROR, "blanking %s failed: %s", dispman_output_get_name(o->out),
+			strerror(-ret));
+		dispman_output_enable(o->out, m);
+		return false;
+	}
+	o->blanked = true;
+	wlog(DISPMAN_LOG_INFO, "%s blanked after %u ms without input",
+		dispman_output_get_name(o->out), st->blank_ms);
+	return true;
+}
+
 static void blank(struct idle_state *st)
 {
 	struct server *srv = st->srv;
-	const struct dispman_mode *m = dispman_output_get_current_mode(srv->out);
-	if (srv->blanked || !m)
+	if (st->blanked)
 		return;
-	st->mode_w = m->width;
-	st->mode_h = m->height;
-	st->mode_mhz = m->refresh_mhz;
-	int ret = dispman_output_disable(srv->out);
-	if (ret == 0)
-		ret = dispman_output_commit(srv->out);
-	if (ret < 0) {
-		wlog(DISPMAN_LOG_ERROR, "blanking %s failed: %s", dispman_output_get_name(srv->out),
-			strerror(-ret));
-		dispman_output_enable(srv->out, m);
-		return;
-	}
-	srv->blanked = true;
-	srv->stats.blanks++;
-	wlog(DISPMAN_LOG_INFO, "%s blanked after %u ms without input",
-		dispman_output_get_name(srv->out), st->blank_ms);
+	struct output *o;
+	wl_list_for_each(o, &srv->output_list, link)
+		if (blank_output(st, o))
+			st->blanked = true;
+	if (st->blanked)
+		srv->stats.blanks++;
 }
 
 /* The output's mode from before the blanking (the preferred one if it is gone). */
-static const struct dispman_mode *blanked_mode(struct idle_state *st)
+static const struct dispman_mode *blanked_mode(struct output *o)
 {
-	struct dispman_output *out = st->srv->out;
-	for (size_t i = 0; i < dispman_output_get_mode_count(out); i++) {
-		const struct dispman_mode *m = dispman_output_get_mode(out, i);
-		if (m->width == st->mode_w && m->height == st->mode_h &&
-		    m->refresh_mhz == st->mode_mhz)
+	for (size_t i = 0; i < dispman_output_get_mode_count(o->out); i++) {
+		const struct dispman_mode *m = dispman_output_get_mode(o->out, i);
+		if (m->width == o->blank_w && m->height == o->blank_h &&
+		    m->refresh_mhz == o->blank_mhz)
 			return m;
 	}
 	return NULL;
 }
 
-static void unblank(struct idle_state *st)
+static void unblank_output(struct output *o)
 {
-	struct server *srv = st->srv;
-	int ret = dispman_output_enable(srv->out, blanked_mode(st));
+	int ret = dispman_output_enable(o->out, blanked_mode(o));
 	if (ret < 0) {
 		wlog(DISPMAN_LOG_ERROR, "cannot turn %s on again: %s",
-			dispman_output_get_name(srv->out), strerror(-ret));
+			dispman_output_get_name(o->out), strerror(-ret));
 		return;
 	}
-	srv->blanked = false;
-	srv->stats.unblanks++;
-	wlog(DISPMAN_LOG_INFO, "%s on again (flip pending: %d)", dispman_output_get_name(srv->out),
-		srv->flip_pending);
+	o->blanked = false;
+	wlog(DISPMAN_LOG_INFO, "%s on again (flip pending: %d)", dispman_output_get_name(o->out),
+		o->flip_pending);
 	/* the frame cycle starts again with a modeset; a frame the blanking left in flight
 	 * ends here, as after a capture's restoring modeset */
-	srv->dirty = true;
-	if (srv->flip_pending)
-		scene_after_capture(srv);
+	o->dirty = true;
+	if (o->flip_pending)
+		scene_after_capture(o);
 	else
-		server_schedule_repaint(srv);
+		server_schedule_repaint(o->srv);
+}
+
+static void unblank(struct idle_state *st)
+{
+	struct output *o;
+	bool still = false;
+	wl_list_for_each(o, &st->srv->output_list, link) {
+		if (o->blanked)
+			unblank_output(o);
+		still = still || o->blanked;
+	}
+	if (still)
+		return; /* logged: the next input tries again */
+	st->blanked = false;
+	st->srv->stats.unblanks++;
 }
 
 static int on_blank_timer(void *data)
@@ -229,7 +253,7 @@ static void restart_timers(struct idle_state *st)
 		if (!n->idled)
 			arm(n->timer, n->timeout_ms);
 	}
-	if (st->blank_ms && !st->srv->blanked)
+	if (st->blank_ms && !st->blanked)
 		arm(st->blank_timer, st->blank_ms);
 }
 
@@ -262,7 +286,7 @@ static void on_input(struct wl_listener *l, void *data)
 	struct idle_state *st = wl_container_of(l, st, input);
 	struct server_input *in = data;
 	const struct dispman_input_event *ev = in->ev;
-	if (st->srv->blanked) {
+	if (st->blanked) {
 		unblank(st);
 		in->consumed = true;
 		st->wake_held = is_press(ev);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "buffer.h"
+#include "output.h"
 #include "shm.h"
 #include "surface.h"
 #include "xdg.h"
@@ -86,10 +87,14 @@ static int source_fixed(const struct surface_state *c, uint32_t src[4])
 	return 0;
 }
 
-/* Give one mapped surface's content to its layer at x, y and stacking slot *z (advanced
- * when placed); a setter the library refuses is reported and leaves the surface as is. */
-static void place_surface(struct server *srv, struct surface *s, int32_t x, int32_t y, int *z)
+/* Give one mapped surface's content to its layer on o at x, y (layout coordinates) and
+ * stacking slot *z (advanced when placed); a setter the library refuses is reported and
+ * leaves the surface as is. A surface whose layer is on another output leaves it first. */
+static void place_surface(struct output *o, struct surface *s, int32_t x, int32_t y, int *z)
 {
+	struct server *srv = o->srv;
+	if (s->layer && s->output != o)
+		surface_unmap(s);
 	struct dispman_buffer *show = NULL;
 	struct buffer *b = s->current.buffer;
 	if (b->type == BUFFER_SHM)
@@ -99,13 +104,14 @@ static void place_surface(struct server *srv, struct surface *s, int32_t x, int3
 	if (!show)
 		return;
 	if (!s->layer) {
-		s->layer = dispman_layer_create(srv->out);
+		s->layer = dispman_layer_create(o->out);
 		if (!s->layer) {
 			wlog(DISPMAN_LOG_ERROR, "cannot create a layer for surface %u",
 				wl_resource_get_id(s->resource));
 			return;
 		}
 		srv->layers++;
+		s->output = o;
 		s->name_changed = s->name[0] != '\0';
 	}
 	if (s->name_changed) {
@@ -137,7 +143,8 @@ static void place_surface(struct server *srv, struct surface *s, int32_t x, int3
 	}
 	int32_t w, h;
 	surface_get_size(s, &w, &h);
-	int32_t dst[4] = { x, y, w, h };
+	/* on the output: the layout's coordinates less its place */
+	int32_t dst[4] = { x - o->x, y - o->y, w, h };
 	if (!was_mapped || memcmp(src, s->l_src, sizeof(src)) != 0) {
 		r = dispman_layer_set_source(s->layer, src[0], src[1], src[2], src[3]);
 		if (r < 0) {
@@ -148,7 +155,8 @@ static void place_surface(struct server *srv, struct surface *s, int32_t x, int3
 	}
 	if (!was_mapped || memcmp(dst, s->l_dst, sizeof(dst)) != 0) {
 		r = w < 0 || h < 0 ? -ERANGE :
-			dispman_layer_set_destination(s->layer, x, y, (uint32_t)w, (uint32_t)h);
+			dispman_layer_set_destination(s->layer, dst[0], dst[1], (uint32_t)w,
+				(uint32_t)h);
 		if (r < 0) {
 			layer_refused(s, "dispman_layer_set_destination", r);
 			return;
@@ -171,8 +179,8 @@ static void place_surface(struct server *srv, struct surface *s, int32_t x, int3
 		wl_signal_emit(&srv->events.map_changed, s);
 }
 
-/* Give one surface's content to its layer; recurse into its subsurfaces. */
-static void place_tree(struct server *srv, struct surface *s, int32_t x, int32_t y, int *z,
+/* Give one surface's content to its layer on o; recurse into its subsurfaces. */
+static void place_tree(struct output *o, struct surface *s, int32_t x, int32_t y, int *z,
 	bool parent_mapped)
 {
 	struct stack_entry *e;
@@ -180,7 +188,7 @@ static void place_tree(struct server *srv, struct surface *s, int32_t x, int32_t
 	wl_list_for_each(e, &s->stack, link) {
 		if (e->surface != s) {
 			struct subsurface *sub = e->surface->sub;
-			place_tree(srv, e->surface, x + (sub ? sub->x : 0), y + (sub ? sub->y : 0),
+			place_tree(o, e->surface, x + (sub ? sub->x : 0), y + (sub ? sub->y : 0),
 				z, mapped);
 			continue;
 		}
@@ -189,7 +197,132 @@ static void place_tree(struct server *srv, struct surface *s, int32_t x, int32_t
 				surface_unmap(s);
 			continue;
 		}
-		place_surface(srv, s, x, y, z);
+		place_surface(o, s, x, y, z);
+	}
+}
+
+/* ---- mirror: the other outputs' layers show what the surface's own layer shows ---- */
+
+struct mirror_layer {
+	struct surface *surface;
+	struct dispman_layer *layer;
+	struct dispman_buffer *shown;
+	uint32_t src[4];
+	int32_t dst[4];
+	int z;
+	int32_t transform;
+	bool fresh;                     /* no setter run yet */
+	bool used;                      /* placed by this repaint */
+	struct wl_list link;            /* output.mirror_layers */
+};
+
+static struct mirror_layer *mirror_layer_get(struct output *o, struct surface *s)
+{
+	struct mirror_layer *m;
+	wl_list_for_each(m, &o->mirror_layers, link)
+		if (m->surface == s)
+			return m;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->layer = dispman_layer_create(o->out);
+	if (!m->layer) {
+		wlog(DISPMAN_LOG_ERROR, "cannot create a mirror layer for surface %u on %s",
+			wl_resource_get_id(s->resource), dispman_output_get_name(o->out));
+		free(m);
+		return NULL;
+	}
+	o->srv->layers++;
+	m->surface = s;
+	m->fresh = true;
+	wl_list_insert(&o->mirror_layers, &m->link);
+	return m;
+}
+
+static void mirror_layer_free(struct output *o, struct mirror_layer *m)
+{
+	dispman_layer_destroy(m->layer);
+	o->srv->layers--;
+	wl_list_remove(&m->link);
+	free(m);
+}
+
+/* The same setters as the surface's own layer got at its last placement. */
+static void mirror_surface(struct output *o, struct surface *s, int *z)
+{
+	struct mirror_layer *m = mirror_layer_get(o, s);
+	if (!m)
+		return;
+	m->used = true;
+	int r = 0;
+	if (m->fresh || m->shown != s->shown)
+		r = dispman_layer_set_buffer(m->layer, s->shown);
+	m->shown = s->shown;
+	if (r == 0 && (m->fresh || m->transform != s->current.transform))
+		r = dispman_layer_set_transform(m->layer,
+			(enum dispman_transform)s->current.transform);
+	m->transform = s->current.transform;
+	if (r == 0 && (m->fresh || memcmp(m->src, s->l_src, sizeof(m->src)) != 0))
+		r = dispman_layer_set_source(m->layer, s->l_src[0], s->l_src[1], s->l_src[2],
+			s->l_src[3]);
+	memcpy(m->src, s->l_src, sizeof(m->src));
+	/* the mirror layout puts every output at (0, 0): the same destination */
+	if (r == 0 && (m->fresh || memcmp(m->dst, s->l_dst, sizeof(m->dst)) != 0))
+		r = dispman_layer_set_destination(m->layer, s->l_dst[0], s->l_dst[1],
+			(uint32_t)s->l_dst[2], (uint32_t)s->l_dst[3]);
+	memcpy(m->dst, s->l_dst, sizeof(m->dst));
+	if (r == 0 && (m->fresh || m->z != *z))
+		r = dispman_layer_set_z(m->layer, *z);
+	m->z = (*z)++;
+	m->fresh = false;
+	if (r < 0) {
+		wlog(DISPMAN_LOG_ERROR, "surface %u: its mirror on %s refused: %s",
+			wl_resource_get_id(s->resource), dispman_output_get_name(o->out),
+			strerror(-r));
+		o->srv->stats.layer_errors++;
+		m->used = false; /* freed after this repaint, made again at the next */
+	}
+}
+
+static void mirror_tree(struct output *o, struct surface *s, int *z)
+{
+	struct stack_entry *e;
+	wl_list_for_each(e, &s->stack, link) {
+		if (e->surface != s)
+			mirror_tree(o, e->surface, z);
+		else if (s->mapped && s->layer && s->shown)
+			mirror_surface(o, s, z);
+	}
+}
+
+/* Mirror layers of surfaces no longer shown go. */
+static void mirror_sweep(struct output *o)
+{
+	struct mirror_layer *m, *tmp;
+	wl_list_for_each_safe(m, tmp, &o->mirror_layers, link) {
+		if (!m->used)
+			mirror_layer_free(o, m);
+		else
+			m->used = false;
+	}
+}
+
+/* A surface goes: its mirror layers, and its feedback's link to it in frames in flight. */
+static void on_surface_destroy(struct wl_listener *l, void *data)
+{
+	struct server *srv = wl_container_of(l, srv, scene_surface_destroy);
+	struct surface *s = data;
+	struct output *o;
+	s->entered_output = NULL; /* no leave for a surface being destroyed */
+	wl_list_for_each(o, &srv->output_list, link) {
+		struct feedback *f;
+		wl_list_for_each(f, &o->fb_inflight, link)
+			if (f->surface == s)
+				f->surface = NULL;
+		struct mirror_layer *m, *tmp;
+		wl_list_for_each_safe(m, tmp, &o->mirror_layers, link)
+			if (m->surface == s)
+				mirror_layer_free(o, m);
 	}
 }
 
@@ -242,27 +375,28 @@ static void send_frame_callbacks(struct wl_list *list, uint32_t ms, uint64_t *co
 	}
 }
 
-static void send_feedback(struct server *srv, struct wl_list *list, bool presented)
+static void send_feedback(struct output *o, struct wl_list *list, bool presented)
 {
+	struct server *srv = o->srv;
 	struct feedback *f, *tmp;
 	wl_list_for_each_safe(f, tmp, list, link) {
 		if (presented) {
 			struct wl_client *client = wl_resource_get_client(f->resource);
-			struct wl_resource *o;
-			wl_resource_for_each(o, &srv->outputs) {
-				if (wl_resource_get_client(o) == client)
-					wp_presentation_feedback_send_sync_output(f->resource, o);
+			struct wl_resource *r;
+			wl_resource_for_each(r, &o->resources) {
+				if (wl_resource_get_client(r) == client)
+					wp_presentation_feedback_send_sync_output(f->resource, r);
 			}
-			uint64_t sec = (uint64_t)srv->flip_time.tv_sec;
-			uint32_t refresh_ns = srv->refresh_mhz ?
-				(uint32_t)(1000000000000ull / srv->refresh_mhz) : 0;
+			uint64_t sec = (uint64_t)o->flip_time.tv_sec;
+			uint32_t refresh_ns = o->refresh_mhz ?
+				(uint32_t)(1000000000000ull / o->refresh_mhz) : 0;
 			/* A driver without a vblank counter (every flip carries sequence 0:
 			 * the library's pacing counts with timestamps) does not hold flips to
 			 * vblank either (virtio-gpu): claim neither vsync nor a counter then. */
 			struct dispman_output_stats ps = { .size = sizeof(ps) };
-			bool vblank = dispman_output_get_stats(srv->out, &ps) == 0 &&
+			bool vblank = dispman_output_get_stats(o->out, &ps) == 0 &&
 				ps.clock != DISPMAN_PACING_TIMESTAMP;
-			uint64_t seq = vblank ? srv->flip_seq : 0;
+			uint64_t seq = vblank ? o->flip_seq : 0;
 			uint32_t flags = WP_PRESENTATION_FEEDBACK_KIND_HW_COMPLETION;
 			if (vblank)
 				flags |= WP_PRESENTATION_FEEDBACK_KIND_VSYNC |
@@ -270,7 +404,7 @@ static void send_feedback(struct server *srv, struct wl_list *list, bool present
 			if (f->zero_copy)
 				flags |= WP_PRESENTATION_FEEDBACK_KIND_ZERO_COPY;
 			wp_presentation_feedback_send_presented(f->resource, (uint32_t)(sec >> 32),
-				(uint32_t)sec, (uint32_t)srv->flip_time.tv_nsec, refresh_ns,
+				(uint32_t)sec, (uint32_t)o->flip_time.tv_nsec, refresh_ns,
 				(uint32_t)(seq >> 32), (uint32_t)seq, flags);
 			srv->stats.presented++;
 		} else {
@@ -281,21 +415,44 @@ static void send_feedback(struct server *srv, struct wl_list *list, bool present
 	}
 }
 
-static void repaint(struct server *srv)
+/* Whether the toplevel t is shown on o by its own layers (else, mirrored, by o's mirror
+ * layers; else not at all). */
+static bool toplevel_owner(struct output *o, struct shell_surface *t)
 {
-	if (srv->flip_pending || srv->blanked || srv->disconnected)
+	while (t->parent)
+		t = t->parent;
+	return output_for(o->srv, t->want_output) == o;
+}
+
+/* One output's frame: its surfaces to its layers, one commit; the frame callbacks and
+ * feedback waiting go with it. */
+static void paint_output(struct output *o)
+{
+	struct server *srv = o->srv;
+	if (o->flip_pending || o->blanked || o->disconnected)
 		return;
+	bool mirror = srv->layout == DISPMAN_WAYLAND_LAYOUT_MIRROR, owns = false;
 	int z = 1;
 	struct shell_surface *t;
 	wl_list_for_each(t, &srv->toplevels, link) {
 		int32_t x = 0, y = 0;
 		if (!t->surface)
 			continue;
+		if (!toplevel_owner(o, t)) {
+			if (mirror)
+				mirror_tree(o, t->surface, &z);
+			continue;
+		}
+		owns = true;
 		bool shown = xdg_surface_origin(t, &x, &y);
-		place_tree(srv, t->surface, x, y, &z, t->configured && shown);
+		place_tree(o, t->surface, x, y, &z, t->configured && shown);
 	}
-	srv->dirty = false;
-	int ret = dispman_output_commit(srv->out);
+	mirror_sweep(o);
+	o->dirty = false;
+	/* mirrored: the other outputs show what o's layers show from now on */
+	if (mirror && owns && wl_list_length(&srv->output_list) > 1)
+		server_schedule_others(srv, o);
+	int ret = dispman_output_commit(o->out);
 	srv->stats.repaints++;
 	if (ret < 0) {
 		wlog(DISPMAN_LOG_ERROR, "commit failed (%s): frame callbacks sent without a flip",
@@ -304,12 +461,12 @@ static void repaint(struct server *srv)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		uint32_t ms = (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
 		send_frame_callbacks(&srv->frames_waiting, ms, &srv->stats.frame_callbacks);
-		send_feedback(srv, &srv->fb_waiting, false);
+		send_feedback(o, &srv->fb_waiting, false);
 		return;
 	}
 	bool zero_copy = false;
 	wl_list_for_each(t, &srv->toplevels, link) {
-		if (t->surface)
+		if (t->surface && toplevel_owner(o, t))
 			tree_committed(srv, t->surface, &zero_copy);
 	}
 	if (zero_copy)
@@ -317,75 +474,130 @@ static void repaint(struct server *srv)
 	struct feedback *f;
 	wl_list_for_each(f, &srv->fb_waiting, link)
 		f->zero_copy = f->surface && f->surface->zero_copy;
-	wl_list_insert_list(srv->frames_inflight.prev, &srv->frames_waiting);
+	wl_list_insert_list(o->frames_inflight.prev, &srv->frames_waiting);
 	wl_list_init(&srv->frames_waiting);
-	wl_list_insert_list(srv->fb_inflight.prev, &srv->fb_waiting);
+	wl_list_insert_list(o->fb_inflight.prev, &srv->fb_waiting);
 	wl_list_init(&srv->fb_waiting);
-	srv->flip_pending = true;
+	o->flip_pending = true;
+}
+
+/* paint_output() with srv->repainting set: the map changes it makes are the repaint's */
+static void repaint_output(struct output *o)
+{
+	o->srv->repainting = true;
+	paint_output(o);
+	o->srv->repainting = false;
+}
+
+/* The idle repaint: every output that is free and has something to show. */
+static void repaint(struct server *srv)
+{
+	struct output *o;
+	srv->dirty = false;
+	wl_list_for_each(o, &srv->output_list, link)
+		if (o->dirty)
+			repaint_output(o);
 }
 
 static void on_flip(struct dispman_output *out, uint64_t sequence, const struct timespec *time,
 	void *data)
 {
-	struct server *srv = data;
-	srv->flip_done = true;
-	srv->flip_seq = sequence;
-	srv->flip_time = *time;
-	srv->stats.flips++;
+	struct output *o = data;
+	o->flip_done = true;
+	o->flip_seq = sequence;
+	o->flip_time = *time;
+	o->srv->stats.flips++;
 }
 
-/* After the device's dispatch: the library released the old buffers; now the frame's
- * callbacks, then the next frame if anything is waiting. */
+/* One output's flip arrived: its frame's callbacks, then its next frame if anything is
+ * waiting. */
+static void output_after_flip(struct output *o)
+{
+	struct server *srv = o->srv;
+	if (!o->flip_done)
+		return;
+	o->flip_done = false;
+	o->flip_pending = false;
+	uint32_t ms = (uint32_t)(o->flip_time.tv_sec * 1000 + o->flip_time.tv_nsec / 1000000);
+	send_frame_callbacks(&o->frames_inflight, ms, &srv->stats.frame_callbacks);
+	send_feedback(o, &o->fb_inflight, true);
+	if (o->dirty || !wl_list_empty(&srv->frames_waiting) || !wl_list_empty(&srv->fb_waiting))
+		repaint_output(o);
+}
+
+/* After the device's dispatch: the library released the old buffers; now each flipped
+ * output's frame callbacks, then its next frame. */
 void scene_after_flip(struct server *srv)
 {
-	if (!srv->flip_done)
-		return;
-	srv->flip_done = false;
-	srv->flip_pending = false;
-	uint32_t ms = (uint32_t)(srv->flip_time.tv_sec * 1000 + srv->flip_time.tv_nsec / 1000000);
-	send_frame_callbacks(&srv->frames_inflight, ms, &srv->stats.frame_callbacks);
-	send_feedback(srv, &srv->fb_inflight, true);
-	if (srv->dirty || !wl_list_empty(&srv->frames_waiting) || !wl_list_empty(&srv->fb_waiting))
-		repaint(srv);
+	struct output *o, *tmp;
+	wl_list_for_each_safe(o, tmp, &srv->output_list, link)
+		output_after_flip(o);
 }
 
-
-void scene_after_capture(struct server *srv)
+void scene_after_capture(struct output *o)
 {
 	/* flips that arrived inside the capture end the frame cycle as usual; the restoring
 	 * modeset leaves no flip pending on our side */
-	if (srv->flip_done) {
-		scene_after_flip(srv);
-	} else if (srv->flip_pending) {
-		srv->flip_pending = false;
-		srv->flip_done = true;
-		clock_gettime(CLOCK_MONOTONIC, &srv->flip_time);
-		scene_after_flip(srv);
+	if (o->flip_done) {
+		output_after_flip(o);
+	} else if (o->flip_pending) {
+		o->flip_pending = false;
+		o->flip_done = true;
+		clock_gettime(CLOCK_MONOTONIC, &o->flip_time);
+		output_after_flip(o);
 	}
+}
+
+int scene_output_init(struct output *o)
+{
+	int ret = dispman_output_set_frame_callback(o->out, on_flip, o);
+	if (ret < 0) {
+		wlog(DISPMAN_LOG_ERROR, "cannot set the frame callback of %s: %s",
+			dispman_output_get_name(o->out), strerror(-ret));
+		return ret;
+	}
+	/* a first (modeset) commit: the screen goes black and flips start */
+	ret = dispman_output_commit(o->out);
+	if (ret < 0) {
+		wlog(DISPMAN_LOG_ERROR, "first commit on %s failed: %s",
+			dispman_output_get_name(o->out), strerror(-ret));
+		dispman_output_set_frame_callback(o->out, NULL, NULL);
+		return ret;
+	}
+	o->flip_pending = true;
+	return 0;
+}
+
+void scene_output_finish(struct output *o)
+{
+	dispman_output_set_frame_callback(o->out, NULL, NULL);
+	struct mirror_layer *m, *tmp;
+	wl_list_for_each_safe(m, tmp, &o->mirror_layers, link)
+		mirror_layer_free(o, m);
+	struct wl_resource *cb, *cbt;
+	/* its frame's callbacks wait for another output's frame */
+	wl_resource_for_each_safe(cb, cbt, &o->frames_inflight) {
+		wl_list_remove(wl_resource_get_link(cb));
+		wl_list_insert(o->srv->frames_waiting.prev, wl_resource_get_link(cb));
+	}
+	wl_list_insert_list(o->srv->fb_waiting.prev, &o->fb_inflight);
+	wl_list_init(&o->fb_inflight);
 }
 
 int scene_init(struct server *srv)
 {
 	srv->repaint = repaint;
-	int ret = dispman_output_set_frame_callback(srv->out, on_flip, srv);
-	if (ret < 0) {
-		wlog(DISPMAN_LOG_ERROR, "cannot set the frame callback of %s: %s",
-			dispman_output_get_name(srv->out), strerror(-ret));
-		return ret;
-	}
-	/* a first (modeset) commit: the screen goes black and flips start */
-	ret = dispman_output_commit(srv->out);
-	if (ret < 0) {
-		wlog(DISPMAN_LOG_ERROR, "first commit on %s failed: %s",
-			dispman_output_get_name(srv->out), strerror(-ret));
-		return ret;
-	}
-	srv->flip_pending = true;
+	srv->scene_surface_destroy.notify = on_surface_destroy;
+	wl_signal_add(&srv->events.surface_destroy, &srv->scene_surface_destroy);
 	return 0;
 }
 
 void scene_finish(struct server *srv)
 {
-	dispman_output_set_frame_callback(srv->out, NULL, NULL);
+	struct output *o;
+	wl_list_for_each(o, &srv->output_list, link)
+		scene_output_finish(o);
+	if (srv->repaint)
+		wl_list_remove(&srv->scene_surface_destroy.link);
 	srv->repaint = NULL;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "scene.h"
 
 #include "wlr-screencopy-unstable-v1-server-protocol.h"
@@ -164,7 +165,7 @@ static void run_copies(void *data)
 		int ret = dispman_output_capture(srv->out, &cap);
 		if (ret < 0)
 			wlog(DISPMAN_LOG_ERROR, "screencopy: capture failed: %s", strerror(-ret));
-		scene_after_capture(srv);
+		scene_after_capture(output_first(srv));
 		if (ret == 0 && (ret = dispman_buffer_map(cap, &pixels, &stride)) < 0)
 			wlog(DISPMAN_LOG_ERROR, "screencopy: cannot map the frame: %s",
 				strerror(-ret));

@@ -8,6 +8,7 @@
 #include "seat.h"
 
 #include "cursor.h"
+#include "output.h"
 #include "surface.h"
 #include "tree.h"
 
@@ -438,6 +439,7 @@ static void on_input(struct dispman_input *input, const struct dispman_input_eve
 	void *data)
 {
 	struct seat *seat = data;
+	struct dispman_input_event moved;
 	if (ev->type != DISPMAN_INPUT_DEVICE_ADDED && ev->type != DISPMAN_INPUT_DEVICE_REMOVED) {
 		struct server_input in = { .ev = ev };
 		wl_signal_emit(&seat->srv->events.input, &in);
@@ -453,7 +455,8 @@ static void on_input(struct dispman_input *input, const struct dispman_input_eve
 	case DISPMAN_INPUT_POINTER_BUTTON:
 	case DISPMAN_INPUT_POINTER_AXIS:
 		cursor_device(seat->srv, 0, true);
-		handle_pointer(seat, ev);
+		/* across the outputs of an extended layout (output.c) */
+		handle_pointer(seat, output_pointer_event(seat->srv, ev, &moved));
 		break;
 	case DISPMAN_INPUT_DEVICE_ADDED:
 	case DISPMAN_INPUT_DEVICE_REMOVED:
@@ -706,8 +709,7 @@ static void on_map_changed(struct wl_listener *l, void *data)
 		cursor_focus_changed(seat->srv);
 	}
 	struct server *srv = seat->srv;
-	bool in_repaint = srv->dirty && !srv->idle && !srv->flip_pending;
-	if (seat->pointer_seen && !in_repaint) {
+	if (seat->pointer_seen && !srv->repainting) {
 		/* outside a repaint (a commit, a restack): the surface under the pointer is
 		 * found from the committed state (tree.c), so pick now, before the client's
 		 * next request (a wl_display.sync) is answered */

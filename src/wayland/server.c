@@ -16,9 +16,29 @@ static void idle_repaint(void *data)
 void server_schedule_repaint(struct server *srv)
 {
 	srv->dirty = true;
-	if (srv->flip_pending || srv->idle)
+	bool any_free = false;
+	struct output *o;
+	wl_list_for_each(o, &srv->output_list, link) {
+		o->dirty = true;
+		any_free = any_free || !o->flip_pending;
+	}
+	if (!any_free || srv->idle)
 		return;
 	srv->idle = wl_event_loop_add_idle(srv->loop, idle_repaint, srv);
+}
+
+void server_schedule_others(struct server *srv, struct output *except)
+{
+	bool any_free = false;
+	struct output *o;
+	wl_list_for_each(o, &srv->output_list, link) {
+		if (o == except)
+			continue;
+		o->dirty = true;
+		any_free = any_free || !o->flip_pending;
+	}
+	if (any_free && !srv->idle)
+		srv->idle = wl_event_loop_add_idle(srv->loop, idle_repaint, srv);
 }
 
 void server_post_error(struct server *srv, struct wl_resource *res, uint32_t code,

@@ -44,22 +44,55 @@ struct server_input {
 	bool consumed;                  /* set by a listener: not delivered */
 };
 
-struct server {
-	struct wl_display *display;
-	struct wl_event_loop *loop;
-	struct dispman_device *dev;
-	struct dispman_output *out;
-	int32_t width, height;          /* mode size */
+/*
+ * One served output: its dispman_output, its wl_output global and place in the layout, and
+ * its own frame cycle (each output flips at its own pace). output.c makes and frees them;
+ * scene.c runs their frames.
+ */
+struct output {
+	struct server *srv;
+	struct dispman_output *out;     /* the caller's (dispman_wayland_add_output()) */
+	uint32_t id;                    /* 1, 2, ... in the order added, never reused */
+	struct wl_global *global;       /* wl_output */
+	struct wl_list resources;       /* its wl_output resources */
+	struct wl_list xdg_resources;   /* its zxdg_output_v1 resources */
+	int32_t x, y;                   /* its place in the layout (logical coordinates) */
+	int32_t width, height;          /* the viewer's size: the mode turned by the transform */
 	uint32_t refresh_mhz;
-	struct wl_event_source *dev_source;
-	struct wl_event_source *idle;
 	bool flip_pending;
 	bool flip_done;                 /* a flip arrived during the device's dispatch */
 	uint64_t flip_seq;
 	struct timespec flip_time;
-	bool dirty;
+	bool dirty;                     /* the scene changed since its last repaint */
 	bool blanked;                   /* idle.c turned the output off: no repaint */
+	uint32_t blank_w, blank_h, blank_mhz; /* idle.c: its mode when it was blanked */
 	bool disconnected;              /* the output was unplugged: no repaint */
+	struct wl_list frames_inflight; /* wl_callback: in its committed frame */
+	struct wl_list fb_inflight;     /* feedback.link */
+	struct wl_list mirror_layers;   /* scene.c's mirror_layer.link (mirror layout) */
+	struct wl_list link;            /* server.output_list */
+};
+
+struct server {
+	struct wl_display *display;
+	struct wl_event_loop *loop;
+	struct dispman_device *dev;
+	/* The first output's dispman_output, size and refresh (the one toplevels go on by
+	 * default, screencopy and the seat's first target): output.c keeps them current. */
+	struct dispman_output *out;
+	int32_t width, height;          /* its viewer's size */
+	uint32_t refresh_mhz;
+	struct wl_list output_list;     /* output.link, in the order added */
+	uint32_t next_output_id;
+	enum dispman_wayland_layout layout;
+	/* output.c's: the pointer in the extended layout (the input's own position is on one
+	 * output), valid once a pointer event came */
+	double pointer_lx, pointer_ly;
+	bool pointer_in_layout;
+	struct wl_event_source *dev_source;
+	struct wl_event_source *idle;
+	bool dirty;
+	bool repainting;                /* scene.c is placing surfaces and committing */
 	/* how toplevels are placed (dispman_wayland_set_window_policy()) */
 	enum dispman_wayland_window_policy policy;
 	/* The scene's repaint, run from an idle callback (server_schedule_repaint()). */
@@ -69,11 +102,10 @@ struct server {
 	struct wl_list toplevels;       /* shell_surface.link, bottom to top */
 	struct wl_list buffers;         /* buffer.link */
 	struct wl_list orphan_slots;    /* shm_slot.link: of gone surfaces, still on screen */
-	struct wl_list frames_waiting;  /* wl_callback: committed, not yet in a repaint */
-	struct wl_list frames_inflight; /* in the committed frame */
+	/* committed, not yet in a repaint: the first output to repaint takes them into its
+	 * frame (output.frames_inflight, .fb_inflight) */
+	struct wl_list frames_waiting;  /* wl_callback */
 	struct wl_list fb_waiting;      /* feedback.link */
-	struct wl_list fb_inflight;
-	struct wl_list outputs;         /* wl_output resources */
 
 	struct {
 		/* a surface is being destroyed (data: struct surface *), before it is
@@ -92,7 +124,8 @@ struct server {
 		struct wl_signal input;
 	} events;
 	struct wl_listener shm_surface_destroy; /* shm.c's */
-	struct wl_listener surface_map; /* surface.c's: wl_surface.enter/leave */
+	struct wl_listener surface_map; /* output.c's: wl_surface.enter/leave */
+	struct wl_listener scene_surface_destroy; /* scene.c's: mirror layers */
 	struct wl_listener *xdg_press;  /* xdg.c's */
 	struct wl_global *xdg_global;   /* xdg.c's */
 
@@ -111,9 +144,13 @@ struct server {
 	unsigned layers;
 };
 
-/* Marks the scene dirty and runs srv->repaint from an idle callback, unless a flip is
- * pending (the flip's end repaints then) or one is already scheduled. */
+/* Marks the scene dirty on every output and runs srv->repaint from an idle callback, unless
+ * every output has a flip pending (each flip's end repaints its output then) or one is
+ * already scheduled. */
 void server_schedule_repaint(struct server *srv);
+
+/* The same for every output but except (the mirrors of what except just showed). */
+void server_schedule_others(struct server *srv, struct output *except);
 
 /* Posts a protocol error on res (the client is disconnected) and counts it. */
 void server_post_error(struct server *srv, struct wl_resource *res, uint32_t code,

@@ -525,12 +525,10 @@ static void surface_resource_destroy(struct wl_resource *res)
 		surface_state_finish(srv, &s->sub->cached);
 		s->sub = NULL;
 	}
-	/* feedback of this surface waiting for a frame: it will not be shown */
+	/* feedback of this surface waiting for a frame: it will not be shown (those of
+	 * frames in flight: scene.c's listener) */
 	struct feedback *f, *ftmp;
 	wl_list_for_each_safe(f, ftmp, &srv->fb_waiting, link)
-		if (f->surface == s)
-			f->surface = NULL;
-	wl_list_for_each_safe(f, ftmp, &srv->fb_inflight, link)
 		if (f->surface == s)
 			f->surface = NULL;
 	wl_signal_emit(&srv->events.surface_destroy, s);
@@ -999,30 +997,8 @@ static void viewporter_bind(struct wl_client *client, void *data, uint32_t versi
 	wl_resource_set_implementation(res, &viewporter_impl, data, NULL);
 }
 
-/* wl_surface.enter of the output when a surface maps, leave when it unmaps, to each of its
- * client's wl_output resources (one output is served). */
-static void on_map_changed(struct wl_listener *l, void *data)
-{
-	struct surface *s = data;
-	if (s->mapped == s->entered)
-		return;
-	s->entered = s->mapped;
-	struct wl_client *c = wl_resource_get_client(s->resource);
-	struct wl_resource *o;
-	wl_resource_for_each(o, &s->srv->outputs) {
-		if (wl_resource_get_client(o) != c)
-			continue;
-		if (s->entered)
-			wl_surface_send_enter(s->resource, o);
-		else
-			wl_surface_send_leave(s->resource, o);
-	}
-}
-
 int surface_init_globals(struct server *srv)
 {
-	srv->surface_map.notify = on_map_changed;
-	wl_signal_add(&srv->events.map_changed, &srv->surface_map);
 	if (!wl_global_create(srv->display, &wl_compositor_interface, 4, srv, compositor_bind) ||
 	    !wl_global_create(srv->display, &wl_subcompositor_interface, 1, srv,
 		    subcompositor_bind) ||

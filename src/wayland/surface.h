@@ -93,7 +93,9 @@ struct surface {
 	/* geometry of the last repaint, output coordinates */
 	int32_t x, y, w, h;
 	bool mapped;
-	bool entered;                   /* wl_surface.enter of the output was sent */
+	bool entered;                   /* wl_surface.enter was sent (output.c) */
+	struct output *output;          /* scene.c: the output its layer is on, or NULL */
+	struct output *entered_output;  /* output.c: the one it entered (extended layout) */
 	bool zero_copy;                 /* last repaint put a client dma-buf on a plane */
 	bool content_changed;           /* a buffer or damage was committed since the repaint */
 	struct wl_list link;            /* server.surfaces */

@@ -37,32 +37,57 @@ static int on_device_fd(int fd, uint32_t mask, void *data)
 	return 0;
 }
 
+/* Whether any served output is connected. */
+static bool any_connected(struct server *srv)
+{
+	struct output *o;
+	wl_list_for_each(o, &srv->output_list, link)
+		if (!o->disconnected)
+			return true;
+	return false;
+}
+
 /*
- * A hotplug re-probe changed an output. The library has already disabled ours if it was
- * unplugged (the scene stops committing; clients keep running) or enabled it again in its
- * mode, or the preferred one, when it came back. A new size reaches the wl_outputs and
- * every toplevel is configured again; then the frame cycle starts again.
+ * A hotplug re-probe changed a served output. The library has already disabled it if it
+ * was unplugged (its frames stop; clients keep running; toplevels on it go to another
+ * connected output, configured for its size) or enabled it again in its mode, or the
+ * preferred one, when it came back (toplevels that asked for it go back). A new size
+ * reaches the wl_outputs and every toplevel is configured again; then its frame cycle
+ * starts again.
  */
 static void on_output_event(struct dispman_device *dev, struct dispman_output *out,
 	enum dispman_output_event event, void *data)
 {
 	struct server *srv = data;
-	if (out != srv->out)
+	struct output *o = output_find(srv, out);
+	if (!o)
 		return;
 	if (event == DISPMAN_OUTPUT_DISCONNECTED) {
-		wlog(DISPMAN_LOG_INFO, "%s disconnected: clients keep running, no frames until "
-			"it is back", dispman_output_get_name(out));
-		srv->disconnected = true;
+		o->disconnected = true;
+		bool others = any_connected(srv);
+		wlog(DISPMAN_LOG_INFO, "%s disconnected: clients keep running, %s",
+			dispman_output_get_name(out), others ? "shown on the other outputs" :
+			"no frames until it is back");
+		if (others) {
+			/* its frame in flight ends now (no flip will come): the callbacks of
+			 * clients moving to another output are not held until a replug */
+			if (o->flip_pending)
+				scene_after_capture(o);
+			xdg_reconfigure_all(srv);
+			server_schedule_repaint(srv);
+		}
 		return;
 	}
-	srv->disconnected = false;
+	bool was_disconnected = o->disconnected;
+	o->disconnected = false;
 	if (!dispman_output_is_enabled(out))
 		return; /* blanked: the mode is read again when input turns it on */
-	if (output_update_mode(srv))
+	bool resized = output_update_mode(o);
+	if (resized || (was_disconnected && wl_list_length(&srv->output_list) > 1))
 		xdg_reconfigure_all(srv);
-	srv->dirty = true;
-	if (srv->flip_pending)
-		scene_after_capture(srv); /* a frame the unplug left in flight ends here */
+	o->dirty = true;
+	if (o->flip_pending)
+		scene_after_capture(o); /* a frame the unplug left in flight ends here */
 	else
 		server_schedule_repaint(srv);
 }
@@ -102,15 +127,13 @@ static void server_init_lists(struct server *srv, struct dispman_device *dev,
 {
 	srv->dev = dev;
 	srv->out = out;
+	wl_list_init(&srv->output_list);
 	wl_list_init(&srv->surfaces);
 	wl_list_init(&srv->toplevels);
 	wl_list_init(&srv->buffers);
 	wl_list_init(&srv->orphan_slots);
 	wl_list_init(&srv->frames_waiting);
-	wl_list_init(&srv->frames_inflight);
 	wl_list_init(&srv->fb_waiting);
-	wl_list_init(&srv->fb_inflight);
-	wl_list_init(&srv->outputs);
 	wl_signal_init(&srv->events.surface_destroy);
 	wl_signal_init(&srv->events.map_changed);
 	wl_signal_init(&srv->events.keyboard_focus);
@@ -146,12 +169,6 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 			return NULL;
 		}
 	}
-	const struct dispman_mode *mode = dispman_output_get_current_mode(out);
-	/* the layout is the viewer's: the mode turned by the output's transform */
-	struct dispman_size view = dispman_output_get_size(out);
-	srv->width = (int32_t)view.width;
-	srv->height = (int32_t)view.height;
-	srv->refresh_mhz = mode->refresh_mhz;
 
 	srv->display = wl_display_create();
 	if (!srv->display) {
@@ -164,6 +181,9 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 	wl_display_add_client_created_listener(srv->display, &wl->client_listener);
 
 	shm_init(srv);
+	struct output *first = output_add(srv, out, &ret);
+	if (!first)
+		goto fail;
 	if ((ret = output_init_global(srv)) < 0 || (ret = surface_init_globals(srv)) < 0 ||
 	    (ret = xdg_init_global(srv)) < 0 || (ret = buffer_init_globals(srv)) < 0 ||
 	    (ret = dmabuf_init_global(srv)) < 0 || (ret = presentation_init_global(srv)) < 0 ||
@@ -180,7 +200,7 @@ struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,
 		ret = -errno;
 		goto fail;
 	}
-	if ((ret = scene_init(srv)) < 0)
+	if ((ret = scene_init(srv)) < 0 || (ret = scene_output_init(first)) < 0)
 		goto fail;
 	dispman_device_set_output_callback(dev, on_output_event, srv);
 	return wl;
@@ -199,7 +219,8 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 		dispman_device_set_output_callback(srv->dev, NULL, NULL);
 	/* first: a virtual pointer's buttons still down are released to a whole compositor */
 	virtual_pointer_finish(srv);
-	scene_finish(srv);
+	if (srv->loop)
+		scene_finish(srv);
 	if (srv->display)
 		wl_display_destroy_clients(srv->display);
 	if (srv->idle)
@@ -217,6 +238,8 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 	dmabuf_finish(srv);
 	shm_finish(srv);
 	buffer_finish(srv);
+	if (srv->loop)
+		output_finish(srv);
 	if (srv->display) {
 		wl_list_remove(&wl->client_listener.link);
 		wl_display_destroy(srv->display);
@@ -270,7 +293,7 @@ int dispman_wayland_capture(struct dispman_wayland *wl, struct dispman_buffer **
 	int ret = dispman_output_capture(srv->out, frame);
 	if (ret < 0)
 		wlog(DISPMAN_LOG_ERROR, "capture failed: %s", strerror(-ret));
-	scene_after_capture(srv);
+	scene_after_capture(output_first(srv));
 	return ret;
 }
 
@@ -456,5 +479,53 @@ int dispman_wayland_set_lenient_configure(struct dispman_wayland *wl, bool lenie
 		return -EINVAL;
 	}
 	xdg_set_lenient(&wl->srv, lenient);
+	return 0;
+}
+
+int dispman_wayland_add_output(struct dispman_wayland *wl, struct dispman_output *out)
+{
+	if (!wl || !out || dispman_output_get_device(out) != wl->srv.dev ||
+	    output_find(&wl->srv, out)) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_add_output: %s", !wl ?
+			"the compositor is NULL" : !out ? "the output is NULL" :
+			dispman_output_get_device(out) != wl->srv.dev ? "output of another device" :
+			"output served already");
+		return -EINVAL;
+	}
+	struct server *srv = &wl->srv;
+	int ret = 0;
+	struct output *o = output_add(srv, out, &ret);
+	if (!o)
+		return ret;
+	if ((ret = scene_output_init(o)) < 0) {
+		output_remove(o);
+		return ret;
+	}
+	wlog(DISPMAN_LOG_INFO, "serving %s too, at %d,%d in the layout",
+		dispman_output_get_name(out), o->x, o->y);
+	server_schedule_repaint(srv);
+	return 0;
+}
+
+int dispman_wayland_set_layout(struct dispman_wayland *wl, enum dispman_wayland_layout layout)
+{
+	if (!wl || (layout != DISPMAN_WAYLAND_LAYOUT_EXTEND &&
+		    layout != DISPMAN_WAYLAND_LAYOUT_MIRROR)) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_layout: %s",
+			!wl ? "the compositor is NULL" : "unknown layout");
+		return -EINVAL;
+	}
+	struct server *srv = &wl->srv;
+	if (srv->layout == layout)
+		return 0;
+	/* every surface leaves its outputs under the old rules, and is shown again (and
+	 * enters) under the new ones at the next repaint */
+	struct surface *s;
+	wl_list_for_each(s, &srv->surfaces, link)
+		if (s->mapped || s->layer)
+			surface_unmap(s);
+	srv->layout = layout;
+	output_arrange(srv);
+	xdg_reconfigure_all(srv);
 	return 0;
 }

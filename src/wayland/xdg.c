@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output.h"
 #include "positioner.h"
 #include "surface.h"
 
@@ -160,32 +161,43 @@ static bool is_main(struct shell_surface *x)
 	return !x->popup && !x->parent;
 }
 
+/* The output's box (layout coordinates) the toplevel or popup x goes on: the one its
+ * root toplevel asked for (output.c decides). */
+static struct box toplevel_area(struct shell_surface *x)
+{
+	while (x->parent)
+		x = x->parent;
+	return output_area_for(x->srv, x->want_output);
+}
+
 /* The toplevel's window geometry origin on the output, by the policy. */
 static void toplevel_window_origin(struct shell_surface *x, const struct box *g, int32_t *wx,
 	int32_t *wy)
 {
 	struct server *srv = x->srv;
+	/* the output it is on, in layout coordinates (output.c) */
+	struct box a = toplevel_area(x);
 	if (srv->policy == DISPMAN_WAYLAND_POLICY_FREE) {
 		if (x->want_fullscreen) {
-			*wx = g->w < srv->width ? (srv->width - g->w) / 2 : 0;
-			*wy = g->h < srv->height ? (srv->height - g->h) / 2 : 0;
+			*wx = a.x + (g->w < a.w ? (a.w - g->w) / 2 : 0);
+			*wy = a.y + (g->h < a.h ? (a.h - g->h) / 2 : 0);
 		} else if (x->want_maximized) {
-			*wx = 0;
-			*wy = 0;
+			*wx = a.x;
+			*wy = a.y;
 		} else {
-			*wx = x->placed ? x->place_x : 0;
-			*wy = x->placed ? x->place_y : 0;
+			*wx = a.x + (x->placed ? x->place_x : 0);
+			*wy = a.y + (x->placed ? x->place_y : 0);
 		}
 		return;
 	}
 	if (is_main(x)) {
 		/* full-screen: smaller windows centred on black, larger ones cropped */
-		*wx = g->w < srv->width ? (srv->width - g->w) / 2 : 0;
-		*wy = g->h < srv->height ? (srv->height - g->h) / 2 : 0;
+		*wx = a.x + (g->w < a.w ? (a.w - g->w) / 2 : 0);
+		*wy = a.y + (g->h < a.h ? (a.h - g->h) / 2 : 0);
 		return;
 	}
 	/* a dialog: centred over its parent's window, kept on the output where it fits */
-	int32_t px = 0, py = 0, pw = srv->width, ph = srv->height;
+	int32_t px = a.x, py = a.y, pw = a.w, ph = a.h;
 	struct shell_surface *p = x->parent;
 	if (p && p->surface) {
 		struct box pg;
@@ -200,14 +212,14 @@ static void toplevel_window_origin(struct shell_surface *x, const struct box *g,
 	}
 	*wx = px + (pw - g->w) / 2;
 	*wy = py + (ph - g->h) / 2;
-	if (*wx + g->w > srv->width)
-		*wx = srv->width - g->w;
-	if (*wy + g->h > srv->height)
-		*wy = srv->height - g->h;
-	if (*wx < 0)
-		*wx = 0;
-	if (*wy < 0)
-		*wy = 0;
+	if (*wx + g->w > a.x + a.w)
+		*wx = a.x + a.w - g->w;
+	if (*wy + g->h > a.y + a.h)
+		*wy = a.y + a.h - g->h;
+	if (*wx < a.x)
+		*wx = a.x;
+	if (*wy < a.y)
+		*wy = a.y;
 }
 
 bool xdg_surface_origin(struct shell_surface *x, int32_t *ox, int32_t *oy)
@@ -239,14 +251,15 @@ bool xdg_surface_origin(struct shell_surface *x, int32_t *ox, int32_t *oy)
 static void popup_place(struct shell_surface *x)
 {
 	/* the output in the parent's geometry coordinates */
-	struct box bounds = { 0, 0, x->srv->width, x->srv->height };
+	struct box a = toplevel_area(x);
+	struct box bounds = { 0, 0, a.w, a.h };
 	struct shell_surface *p = x->parent;
 	int32_t pox, poy;
 	if (p && xdg_surface_origin(p, &pox, &poy)) {
 		struct box pg;
 		window_geometry(p, &pg);
-		bounds.x = -(pox + pg.x);
-		bounds.y = -(poy + pg.y);
+		bounds.x = a.x - (pox + pg.x);
+		bounds.y = a.y - (poy + pg.y);
 	}
 	x->popup_box = positioner_place(&x->rules, &bounds);
 }
@@ -315,12 +328,12 @@ static void send_configure(struct shell_surface *x)
 			add_state(&states, XDG_TOPLEVEL_STATE_TILED_TOP);
 			add_state(&states, XDG_TOPLEVEL_STATE_TILED_BOTTOM);
 		}
+		struct box a = toplevel_area(x);
 		if (ver >= XDG_TOPLEVEL_CONFIGURE_BOUNDS_SINCE_VERSION)
-			xdg_toplevel_send_configure_bounds(x->role_resource, srv->width,
-				srv->height);
+			xdg_toplevel_send_configure_bounds(x->role_resource, a.w, a.h);
 		bool sized = fullscreen || maximized;
-		xdg_toplevel_send_configure(x->role_resource, sized ? srv->width : 0,
-			sized ? srv->height : 0, &states);
+		xdg_toplevel_send_configure(x->role_resource, sized ? a.w : 0, sized ? a.h : 0,
+			&states);
 		wl_array_release(&states);
 	} else {
 		popup_place(x);
@@ -698,8 +711,15 @@ static void toplevel_set_fullscreen(struct wl_client *c, struct wl_resource *res
 {
 	struct shell_surface *x = toplevel_from(res);
 	x->want_fullscreen = true;
+	/* on that output (output.c places it; an output gone or unknown: the first) */
+	struct output *o = output_from_resource(output);
+	uint32_t want = o ? o->id : 0;
+	bool moved = want != x->want_output;
+	x->want_output = want;
 	if (x->configure_serial)
 		send_configure(x);
+	if (moved)
+		server_schedule_repaint(x->srv);
 }
 
 static void toplevel_unset_fullscreen(struct wl_client *c, struct wl_resource *res)

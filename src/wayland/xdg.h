@@ -33,6 +33,7 @@ struct shell_surface {
 	bool placed;                    /* dispman_wayland_place_surface() */
 	int32_t place_x, place_y;
 	bool want_fullscreen;           /* set_fullscreen (the free policy honours it) */
+	uint32_t want_output;           /* set_fullscreen's output (output.id), 0: none */
 	bool want_maximized;            /* set_maximized (the free policy honours it) */
 	bool focused;                   /* it or one of its popups has the keyboard focus */
 	bool activated;                 /* the last configure said activated */
