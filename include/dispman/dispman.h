@@ -426,7 +426,8 @@ const struct dispman_mode *dispman_output_get_preferred_mode(struct dispman_outp
 
 /**
  * The mode of the pending state (after dispman_output_enable()), owned by the output, or
- * NULL when the output is disabled.
+ * NULL when the output is disabled. This is what the next commit sets, not necessarily
+ * what the kernel shows now: dispman_output_get_active_mode() gives that.
  */
 const struct dispman_mode *dispman_output_get_current_mode(struct dispman_output *out);
 
@@ -1052,6 +1053,22 @@ unsigned dispman_buffer_get_plane_count(struct dispman_buffer *buf);
  */
 int dispman_buffer_map_plane(struct dispman_buffer *buf, unsigned plane, void **data,
 	uint32_t *stride);
+
+/**
+ * The mode the kernel drives the output with now: that of the last commit the kernel
+ * accepted (its CRTC's MODE_ID), where dispman_output_get_current_mode() gives the pending
+ * mode (what the next commit will set). The two differ between dispman_output_enable() with
+ * another mode and the commit that applies it; after a modeset commit returns, this is the
+ * new mode. Before the library's first commit it is the mode the CRTC already had when the
+ * device was opened (a console's, say), if the connector was driven then.
+ *
+ * *mode (caller-owned storage) receives a copy: the entry of the output's mode list equal
+ * to the kernel's mode (its name and flags), else one made from the kernel's mode.
+ * Returns 0, -EINVAL (out or mode NULL, with a log line) or -ENODATA when the kernel
+ * drives no mode on the output (never committed and not driven at open, or disabled by
+ * the last commit; logged at debug level).
+ */
+int dispman_output_get_active_mode(struct dispman_output *out, struct dispman_mode *mode);
 
 #ifdef __cplusplus
 }
