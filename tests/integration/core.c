@@ -3,9 +3,11 @@
  * The core of libdispman on a real KMS device (vkms in the test guest). One executable,
  * one case per run:
  *
- *   core modeset   enable the preferred mode, then disable, then another mode; after each
- *                  commit the kernel's own state (CRTC ACTIVE, MODE_ID blob, connector
- *                  CRTC_ID, primary FB_ID) must be what was asked for.
+ *   core modeset   enable the preferred mode, then disable, then another mode, then the
+ *                  preferred again; after each commit the kernel's own state (CRTC ACTIVE,
+ *                  MODE_ID blob, connector CRTC_ID, primary FB_ID) must be what was asked
+ *                  for, and dispman_output_get_active_mode() the MODE_ID's mode (the old
+ *                  one, or none, until the commit).
  *   core flips     120 page flips: sequence numbers and timestamps strictly increasing,
  *                  mean interval near the mode's refresh, one release per flip.
  *   core formats   dumb buffers of every format vkms scans out (XR24, XR48, RG16 on the
