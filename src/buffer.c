@@ -34,8 +34,11 @@ struct dispman_buffer {
 	int fds[4];          /* owned dup'ed fds of an import, -1 otherwise */
 	bool owns_handles;   /* close GEM handles on free (not for GBM) */
 	uint32_t fb_id;
-	void *map;
-	size_t map_size;
+	/* CPU view of the memory object plane i lies in (from its byte 0): planes of one
+	 * object (the same GEM handle) share one mapping, owned by the plane whose
+	 * map_size[i] is not 0 */
+	void *map[4];
+	size_t map_size[4];
 	uint64_t dumb_size;
 #if HAVE_GBM
 	struct gbm_bo *bo;
@@ -184,9 +187,12 @@ static void buffer_free_kernel(struct dispman_buffer *buf)
 	struct dispman_device *dev = buf->dev;
 	if (!dev)
 		return;
-	if (buf->map)
-		munmap(buf->map, buf->map_size);
-	buf->map = NULL;
+	for (int i = 0; i < 4; i++) {
+		if (buf->map[i] && buf->map_size[i])
+			munmap(buf->map[i], buf->map_size[i]);
+		buf->map[i] = NULL;
+		buf->map_size[i] = 0;
+	}
 	if (buf->fb_id)
 		drmModeRmFB(device_fd(dev), buf->fb_id);
 	buf->fb_id = 0;
@@ -302,27 +308,40 @@ static int buffer_add_fb(struct dispman_buffer *buf, enum dispman_log_level leve
 	return 0;
 }
 
-/* Map size bytes of a dma-buf fd as the buffer's CPU view; closes fd. */
-static int map_dmabuf_fd(struct dispman_buffer *buf, int fd, size_t size)
+/* The planes of plane p's memory object (the same GEM handle) share its mapping. */
+static void share_map(struct dispman_buffer *buf, unsigned p)
 {
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED && errno == EACCES) {
+	for (uint32_t q = 0; q < buf->n_planes; q++)
+		if (q != p && !buf->map[q] && buf->handles[q] == buf->handles[p]) {
+			buf->map[q] = buf->map[p];
+			buf->map_size[q] = 0;
+		}
+}
+
+/* Map size bytes of a dma-buf fd as plane's CPU view (and of the planes in the same
+ * object); closes fd. */
+static int map_dmabuf_fd(struct dispman_buffer *buf, unsigned plane, int fd, size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED && errno == EACCES) {
 		/* An exporter may hand out read-only dma-bufs (GBM does): reading is
 		 * all the compositor needs. */
 		dispman_log(DISPMAN_LOG_DEBUG, "map: the dma-buf is read-only, mapping it so");
-		p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+		m = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
 	}
 	int err = errno;
 	close(fd);
-	if (p == MAP_FAILED) {
+	if (m == MAP_FAILED) {
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "map: mmap of the dma-buf failed");
 		return -err;
 	}
-	buf->map = p;
-	buf->map_size = size;
+	buf->map[plane] = m;
+	buf->map_size[plane] = size;
+	share_map(buf, plane);
 	return 0;
 }
 
+/* A dumb buffer's one object (every plane of a multi-planar one lies in it), whole. */
 static int map_dumb(struct dispman_buffer *buf)
 {
 	struct dispman_device *dev = buf->dev;
@@ -332,8 +351,9 @@ static int map_dumb(struct dispman_buffer *buf)
 		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, device_fd(dev),
 			(off_t)md.offset);
 		if (p != MAP_FAILED) {
-			buf->map = p;
-			buf->map_size = size;
+			buf->map[0] = p;
+			buf->map_size[0] = size;
+			share_map(buf, 0);
 			return 0;
 		}
 	}
@@ -345,7 +365,27 @@ static int map_dumb(struct dispman_buffer *buf)
 		dispman_log_errno(DISPMAN_LOG_ERROR, err, "cannot map dumb buffer");
 		return -err;
 	}
-	return map_dmabuf_fd(buf, fd, size);
+	return map_dmabuf_fd(buf, 0, fd, size);
+}
+
+/*
+ * Layout of a multi-planar dumb buffer in its one dumb object: the planes one after the
+ * other, every plane with the same pitch (wide enough for the widest plane's row); the
+ * object is made with bpp 32 (the only depth some drivers' CREATE_DUMB takes, virtio-gpu's)
+ * and as many 4-byte columns as that pitch needs. Returns the object's width (in 4-byte
+ * units) and height (rows).
+ */
+static void dumb_planar_size(const struct format_info *fi, uint32_t width, uint32_t height,
+	uint32_t *obj_w, uint32_t *obj_h)
+{
+	uint64_t row = 0, rows = 0;
+	for (unsigned p = 0; p < fi->n_planes; p++) {
+		uint64_t r = plane_row_bytes(fi, p, width);
+		row = r > row ? r : row;
+		rows += plane_height(fi, p, height);
+	}
+	*obj_w = (uint32_t)((row + 3) / 4);
+	*obj_h = rows > UINT32_MAX ? UINT32_MAX : (uint32_t)rows;
 }
 
 struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, uint32_t width,
@@ -355,9 +395,9 @@ struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, ui
 		return NULL;
 	char name[8];
 	const struct format_info *fi = format_info_find(fourcc);
-	if (!fi || fi->n_planes != 1) {
-		dispman_log(DISPMAN_LOG_ERROR, "dumb buffer: %s format %s (0x%08x)",
-			fi ? "multi-planar" : "unknown", fourcc_str(fourcc, name), fourcc);
+	if (!fi) {
+		dispman_log(DISPMAN_LOG_ERROR, "dumb buffer: unknown format %s (0x%08x)",
+			fourcc_str(fourcc, name), fourcc);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -371,18 +411,36 @@ struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, ui
 		errno = ENOMEM;
 		return NULL;
 	}
-	buf->n_planes = 1;
-	uint32_t w = fi->hsub > 1 ? (width + fi->hsub - 1) / fi->hsub : width;
-	struct drm_mode_create_dumb cd = { .width = w, .height = height, .bpp = fi->cpp[0] * 8u };
+	buf->n_planes = fi->n_planes;
+	struct drm_mode_create_dumb cd = { .width = width, .height = height,
+		.bpp = fi->cpp[0] * 8u };
+	if (fi->n_planes > 1) {
+		dumb_planar_size(fi, width, height, &cd.width, &cd.height);
+		cd.bpp = 32;
+	} else if (fi->hsub > 1) {
+		cd.width = (width + fi->hsub - 1) / fi->hsub; /* packed YUV: 2-pixel blocks */
+	}
 	if (drmIoctl(device_fd(dev), DRM_IOCTL_MODE_CREATE_DUMB, &cd) != 0) {
 		ret = -(errno ? errno : EINVAL);
 		dispman_log_errno(DISPMAN_LOG_ERROR, -ret, "CREATE_DUMB %ux%u failed", width,
 			height);
 		goto err;
 	}
-	buf->handles[0] = cd.handle;
-	buf->pitches[0] = cd.pitch;
 	buf->dumb_size = cd.size;
+	uint64_t offset = 0;
+	for (uint32_t p = 0; p < fi->n_planes; p++) {
+		buf->handles[p] = cd.handle;
+		buf->pitches[p] = cd.pitch;
+		buf->offsets[p] = (uint32_t)offset;
+		offset += (uint64_t)cd.pitch * plane_height(fi, p, height);
+	}
+	if (offset > cd.size || offset > UINT32_MAX) {
+		/* a kernel pitch or size that does not hold the planes (never seen) */
+		ret = -ERANGE;
+		dispman_log(DISPMAN_LOG_ERROR, "CREATE_DUMB %ux%u: %llu bytes cannot hold the "
+			"%u planes", width, height, (unsigned long long)cd.size, fi->n_planes);
+		goto err;
+	}
 	ret = map_dumb(buf);
 	if (ret < 0)
 		goto err;
@@ -631,35 +689,105 @@ void dispman_buffer_unref(struct dispman_buffer *buf)
 	buffer_destroy(buf);
 }
 
-int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride)
+/* Bytes from the start of plane p's memory object to the end of the last plane in it. */
+static size_t object_span(const struct dispman_buffer *buf, unsigned p)
 {
-	if (refuse_null(buf, "buf"))
+	const struct format_info *fi = format_info_find(buf->format);
+	uint64_t end = 0;
+	for (uint32_t q = 0; q < buf->n_planes; q++) {
+		if (buf->handles[q] != buf->handles[p] && q != p)
+			continue;
+		uint32_t rows = fi ? plane_height(fi, q, buf->height) : buf->height;
+		uint64_t e = buf->offsets[q] + (uint64_t)buf->pitches[q] * rows;
+		end = e > end ? e : end;
+	}
+	return (size_t)end;
+}
+
+/* A new dma-buf fd of plane p's memory object (the caller closes it), or a negative errno. */
+static int plane_fd(struct dispman_buffer *buf, unsigned p)
+{
+	int fd;
+	if (buf->fds[p] >= 0) {
+		fd = fcntl(buf->fds[p], F_DUPFD_CLOEXEC, 0);
+		if (fd < 0) {
+			int err = errno;
+			dispman_log_errno(DISPMAN_LOG_ERROR, err, "map: cannot dup plane %u's "
+				"dma-buf", p);
+			return -err;
+		}
+		return fd;
+	}
+	if (drmPrimeHandleToFD(device_fd(buf->dev), buf->handles[p], DRM_CLOEXEC | DRM_RDWR,
+			&fd) != 0) {
+		int err = errno ? errno : EINVAL;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "map: PRIME export of plane %u failed",
+			p);
+		return -err;
+	}
+	return fd;
+}
+
+int buffer_map_plane(struct dispman_buffer *buf, unsigned plane, void **data,
+	uint32_t *stride)
+{
+	if (plane >= buf->n_planes) {
+		dispman_log(DISPMAN_LOG_ERROR, "map: plane %u of a %u-plane buffer", plane,
+			buf->n_planes);
 		return -EINVAL;
-	if (!buf->map) {
+	}
+	if (!buf->map[plane]) {
 		if (!buf->dev) {
 			dispman_log(DISPMAN_LOG_ERROR, "map: the buffer's device is gone");
 			return -ENODEV;
 		}
-		if (buf->n_planes != 1 || (buf->modifier != DRM_FORMAT_MOD_INVALID &&
-		    buf->modifier != DRM_FORMAT_MOD_LINEAR)) {
-			dispman_log(DISPMAN_LOG_ERROR, "map: only single-plane linear buffers can "
-				"be mapped");
+		if (buf->modifier != DRM_FORMAT_MOD_INVALID &&
+		    buf->modifier != DRM_FORMAT_MOD_LINEAR) {
+			dispman_log(DISPMAN_LOG_ERROR, "map: only linear buffers can be mapped "
+				"(modifier 0x%016llx)", (unsigned long long)buf->modifier);
 			return -ENOTSUP;
 		}
-		int fd;
-		int ret = dispman_buffer_export_dmabuf(buf, &fd);
-		if (ret < 0)
-			return ret;
-		size_t size = (size_t)buf->offsets[0] + (size_t)buf->pitches[0] * buf->height;
-		ret = map_dmabuf_fd(buf, fd, size);
+		int fd = plane_fd(buf, plane);
+		if (fd < 0)
+			return fd;
+		int ret = map_dmabuf_fd(buf, plane, fd, object_span(buf, plane));
 		if (ret < 0)
 			return ret;
 	}
 	if (data)
-		*data = (char *)buf->map + buf->offsets[0];
+		*data = (char *)buf->map[plane] + buf->offsets[plane];
 	if (stride)
-		*stride = buf->pitches[0];
+		*stride = buf->pitches[plane];
 	return 0;
+}
+
+int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride)
+{
+	if (refuse_null(buf, "buf"))
+		return -EINVAL;
+	if (buf->n_planes != 1) {
+		char name[8];
+		dispman_log(DISPMAN_LOG_ERROR, "map: a %u-plane %s buffer: only single-plane "
+			"buffers map whole, map its planes with dispman_buffer_map_plane()",
+			buf->n_planes, fourcc_str(buf->format, name));
+		return -ENOTSUP;
+	}
+	return buffer_map_plane(buf, 0, data, stride);
+}
+
+int dispman_buffer_map_plane(struct dispman_buffer *buf, unsigned plane, void **data,
+	uint32_t *stride)
+{
+	if (refuse_null(buf, "buf"))
+		return -EINVAL;
+	return buffer_map_plane(buf, plane, data, stride);
+}
+
+unsigned dispman_buffer_get_plane_count(struct dispman_buffer *buf)
+{
+	if (refuse_null(buf, "buf"))
+		return 0;
+	return buf->n_planes;
 }
 
 uint32_t dispman_buffer_get_width(struct dispman_buffer *buf)

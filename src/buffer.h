@@ -68,6 +68,13 @@ int buffer_fd(const struct dispman_buffer *buf, unsigned p);
  */
 struct dispman_buffer *buffer_import_dmabuf(struct dispman_device *dev,
 	const struct dispman_dmabuf_desc *desc, enum dispman_log_level kernel_level);
+/*
+ * dispman_buffer_map_plane() without the NULL check: the CPU compositor reads every plane
+ * of a multi-planar YUV layer through it (compose-yuv.c). 0, -EINVAL (no such plane),
+ * -ENODEV, -ENOTSUP (not linear) or the errno of the export or mmap; each logged.
+ */
+int buffer_map_plane(struct dispman_buffer *buf, unsigned plane, void **data,
+	uint32_t *stride);
 /* Free kernel resources of all buffers still alive (device teardown). */
 void buffer_orphan_all(struct dispman_device *dev);
 void buffer_release(struct dispman_buffer *buf);

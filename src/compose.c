@@ -407,8 +407,11 @@ out:
  */
 static bool layer_opaque(const struct dispman_layer *layer)
 {
-	const struct pixman_format_map *pf = find_format(buffer_format(layer_buffer(layer)));
-	return pf && layer_alpha(layer) == 0xffff &&
+	uint32_t fourcc = buffer_format(layer_buffer(layer));
+	const struct pixman_format_map *pf = find_format(fourcc);
+	if (!pf) /* YUV (compose-yuv.c) has no alpha */
+		return compose_yuv_format(fourcc) && layer_alpha(layer) == 0xffff;
+	return layer_alpha(layer) == 0xffff &&
 		(pf->with_alpha == pf->opaque || layer_blend(layer) == DISPMAN_BLEND_NONE);
 }
 

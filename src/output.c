@@ -511,6 +511,33 @@ const struct dispman_mode *dispman_output_get_current_mode(struct dispman_output
 	return out->enabled && out->mode ? &out->mode->pub : NULL;
 }
 
+int dispman_output_get_active_mode(struct dispman_output *out, struct dispman_mode *mode)
+{
+	if (refuse_null(out, "out") || refuse_null(mode, "mode"))
+		return -EINVAL;
+	if (!out->active) {
+		dispman_log(DISPMAN_LOG_DEBUG, "%s: no active mode: the kernel does not drive it",
+			out->name);
+		return -ENODATA;
+	}
+	/* the mode list's entry for it (its flags and name), else one made from the kernel's */
+	for (size_t i = 0; i < out->n_modes; i++)
+		if (!memcmp(&out->modes[i].info, &out->cur_mode, sizeof(out->cur_mode))) {
+			*mode = out->modes[i].pub;
+			return 0;
+		}
+	*mode = (struct dispman_mode){
+		.width = out->cur_mode.hdisplay,
+		.height = out->cur_mode.vdisplay,
+		.refresh_mhz = mode_refresh_mhz(&out->cur_mode),
+		.flags = (out->cur_mode.type & DRM_MODE_TYPE_PREFERRED) ?
+			DISPMAN_MODE_PREFERRED : 0,
+	};
+	snprintf(mode->name, sizeof(mode->name), "%.*s", (int)sizeof(out->cur_mode.name),
+		out->cur_mode.name);
+	return 0;
+}
+
 static struct mode_entry *find_mode(struct dispman_output *out, const struct dispman_mode *mode)
 {
 	if (!mode)

@@ -426,7 +426,8 @@ const struct dispman_mode *dispman_output_get_preferred_mode(struct dispman_outp
 
 /**
  * The mode of the pending state (after dispman_output_enable()), owned by the output, or
- * NULL when the output is disabled.
+ * NULL when the output is disabled. This is what the next commit sets, not necessarily
+ * what the kernel shows now: dispman_output_get_active_mode() gives that.
  */
 const struct dispman_mode *dispman_output_get_current_mode(struct dispman_output *out);
 
@@ -821,8 +822,12 @@ int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_plac
 /* Buffers */
 
 /**
- * Create a CPU-mapped dumb buffer. fourcc must be a single-plane format the library
- * knows (DRM_FORMAT_XRGB8888, ARGB8888, XBGR8888, ABGR8888, RGB565, XRGB2101010, ...).
+ * Create a CPU-mapped dumb buffer. fourcc must be a format the library knows
+ * (DRM_FORMAT_XRGB8888, ARGB8888, XBGR8888, ABGR8888, RGB565, XRGB2101010, the packed YUV
+ * formats YUYV, UYVY, ..., or a multi-planar YUV format: NV12, NV21, NV16, NV61, NV24,
+ * YUV420, YVU420, YUV422, YUV444). A multi-planar buffer is one dumb object holding its
+ * planes one after the other, all with the same pitch; write each plane through
+ * dispman_buffer_map_plane() (dispman_buffer_map() maps single-plane buffers only).
  *
  * When the kernel refuses a framebuffer for it (AddFB2 fails with EINVAL, as vkms in
  * Linux 6.12 (not 6.1) and many drivers do for a format no plane takes, or ENOENT,
@@ -831,8 +836,8 @@ int dispman_layer_get_placement(struct dispman_layer *layer, struct dispman_plac
  * reason FORMAT (NOT_SHOWN, FORMAT when the compositor cannot read the format either).
  *
  * Returns a buffer with one reference owned by the caller, or NULL with errno: EINVAL
- * (unknown or multi-planar format, zero size), ERANGE (beyond the device's limits), or
- * the errno of the kernel.
+ * (unknown format, zero size), ERANGE (beyond the device's limits), or the errno of the
+ * kernel.
  */
 struct dispman_buffer *dispman_buffer_create_dumb(struct dispman_device *dev, uint32_t width,
 	uint32_t height, uint32_t fourcc);
@@ -891,7 +896,9 @@ void dispman_buffer_unref(struct dispman_buffer *buf);
  * it is freed; *stride its pitch in bytes. Either pointer may be NULL. Dumb buffers are
  * mapped at creation; other buffers are mapped on first use through their dma-buf (only
  * single-plane linear layouts; read-only when the driver allows only reading, as for some
- * GBM buffers: do not write to those). Returns 0, -ENOTSUP or the errno of mmap.
+ * GBM buffers: do not write to those). Returns 0, -EINVAL (buf NULL), -ENOTSUP (a
+ * multi-planar buffer: see dispman_buffer_map_plane(); a non-linear modifier) or the errno
+ * of mmap.
  */
 int dispman_buffer_map(struct dispman_buffer *buf, void **data, uint32_t *stride);
 
@@ -1024,6 +1031,44 @@ struct dispman_size dispman_output_get_size(struct dispman_output *out);
  * NULL, or disabled: no size) or the errno of dispman_buffer_create_dumb().
  */
 struct dispman_buffer *dispman_output_create_buffer(struct dispman_output *out);
+
+/**
+ * Number of planes of the buffer's format (1 for RGB and packed YUV, 2 for NV12, 3 for
+ * YUV420, ...): the planes dispman_buffer_map_plane() maps. 0 when buf is NULL (errno
+ * EINVAL, with a log line).
+ */
+unsigned dispman_buffer_get_plane_count(struct dispman_buffer *buf);
+
+/**
+ * CPU access to plane `plane` of a buffer (0: luma or the only plane, 1: chroma of NV12,
+ * 1 and 2: U and V of YUV420, ...): *data receives the address of the plane's first byte,
+ * owned by the buffer and valid until it is freed; *stride the plane's pitch in bytes.
+ * Either pointer may be NULL. Planes in one memory object (a dumb buffer, or a dma-buf
+ * imported once for several planes) share one mapping; other planes are mapped on first
+ * use through their own dma-buf (linear layouts only; read-only when the exporter allows
+ * only reading). For plane 0 of a single-plane buffer this is dispman_buffer_map().
+ * Returns 0, -EINVAL (buf NULL, or plane beyond dispman_buffer_get_plane_count()),
+ * -ENODEV (the device is gone), -ENOTSUP (a non-linear modifier) or the errno of the
+ * export or of mmap; each failure logged.
+ */
+int dispman_buffer_map_plane(struct dispman_buffer *buf, unsigned plane, void **data,
+	uint32_t *stride);
+
+/**
+ * The mode the kernel drives the output with now: that of the last commit the kernel
+ * accepted (its CRTC's MODE_ID), where dispman_output_get_current_mode() gives the pending
+ * mode (what the next commit will set). The two differ between dispman_output_enable() with
+ * another mode and the commit that applies it; after a modeset commit returns, this is the
+ * new mode. Before the library's first commit it is the mode the CRTC already had when the
+ * device was opened (a console's, say), if the connector was driven then.
+ *
+ * *mode (caller-owned storage) receives a copy: the entry of the output's mode list equal
+ * to the kernel's mode (its name and flags), else one made from the kernel's mode.
+ * Returns 0, -EINVAL (out or mode NULL, with a log line) or -ENODATA when the kernel
+ * drives no mode on the output (never committed and not driven at open, or disabled by
+ * the last commit; logged at debug level).
+ */
+int dispman_output_get_active_mode(struct dispman_output *out, struct dispman_mode *mode);
 
 #ifdef __cplusplus
 }

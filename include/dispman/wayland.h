@@ -137,9 +137,10 @@ int dispman_wayland_inject_input(struct dispman_wayland *wl,
 	const struct dispman_input_event *ev);
 
 /**
- * Capture what the output shows now through its writeback connector, as
- * dispman_output_capture() (two modesets on drivers that cannot drive both connectors),
- * then carry on the frame cycle. On success *frame is an XRGB8888 buffer the caller owns
+ * Capture what the output shows now, as dispman_output_capture(): through its writeback
+ * connector where the CRTC has one (two modesets on drivers that cannot drive both
+ * connectors), else by composing on the CPU what the library put on the planes; then carry
+ * on the frame cycle. On success *frame is an XRGB8888 buffer the caller owns
  * (dispman_buffer_unref()). Returns 0 or the negative errno of dispman_output_capture().
  */
 int dispman_wayland_capture(struct dispman_wayland *wl, struct dispman_buffer **frame);

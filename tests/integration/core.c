@@ -3,9 +3,11 @@
  * The core of libdispman on a real KMS device (vkms in the test guest). One executable,
  * one case per run:
  *
- *   core modeset   enable the preferred mode, then disable, then another mode; after each
- *                  commit the kernel's own state (CRTC ACTIVE, MODE_ID blob, connector
- *                  CRTC_ID, primary FB_ID) must be what was asked for.
+ *   core modeset   enable the preferred mode, then disable, then another mode, then the
+ *                  preferred again; after each commit the kernel's own state (CRTC ACTIVE,
+ *                  MODE_ID blob, connector CRTC_ID, primary FB_ID) must be what was asked
+ *                  for, and dispman_output_get_active_mode() the MODE_ID's mode (the old
+ *                  one, or none, until the commit).
  *   core flips     120 page flips: sequence numbers and timestamps strictly increasing,
  *                  mean interval near the mode's refresh, one release per flip.
  *   core formats   dumb buffers of every format vkms scans out (XR24, XR48, RG16 on the
@@ -353,6 +355,15 @@ static void check_enabled_state(struct ctx *c, const struct dispman_mode *m,
 			got.vdisplay, got.clock, got.htotal, got.vtotal, want.name, want.hdisplay,
 			want.vdisplay, want.clock, want.htotal, want.vtotal);
 
+	/* the library's active mode is the kernel's: MODE_ID's blob */
+	struct dispman_mode am;
+	int r = dispman_output_get_active_mode(c->out, &am);
+	CHECK(r == 0, "get_active_mode: %s", strerror(-r));
+	CHECK(am.width == got.hdisplay && am.height == got.vdisplay &&
+		am.refresh_mhz == m->refresh_mhz && !strncmp(am.name, got.name, sizeof(got.name)),
+		"active mode %s %ux%u @ %u mHz, the kernel's MODE_ID is %s %ux%u", am.name,
+		am.width, am.height, am.refresh_mhz, got.name, got.hdisplay, got.vdisplay);
+
 	uint64_t conn_crtc = prop(c->fd, conn, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
 	CHECK(conn_crtc == crtc, "connector %u CRTC_ID %" PRIu64 ", want %u", conn, conn_crtc,
 		crtc);
@@ -397,6 +408,9 @@ static int case_modeset(struct ctx *c)
 	CHECK(active == 0, "CRTC %u still ACTIVE after disable", crtc);
 	CHECK(conn_crtc == 0, "connector still on CRTC %" PRIu64 " after disable", conn_crtc);
 	CHECK(!dispman_output_is_enabled(c->out), "output still reports enabled");
+	struct dispman_mode am;
+	CHECK(dispman_output_get_active_mode(c->out, &am) == -ENODATA,
+		"an active mode after the disable commit");
 	printf("kernel: after disable CRTC %u ACTIVE 0, connector CRTC_ID 0\n", crtc);
 
 	/* 3. Another listed mode: 800x600 when there is one, else any other size. */
@@ -416,6 +430,9 @@ static int case_modeset(struct ctx *c)
 		other->refresh_mhz);
 	CHECK(dispman_output_enable(c->out, other) == 0, "enable %s", other->name);
 	CHECK(dispman_output_get_current_mode(c->out) == other, "current mode is not the one set");
+	/* pending, not committed: the kernel drives nothing yet (disabled above) */
+	CHECK(dispman_output_get_active_mode(c->out, &am) == -ENODATA,
+		"an active mode before the commit");
 	struct dispman_buffer *b = dumb(c, other->width, other->height, DRM_FORMAT_XRGB8888);
 	fill_xrgb(b, 2);
 	show(c, b);
@@ -433,12 +450,21 @@ static int case_modeset(struct ctx *c)
 	/* The capture's own modesets must have restored the output. */
 	check_enabled_state(c, other, b);
 
+	/* 4. Straight back to the preferred mode: until the commit the active mode is still
+	 * the kernel's (the second one) while the current one is already the preferred. */
+	CHECK(dispman_output_enable(c->out, m) == 0, "enable %s again", m->name);
+	CHECK(dispman_output_get_active_mode(c->out, &am) == 0 && am.width == other->width &&
+		am.height == other->height, "active mode %ux%u before the commit, want %ux%u",
+		am.width, am.height, other->width, other->height);
+	show(c, a);
+	check_enabled_state(c, m, a);
+
 	struct dispman_stats st = { .size = sizeof(st) };
 	dispman_device_get_stats(c->dev, &st);
 	printf("stats: %" PRIu64 " commits, %" PRIu64 " modesets, %" PRIu64 " flips\n",
 		st.commits, st.modesets, st.flips);
-	/* the two enables; a writeback capture may add modesets of its own */
-	CHECK(st.modesets >= 2, "stats count %" PRIu64 " modesets, want at least 2", st.modesets);
+	/* the three enables; a writeback capture may add modesets of its own */
+	CHECK(st.modesets >= 3, "stats count %" PRIu64 " modesets, want at least 3", st.modesets);
 	dispman_buffer_unref(a);
 	dispman_buffer_unref(b);
 	return 0;

@@ -19,6 +19,9 @@
  *   yuv-composed   a YUYV layer (no plane of vkms or virtio-gpu takes YUV) under an
  *                  overlapping UI bar: composed on the CPU (BT.601), not dropped; pixels
  *                  by capture (writeback on vkms) and screendump (virtio-gpu)
+ *   nv12-composed  the same with NV12 (two planes, 2x2 chroma): a dumb NV12 buffer, and an
+ *                  NV12 import from two dma-bufs (as V4L2's NV12M) where the kernel makes
+ *                  it a framebuffer (vkms 6.1)
  *
  * Exit 0 on success, 1 on the first failure, 77 when the case does not apply to the device
  * (decided by its capabilities).
@@ -617,6 +620,171 @@ static int case_yuv_composed(void)
 	return 0;
 }
 
+/* ---- nv12-composed ---- */
+
+/* The NV12 test picture: luma per pixel, one chroma pair per 2x2 block (all differ). */
+static uint8_t nv12_y(uint32_t x, uint32_t y)
+{
+	return (uint8_t)(16 + (x * 3 + y * 5) % 220);
+}
+
+static uint8_t nv12_u(uint32_t cx, uint32_t cy)
+{
+	return (uint8_t)(16 + (cx * 9 + cy * 2) % 224);
+}
+
+static uint8_t nv12_v(uint32_t cx, uint32_t cy)
+{
+	return (uint8_t)(16 + (cy * 13 + cx * 3) % 224);
+}
+
+/* Write the picture into a luma and a chroma plane (rows of w bytes at the pitches). */
+static void nv12_fill(uint8_t *luma, uint32_t ls, uint8_t *chroma, uint32_t cs, uint32_t w,
+	uint32_t h)
+{
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++)
+			luma[(size_t)y * ls + x] = nv12_y(x, y);
+	for (uint32_t cy = 0; cy < h / 2; cy++)
+		for (uint32_t cx = 0; cx < w / 2; cx++) {
+			chroma[(size_t)cy * cs + cx * 2] = nv12_u(cx, cy);
+			chroma[(size_t)cy * cs + cx * 2 + 1] = nv12_v(cx, cy);
+		}
+}
+
+/*
+ * Show the NV12 buffer nv at (40, 30) under an opaque UI bar that overlaps it, and check
+ * it is composed, not dropped: placement COMPOSITED (no plane of vkms or virtio-gpu takes
+ * NV12), and the screen, read back (writeback on vkms, the CPU capture on virtio-gpu, and
+ * QEMU's screendump where there is one), shows the picture converted (BT.601 limited
+ * range, each chroma pair over its 2x2 block), the bar over it, the base around.
+ */
+static void nv12_check(struct ctx *c, struct dispman_buffer *nv, const char *what)
+{
+	const uint32_t w = dispman_buffer_get_width(nv), h = dispman_buffer_get_height(nv);
+	const uint32_t yx = 40, yy = 30;                      /* the NV12 layer */
+	const uint32_t uw = 200, uh = 24, ux = 100, uy = 70;  /* the UI bar over it */
+	const uint32_t ui = 0x2060a0;
+	const uint32_t ew = ux + uw - yx, eh = uy + uh - yy;
+	struct dispman_buffer *want = dispman_buffer_create_dumb(c->dev, ew, eh,
+		DRM_FORMAT_XRGB8888);
+	CHECK(want, "expected buffer");
+	uint32_t *wp, ws;
+	CHECK(dispman_buffer_map(want, (void **)&wp, &ws) == 0, "map expected");
+	for (uint32_t y = 0; y < eh; y++)
+		for (uint32_t x = 0; x < ew; x++) {
+			uint32_t px = pattern(x + yx, y + yy);
+			if (x < w && y < h)
+				px = bt601(nv12_y(x, y), nv12_u(x / 2, y / 2), nv12_v(x / 2, y / 2));
+			if (x + yx >= ux && y + yy >= uy)
+				px = ui;
+			wp[y * ws / 4 + x] = px;
+		}
+	struct dispman_buffer *bar = dispman_buffer_create_dumb(c->dev, uw, uh,
+		DRM_FORMAT_ARGB8888);
+	CHECK(bar && dispman_buffer_fill(bar, 0xff000000u | ui) == 0, "UI buffer");
+	struct dispman_layer *cam = dispman_layer_create(c->out);
+	struct dispman_layer *ui_layer = dispman_layer_create(c->out);
+	CHECK(cam && ui_layer, "layers");
+	CHECK(dispman_layer_set_buffer(cam, nv) == 0, "set NV12 buffer");
+	dispman_layer_set_destination(cam, (int32_t)yx, (int32_t)yy, 0, 0);
+	dispman_layer_set_z(cam, 1);
+	CHECK(dispman_layer_set_buffer(ui_layer, bar) == 0, "set UI buffer");
+	dispman_layer_set_destination(ui_layer, (int32_t)ux, (int32_t)uy, 0, 0);
+	dispman_layer_set_z(ui_layer, 2);
+	struct dispman_stats s0 = { .size = sizeof(s0) }, s1 = { .size = sizeof(s1) };
+	dispman_device_get_stats(c->dev, &s0);
+	commit_and_wait(c);
+	dispman_device_get_stats(c->dev, &s1);
+	struct dispman_placement pl, pu;
+	CHECK(dispman_layer_get_placement(cam, &pl) == 0, "placement");
+	CHECK(dispman_layer_get_placement(ui_layer, &pu) == 0, "placement");
+	printf("%s: NV12 layer %s (%s), UI bar %s; compositions +%llu, composed pixels +%llu\n",
+		what, dispman_placement_state_name(pl.state),
+		dispman_placement_reason_name(pl.reason), dispman_placement_state_name(pu.state),
+		(unsigned long long)(s1.compositions - s0.compositions),
+		(unsigned long long)(s1.composed_pixels - s0.composed_pixels));
+	CHECK(pl.state == DISPMAN_PLACEMENT_COMPOSITED, "%s: NV12 layer %s (%s), expected "
+		"composited", what, dispman_placement_state_name(pl.state),
+		dispman_placement_reason_name(pl.reason));
+	CHECK(s1.compositions > s0.compositions, "%s: no composition counted", what);
+	/* the NV12 layer's pixels not under the bar, at least, were drawn */
+	CHECK(s1.composed_pixels - s0.composed_pixels >= (uint64_t)w * h - (uint64_t)(yx + w - ux) *
+		(yy + h - uy), "%s: composed pixels +%llu", what,
+		(unsigned long long)(s1.composed_pixels - s0.composed_pixels));
+	uint64_t bad = compare_capture(c, (int)yx, (int)yy, want);
+	CHECK(bad == 0, "%s: %llu pixels differ", what, (unsigned long long)bad);
+	dispman_layer_destroy(ui_layer);
+	dispman_layer_destroy(cam);
+	commit_and_wait(c);
+	dispman_buffer_unref(bar);
+	dispman_buffer_unref(want);
+}
+
+static int case_nv12_composed(void)
+{
+	struct ctx c;
+	setup(&c);
+	c.base = pattern_base(&c);
+	set_base(&c, c.base);
+	const uint32_t w = 128, h = 64;
+	/* 1. A dumb NV12 buffer: both planes in one object, each mapped on its own. */
+	struct dispman_buffer *nv = dispman_buffer_create_dumb(c.dev, w, h, DRM_FORMAT_NV12);
+	CHECK(nv, "NV12 dumb buffer: %s", strerror(errno));
+	printf("NV12 dumb buffer: %u planes, fb %u (%s)\n", dispman_buffer_get_plane_count(nv),
+		dispman_buffer_get_fb_id(nv), dispman_buffer_get_fb_id(nv) ? "the kernel made one" :
+		"the kernel refused one: composition only");
+	uint8_t *luma, *chroma;
+	uint32_t ls, cs;
+	CHECK(dispman_buffer_map_plane(nv, 0, (void **)&luma, &ls) == 0, "map luma");
+	CHECK(dispman_buffer_map_plane(nv, 1, (void **)&chroma, &cs) == 0, "map chroma");
+	nv12_fill(luma, ls, chroma, cs, w, h);
+	nv12_check(&c, nv, "dumb");
+	dispman_buffer_unref(nv);
+
+	/*
+	 * 2. NV12 imported as a camera's multi-planar buffer (V4L2's NV12M): luma and chroma
+	 * in two dma-bufs (two dumb buffers exported), each plane mapped from its own fd.
+	 * Only where the kernel makes an NV12 framebuffer for the import (an import must have
+	 * one: vkms on 6.1; vkms on 6.12 and virtio-gpu refuse a format no plane takes).
+	 */
+	struct dispman_buffer *lb = dispman_buffer_create_dumb(c.dev, w / 4, h,
+		DRM_FORMAT_XRGB8888);
+	struct dispman_buffer *cb = dispman_buffer_create_dumb(c.dev, w / 4, h / 2,
+		DRM_FORMAT_XRGB8888);
+	CHECK(lb && cb, "plane buffers: %s", strerror(errno));
+	CHECK(dispman_buffer_map(lb, (void **)&luma, &ls) == 0, "map");
+	CHECK(dispman_buffer_map(cb, (void **)&chroma, &cs) == 0, "map");
+	nv12_fill(luma, ls, chroma, cs, w, h);
+	int lfd = -1, cfd = -1;
+	CHECK(dispman_buffer_export_dmabuf(lb, &lfd) == 0 &&
+		dispman_buffer_export_dmabuf(cb, &cfd) == 0, "export");
+	struct dispman_dmabuf_desc d = {
+		.width = w, .height = h, .fourcc = DRM_FORMAT_NV12,
+		.modifier = DRM_FORMAT_MOD_INVALID, .n_planes = 2, .fds = { lfd, cfd },
+		.pitches = { ls, cs },
+	};
+	nv = dispman_buffer_import_dmabuf(c.dev, &d);
+	close(lfd);
+	close(cfd);
+	if (nv) {
+		/* the library reads it through its own mappings of the two dma-bufs */
+		dispman_buffer_unref(lb);
+		dispman_buffer_unref(cb);
+		lb = cb = NULL;
+		nv12_check(&c, nv, "import, two dma-bufs");
+		dispman_buffer_unref(nv);
+	} else {
+		printf("import, two dma-bufs: the kernel makes no NV12 framebuffer (%s): "
+			"not applicable here\n", strerror(errno));
+	}
+	dispman_buffer_unref(lb);
+	dispman_buffer_unref(cb);
+	teardown(&c);
+	printf("PASS\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -632,5 +800,7 @@ int main(int argc, char **argv)
 		return case_no_fb_format();
 	if (!strcmp(argv[1], "yuv-composed"))
 		return case_yuv_composed();
+	if (!strcmp(argv[1], "nv12-composed"))
+		return case_nv12_composed();
 	FAIL("unknown case %s", argv[1]);
 }

@@ -40,7 +40,6 @@ static const struct dumb_case dumb_cases[] = {
 	{ "buffer@dumb-rg16", W, H, DRM_FORMAT_RGB565, 0, NULL },
 	{ "buffer@dumb-ar24-max-size", 8192, 2, DRM_FORMAT_ARGB8888, 0, NULL },
 	{ "buffer@dumb-unknown-fourcc", W, H, 0x34333231, EINVAL, "unknown format 1234" },
-	{ "buffer@dumb-multi-planar", W, H, DRM_FORMAT_NV12, EINVAL, "multi-planar" },
 	{ "buffer@dumb-zero-width", 0, H, DRM_FORMAT_XRGB8888, EINVAL, "is empty" },
 	{ "buffer@dumb-zero-height", W, 0, DRM_FORMAT_XRGB8888, EINVAL, "is empty" },
 	{ "buffer@dumb-too-wide", 8193, H, DRM_FORMAT_XRGB8888, ERANGE, "beyond device maximum" },
@@ -307,9 +306,14 @@ static void test_import_nv12_one_fd(void **state)
 	struct mock_drm_counters c;
 	mock_drm_get_counters(&c);
 	assert_int_equal(c.live_gem_handles, 1);
-	/* Only single-plane linear buffers can be mapped. */
+	/* dispman_buffer_map() maps single-plane buffers; each plane maps on its own, the
+	 * chroma plane in the same mapping as the luma (one dma-buf, one handle) */
 	assert_int_equal(dispman_buffer_map(buf, NULL, NULL), -ENOTSUP);
 	assert_error_logged("single-plane");
+	uint8_t *y, *uv;
+	assert_int_equal(dispman_buffer_map_plane(buf, 0, (void **)&y, NULL), 0);
+	assert_int_equal(dispman_buffer_map_plane(buf, 1, (void **)&uv, NULL), 0);
+	assert_ptr_equal(uv, y + W * H);
 	dispman_buffer_unref(buf);
 	unit_assert_no_live_objects();
 
@@ -321,6 +325,91 @@ static void test_import_nv12_one_fd(void **state)
 	assert_int_equal(errno, EINVAL);
 	assert_error_logged("plane 1 needs");
 	close(mem);
+}
+
+/*
+ * A multi-planar dumb buffer (param: the fourcc): one dumb object, the planes one after the
+ * other with one pitch, each mapped by dispman_buffer_map_plane() inside that object;
+ * dispman_buffer_map() refuses it, saying why.
+ */
+static const uint32_t planar_formats[] = { DRM_FORMAT_NV12, DRM_FORMAT_YUV420 };
+
+static void test_dumb_planar(void **state)
+{
+	struct unit_fixture *f = *state;
+	uint32_t fourcc = *(const uint32_t *)f->param;
+	const struct format_info *fi = format_info_find(fourcc);
+	struct dispman_buffer *buf = dispman_buffer_create_dumb(f->dev, W + 1, H + 1, fourcc);
+	assert_non_null(buf);
+	assert_int_equal(dispman_buffer_get_plane_count(buf), fi->n_planes);
+	struct mock_drm_fb_info fb = { 0 };
+	assert_true(mock_drm_get_fb(dispman_buffer_get_fb_id(buf), &fb));
+	assert_int_equal(fb.num_planes, fi->n_planes);
+	uint8_t *prev_end = NULL;
+	for (unsigned p = 0; p < fi->n_planes; p++) {
+		void *data = NULL;
+		uint32_t stride = 0;
+		assert_int_equal(dispman_buffer_map_plane(buf, p, &data, &stride), 0);
+		assert_int_equal(stride, fb.pitches[p]);
+		assert_int_equal(stride, fb.pitches[0]);
+		assert_true(stride >= W + 1);
+		assert_int_equal(buffer_handle(buf, p), buffer_handle(buf, 0));
+		uint32_t rows = p ? (H + 1 + fi->vsub - 1) / fi->vsub : H + 1;
+		if (prev_end)
+			assert_ptr_equal(data, prev_end); /* right after the previous plane */
+		memset(data, 0x5a, (size_t)stride * rows); /* every row of it is writable */
+		prev_end = (uint8_t *)data + (size_t)stride * rows;
+	}
+	unit_log_clear();
+	assert_int_equal(dispman_buffer_map(buf, NULL, NULL), -ENOTSUP);
+	assert_error_logged("dispman_buffer_map_plane");
+	assert_int_equal(dispman_buffer_map_plane(buf, fi->n_planes, NULL, NULL), -EINVAL);
+	assert_error_logged("plane");
+	assert_int_equal(dispman_buffer_map_plane(NULL, 0, NULL, NULL), -EINVAL);
+	assert_error_logged("buf is NULL");
+	struct mock_drm_counters c;
+	mock_drm_get_counters(&c);
+	assert_int_equal(c.live_dumb_buffers, 1);
+	dispman_buffer_unref(buf);
+	unit_assert_no_live_objects();
+}
+
+/* An NV12 import with one dma-buf per plane (V4L2's NV12M): each plane is mapped from its
+ * own fd, and reads what was written there. */
+static void test_map_planes_two_fds(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888, DRM_FORMAT_NV12 };
+	unit_build_plain_device();
+	mock_drm_add_plane(&(struct mock_drm_plane_info){
+		.type = DRM_PLANE_TYPE_OVERLAY,
+		.formats = formats,
+		.num_formats = 2,
+	});
+	unit_open_device(f);
+	int luma = unit_memfd((size_t)W * H), chroma = unit_memfd((size_t)W * H / 2 + 64);
+	struct dispman_dmabuf_desc desc = {
+		.width = W, .height = H, .fourcc = DRM_FORMAT_NV12,
+		.modifier = DRM_FORMAT_MOD_INVALID, .n_planes = 2, .fds = { luma, chroma },
+		.offsets = { 0, 64 }, .pitches = { W, W },
+	};
+	struct dispman_buffer *buf = dispman_buffer_import_dmabuf(f->dev, &desc);
+	assert_non_null(buf);
+	assert_int_not_equal(buffer_handle(buf, 0), buffer_handle(buf, 1));
+	assert_int_equal(pwrite(luma, "Y", 1, 0), 1);
+	assert_int_equal(pwrite(chroma, "UV", 2, 64), 2);
+	uint8_t *y = NULL, *uv = NULL;
+	uint32_t ys = 0, uvs = 0;
+	assert_int_equal(dispman_buffer_map_plane(buf, 1, (void **)&uv, &uvs), 0);
+	assert_int_equal(dispman_buffer_map_plane(buf, 0, (void **)&y, &ys), 0);
+	assert_int_equal(ys, W);
+	assert_int_equal(uvs, W);
+	assert_memory_equal(y, "Y", 1);
+	assert_memory_equal(uv, "UV", 2);
+	dispman_buffer_unref(buf);
+	unit_assert_no_live_objects();
+	close(luma);
+	close(chroma);
 }
 
 /* ---- failures injected half-way ---- */
@@ -601,6 +690,12 @@ int main(int argc, char **argv)
 			unit_teardown, NULL },
 		{ "buffer@import-nv12-one-fd", test_import_nv12_one_fd, unit_setup_empty,
 			unit_teardown, NULL },
+		{ "buffer@map-planes-two-fds", test_map_planes_two_fds, unit_setup_empty,
+			unit_teardown, NULL },
+		{ "buffer@dumb-nv12", test_dumb_planar, unit_setup_vkms, unit_teardown,
+			(void *)&planar_formats[0] },
+		{ "buffer@dumb-yuv420", test_dumb_planar, unit_setup_vkms, unit_teardown,
+			(void *)&planar_formats[1] },
 		{ "buffer@export", test_export, unit_setup_vkms, unit_teardown, NULL },
 		{ "buffer@orphaned", test_orphaned, unit_setup_vkms, unit_teardown, NULL },
 		{ "buffer@ref-unref", test_ref_unref, unit_setup_vkms, unit_teardown, NULL },

@@ -250,6 +250,86 @@ static void test_modes(void **state)
 	assert_int_equal(dispman_output_get_crtc_id(f->out), 0);
 }
 
+/* The kernel's mode: the CRTC's MODE_ID blob in the mock, as a width (0: no blob). */
+static uint32_t kernel_mode_width(struct unit_fixture *f, drmModeModeInfo *info)
+{
+	uint64_t blob_id = 0;
+	assert_true(mock_drm_get_prop(MOCK_VKMS_CRTC, "MODE_ID", &blob_id));
+	if (!blob_id)
+		return 0;
+	drmModePropertyBlobPtr blob = drmModeGetPropertyBlob(dispman_device_get_drm_fd(f->dev),
+		(uint32_t)blob_id);
+	assert_non_null(blob);
+	assert_int_equal(blob->length, sizeof(*info));
+	memcpy(info, blob->data, sizeof(*info));
+	drmModeFreePropertyBlob(blob);
+	return info->hdisplay;
+}
+
+/*
+ * The active mode is the kernel's (the CRTC's MODE_ID after the commit), the current mode
+ * the pending one: they differ between enable() with another mode and its commit.
+ */
+static void test_active_mode(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_mode m;
+	drmModeModeInfo k;
+	unit_log_clear();
+	assert_int_equal(dispman_output_get_active_mode(f->out, &m), -ENODATA);
+	assert_true(unit_log_find(DISPMAN_LOG_DEBUG, "no active mode"));
+	assert_int_equal(dispman_output_get_active_mode(NULL, &m), -EINVAL);
+	assert_error_logged("out is NULL");
+	assert_int_equal(dispman_output_get_active_mode(f->out, NULL), -EINVAL);
+	assert_error_logged("mode is NULL");
+
+	/* enabled, not committed: pending only */
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	assert_non_null(dispman_output_get_current_mode(f->out));
+	assert_int_equal(dispman_output_get_active_mode(f->out, &m), -ENODATA);
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	assert_int_equal(dispman_output_get_active_mode(f->out, &m), 0);
+	assert_int_equal(kernel_mode_width(f, &k), 1024);
+	assert_int_equal(m.width, k.hdisplay);
+	assert_int_equal(m.height, k.vdisplay);
+	assert_true(m.flags & DISPMAN_MODE_PREFERRED);
+	assert_memory_equal(&m, dispman_output_get_preferred_mode(f->out), sizeof(m));
+
+	/* another mode pending: the active one stays until the commit */
+	const struct dispman_mode *other = dispman_output_get_mode(f->out, 3); /* 800x600 */
+	assert_int_equal(dispman_output_enable(f->out, other), 0);
+	assert_ptr_equal(dispman_output_get_current_mode(f->out), other);
+	assert_int_equal(dispman_output_get_active_mode(f->out, &m), 0);
+	assert_int_equal(m.width, 1024);
+	struct dispman_buffer *small = unit_pattern_buffer(f->dev, 800, 600, DRM_FORMAT_XRGB8888,
+		1);
+	assert_int_equal(dispman_output_set_buffer(f->out, small), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	/* the commit returned: the kernel has the mode, before its flip completes */
+	assert_int_equal(dispman_output_get_active_mode(f->out, &m), 0);
+	assert_int_equal(kernel_mode_width(f, &k), 800);
+	assert_memory_equal(&m, other, sizeof(m));
+	assert_int_equal(m.refresh_mhz, other->refresh_mhz);
+	unit_drain(f->dev);
+
+	/* a refused modeset leaves the kernel's mode, and the active one, as they were */
+	assert_int_equal(dispman_output_enable(f->out, dispman_output_get_mode(f->out, 4)), 0);
+	mock_drm_fail_next("drmModeAtomicCommit/apply", EINVAL);
+	assert_true(dispman_device_commit(f->dev) < 0);
+	assert_int_equal(kernel_mode_width(f, &k), 800);
+	assert_int_equal(dispman_output_get_active_mode(f->out, &m), 0);
+	assert_int_equal(m.width, 800);
+
+	/* disabled by a commit: no active mode */
+	assert_int_equal(dispman_output_disable(f->out), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	unit_drain(f->dev);
+	assert_int_equal(kernel_mode_width(f, &k), 0);
+	assert_int_equal(dispman_output_get_active_mode(f->out, &m), -ENODATA);
+	dispman_buffer_unref(small);
+	dispman_buffer_unref(base);
+}
+
 /* A connector without modes, a disconnected one, and one CRTC for two outputs. */
 static void test_custom_outputs(void **state)
 {
@@ -517,7 +597,7 @@ static void test_destroy_null(void **state)
 
 int main(int argc, char **argv)
 {
-	enum { N_FIXED = 17, N = N_FIXED + UNIT_ARRAY_LEN(open_failures) };
+	enum { N_FIXED = 18, N = N_FIXED + UNIT_ARRAY_LEN(open_failures) };
 	struct CMUnitTest tests[N] = {
 		{ "device@open", test_open, unit_setup_vkms_closed, unit_teardown, NULL },
 		{ "device@open-env", test_open_env, unit_setup_vkms, unit_teardown, NULL },
@@ -529,6 +609,7 @@ int main(int argc, char **argv)
 			unit_teardown, NULL },
 		{ "device@outputs", test_outputs, unit_setup_vkms, unit_teardown, NULL },
 		{ "device@modes", test_modes, unit_setup_vkms, unit_teardown, NULL },
+		{ "device@active-mode", test_active_mode, unit_setup_vkms, unit_teardown, NULL },
 		{ "device@custom-outputs", test_custom_outputs, unit_setup_empty, unit_teardown,
 			NULL },
 		{ "device@no-connected-output", test_no_connected_output, unit_setup_vkms_closed,
