@@ -19,6 +19,7 @@
 #include "log.h"
 #include "output.h"
 #include "plane.h"
+#include "request.h"
 
 /* What proposal.c keeps per device (dispman_device.proposal: proposal_state_init() to
  * proposal_state_finish()). */
@@ -184,7 +185,8 @@ bool proposal_covers_plane_off(const struct proposal *prop, const struct dispman
 	return false;
 }
 
-void proposal_record(const struct proposal *prop, struct dispman_device *dev)
+void proposal_record(const struct proposal *prop, struct dispman_device *dev,
+	const struct frame_kind *kind)
 {
 	/* a kept proposal: the same planes show the same layers (new framebuffers, and a
 	 * new CRTC after a modeset), and the planes it skips stay off */
@@ -200,6 +202,13 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
 				layer ? buffer_fb_id(layer_buffer(layer)) : 0,
 				layer ? crtc_id(output_crtc(layer_output(layer))) : 0);
+			/* the rectangles the request wrote (req_build()): all of them unless
+			 * the frame kept the shape, then those of the layers that moved */
+			if (layer && (!kind->reused || layer_geom_dirty(layer))) {
+				struct plane_rect rect;
+				req_layer_rect(layer, &rect);
+				plane_record_rect(p, &rect);
+			}
 		}
 		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
 		if (plane_in_use(p))
