@@ -216,7 +216,7 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 	const struct frame_kind *kind, struct commit_scope *scope, bool modeset)
 {
 	bool keep_scene = kind->reused && !kind->geometry;
-	proposal_record(prop, dev, kind);
+	proposal_record(prop, dev, !kind->reused);
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct dispman_output *out = device_output(dev, i);
 		if (!scope->outputs[i].in)

@@ -20,7 +20,6 @@
 
 struct dispman_device;
 struct dispman_layer;
-struct frame_kind;
 
 /* What one plane shows; its output is layer->out, its CRTC that output's. */
 struct proposed_plane {
@@ -178,10 +177,11 @@ static inline bool proposal_covers_plane_of(const struct proposal *prop,
 		return proposal_has_output(prop, output_index(out));
 	return proposal_covers_plane_off(prop, dev, p);
 }
-/* The kernel accepted the commit of prop, whose request req_build() made as kind says: its
- * planes (those it covers) and layers now show it, with the rectangles the request set. */
-void proposal_record(const struct proposal *prop, struct dispman_device *dev,
-	const struct frame_kind *kind);
+/* The kernel accepted the commit of prop: its planes (those it covers) and layers now show
+ * it, with the rectangles its request set (req_build()): every plane's when all_rects (the
+ * request wrote them all: a frame that did not keep the shape), else those of the layers
+ * that moved (layer_geom_dirty()). */
+void proposal_record(const struct proposal *prop, struct dispman_device *dev, bool all_rects);
 
 /* The kernel accepted the request req_build_kept_output() made for out: each plane of out
  * now shows its layer's buffer; the layers, the other planes and the planes in use stay as

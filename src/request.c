@@ -234,15 +234,13 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	return -err;
 }
 
-enum dispman_transform req_layer_rect(const struct dispman_layer *layer, struct plane_rect *rect)
+/* The rectangles layer's plane shows, as proposal_record() records them; returns the
+ * layer's transform on the scanout. */
+static enum dispman_transform layer_rect(const struct dispman_layer *layer,
+	struct plane_rect *rect)
 {
-	struct transform_geom g; /* on the scanout: the output's transform applied */
-	layer_scanout(layer, &g);
-	const drmModeModeInfo *mode = output_mode(layer_output(layer));
-	/* the destination cut to the screen, the source with it (as the plane turns it);
-	 * wholly off-screen layers never get a plane */
-	if (mode)
-		transform_clip(&g, mode->hdisplay, mode->vdisplay);
+	struct transform_geom g;
+	layer_scanout_clipped(layer, &g);
 	*rect = (struct plane_rect){
 		.src_x = g.src_x, .src_y = g.src_y, .src_w = g.src_w, .src_h = g.src_h,
 		.crtc_x = g.dst_x, .crtc_y = g.dst_y, .crtc_w = g.dst_w, .crtc_h = g.dst_h,
@@ -306,7 +304,7 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		}
 		uint32_t out_crtc_id = crtc_id(output_crtc(out));
 		struct plane_rect rect;
-		enum dispman_transform t = req_layer_rect(layer, &rect);
+		enum dispman_transform t = layer_rect(layer, &rect);
 		const struct plane_rect *cur = plane_cur_rect(p);
 		if (kind->reused && cur && cur_crtc_id == out_crtc_id) {
 			/* new rectangles on a kept plane (kind->geometry): only what changed,

@@ -12,12 +12,7 @@
 
 #include <xf86drmMode.h>
 
-#include <dispman/dispman.h>
-
-#include "plane.h"
-
 struct dispman_device;
-struct dispman_layer;
 struct dispman_output;
 struct proposal;
 
@@ -76,10 +71,6 @@ bool req_error_is_answer(int err);
  */
 void req_build(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r, const struct frame_kind *kind);
-/* The rectangles layer's plane shows (its source and destination on the scanout, cut to
- * its output's mode), as req_build() writes them and proposal_record() records them;
- * returns the layer's transform on the scanout. */
-enum dispman_transform req_layer_rect(const struct dispman_layer *layer, struct plane_rect *rect);
 
 /*
  * The request of a frame that keeps out's committed planes as they are and only brings new
