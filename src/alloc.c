@@ -621,27 +621,59 @@ static bool stacking_holds(struct dispman_output *out, struct dispman_layer *d, 
  * that a layer off the planes moved, so that the assignment is searched again once the
  * rectangles stop changing (it may fit a plane now).
  */
+static bool output_geometry_holds(struct dispman_device *dev, struct dispman_output *out)
+{
+	const struct plan_input in = {
+		.width = output_mode(out)->hdisplay,
+		.height = output_mode(out)->vdisplay,
+		.limits = plan_limits_of(dev),
+	};
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, output_layers(out))
+		if (!layer_holds(dev, out, &in, layer_from_link(pos)))
+			return false;
+	list_for_each_safe(pos, tmp, output_layers(out)) {
+		struct dispman_layer *l = layer_from_link(pos);
+		if (layer_geom_dirty(l) && !stacking_holds(out, l, in.width, in.height))
+			return false;
+	}
+	return true;
+}
+
+/* An output whose layers the geometry check visits: enabled, with a CRTC and a mode. */
+static bool output_placed(const struct dispman_output *out)
+{
+	return output_enabled(out) && output_crtc(out) && output_mode(out);
+}
+
 static bool geometry_holds(struct dispman_device *dev)
 {
-	for (size_t o = 0; o < device_n_outputs(dev); o++) {
-		struct dispman_output *out = device_output(dev, o);
-		if (!output_enabled(out) || !output_crtc(out) || !output_mode(out))
+	struct dispman_layer *const *moved;
+	size_t n;
+	if (!layer_moved_list(dev, &moved, &n)) {
+		/* more layers moved than listed: every layer of every output */
+		for (size_t o = 0; o < device_n_outputs(dev); o++) {
+			struct dispman_output *out = device_output(dev, o);
+			if (output_placed(out) && !output_geometry_holds(dev, out))
+				return false;
+		}
+		return true;
+	}
+	/* Only the moved layers: a layer whose rectangles did not change shows as the
+	 * committed state has it (anything else that changes that changes the shape). */
+	for (size_t i = 0; i < n; i++) {
+		struct dispman_layer *l = moved[i];
+		struct dispman_output *out = layer_output(l);
+		if (!output_placed(out))
 			continue;
 		const struct plan_input in = {
 			.width = output_mode(out)->hdisplay,
 			.height = output_mode(out)->vdisplay,
 			.limits = plan_limits_of(dev),
 		};
-		struct list *pos, *tmp;
-		list_for_each_safe(pos, tmp, output_layers(out))
-			if (!layer_holds(dev, out, &in, layer_from_link(pos)))
-				return false;
-		list_for_each_safe(pos, tmp, output_layers(out)) {
-			struct dispman_layer *l = layer_from_link(pos);
-			if (layer_geom_dirty(l) &&
-			    !stacking_holds(out, l, in.width, in.height))
-				return false;
-		}
+		if (!layer_holds(dev, out, &in, l) ||
+		    !stacking_holds(out, l, in.width, in.height))
+			return false;
 	}
 	return true;
 }
@@ -706,7 +738,10 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	} else {
 		proposal_keep_committed(prop);
 	}
-	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+	/* A frame that keeps the assignment draws only when a composited layer changed
+	 * (its buffer or its rectangles: layer.c notes it), without visiting the others. */
+	for (size_t i = 0; (search || layer_compose_dirty(dev)) && i < device_n_outputs(dev);
+	     i++) {
 		int ret = compose_output(prop, device_output(dev, i), proposal_has_output(prop, i),
 			search);
 		if (ret < 0)
@@ -735,15 +770,35 @@ bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
 	}
 	if (geometry)
 		device_stats(dev)->geometry_commits++;
-	bool pending = false;
+	bool all = true; /* every output composed in this commit */
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
-		struct dispman_output *out = device_output(dev, i);
 		if (proposal_has_output(prop, i) || full)
-			compose_commit_done(out);
-		if (!device_geometry_dirty(dev))
-			continue; /* no layer's rectangles changed (layer.c sets both) */
+			compose_commit_done(device_output(dev, i));
+		else
+			all = false;
+	}
+	if (all)
+		layer_compose_clean(dev);
+	if (!device_geometry_dirty(dev))
+		return false; /* no layer's rectangles changed (layer.c sets both) */
+	bool pending = false;
+	struct dispman_layer *const *moved;
+	size_t n;
+	if (layer_moved_list(dev, &moved, &n)) {
+		/* backwards: layer_geometry_committed() moves the last one into its place */
+		for (size_t i = n; i-- > 0;) {
+			struct dispman_layer *l = moved[i];
+			if (full || proposal_has_output(prop, output_index(layer_output(l))))
+				layer_geometry_committed(l);
+			else
+				pending = true;
+		}
+		device_set_geometry_dirty(dev, pending);
+		return false;
+	}
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct list *pos, *tmp;
-		list_for_each_safe(pos, tmp, output_layers(out)) {
+		list_for_each_safe(pos, tmp, output_layers(device_output(dev, i))) {
 			struct dispman_layer *l = layer_from_link(pos);
 			if (proposal_has_output(prop, i) || full)
 				layer_geometry_committed(l);

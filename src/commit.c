@@ -210,11 +210,13 @@ static void record_output_on(struct dispman_device *dev, struct dispman_output *
 
 /* The kernel accepted the commit of prop (whose mode blobs the CRTCs take from scope;
  * modeset: it allowed one): record it, then what it queued on each output and when
- * (keep_scene: the frame kept the shape and every rectangle, see record_frame()). */
+ * (kind: how its request was made; a frame that kept the shape and every rectangle keeps
+ * the scenes too, see record_frame()). */
 static void apply_success(struct dispman_device *dev, const struct proposal *prop,
-	struct commit_scope *scope, bool modeset, bool keep_scene)
+	const struct frame_kind *kind, struct commit_scope *scope, bool modeset)
 {
-	proposal_record(prop, dev);
+	bool keep_scene = kind->reused && !kind->geometry;
+	proposal_record(prop, dev, !kind->reused);
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct dispman_output *out = device_output(dev, i);
 		if (!scope->outputs[i].in)
@@ -327,7 +329,7 @@ static int commit_selected(struct dispman_device *dev, struct commit_scope *scop
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
 		/* the shape and every rectangle kept: the outputs' scenes too */
-		apply_success(dev, &prop, scope, modeset, kind.reused && !kind.geometry);
+		apply_success(dev, &prop, &kind, scope, modeset);
 		alloc_done(dev, &prop, &kind, true);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */

@@ -14,6 +14,15 @@
 /* What layer.c keeps per device (dispman_device.layers: layer_init() to layer_finish()). */
 struct layer_state {
 	unsigned next_serial; /* creation order of the device's layers */
+	/* The layers whose rectangles changed since an accepted commit took them (geom_dirty
+	 * set: n_dirty of them), so that a frame that only moves layers visits those, not
+	 * every layer. The first LAYER_MOVED_MAX are listed in moved; the list is whole
+	 * (layer_moved_list()) when n_moved == n_dirty. */
+	struct dispman_layer *moved[LAYER_MOVED_MAX];
+	size_t n_moved, n_dirty;
+	/* a composited layer got new content or rectangles since every output last composed
+	 * (layer_compose_dirty()) */
+	bool compose_dirty;
 };
 
 int layer_init(struct dispman_device *dev)
@@ -98,6 +107,7 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 
 void layer_destroy_internal(struct dispman_layer *layer)
 {
+	layer_geometry_committed(layer); /* off the moved list */
 	device_notify_layer_destroyed(output_device(layer->out), layer);
 	list_remove(&layer->link);
 	if (output_base_layer(layer->out) == layer)
@@ -119,6 +129,21 @@ void dispman_layer_destroy(struct dispman_layer *layer)
 		return;
 	device_shape_changed(output_device(layer->out));
 	layer_destroy_internal(layer);
+}
+
+/* Its rectangles changed: on the device's moved list (layer_moved_list()). */
+static void mark_moved(struct dispman_layer *layer)
+{
+	struct dispman_device *dev = output_device(layer->out);
+	struct layer_state *st = device_layer_state(dev);
+	if (layer->composited)
+		st->compose_dirty = true;
+	device_geometry_changed(dev);
+	if (layer->geom_dirty)
+		return;
+	layer->geom_dirty = true;
+	if (st->n_dirty++ == st->n_moved && st->n_moved < LAYER_MOVED_MAX)
+		st->moved[st->n_moved++] = layer;
 }
 
 /* The setters' common check: a layer to set. */
@@ -144,6 +169,8 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
 	rate_settle(layer);
 	layer->content_serial++; /* new content, even with the same buffer: redraw it */
+	if (layer->composited)
+		device_layer_state(output_device(layer->out))->compose_dirty = true;
 	dispman_buffer_unref(old);
 	return 0;
 }
@@ -165,8 +192,7 @@ int dispman_layer_set_source(struct dispman_layer *layer, uint32_t x, uint32_t y
 	layer->src_w = w;
 	layer->src_h = h;
 	/* rectangles only: the frame may keep its planes (alloc.c) */
-	layer->geom_dirty = true;
-	device_geometry_changed(output_device(layer->out));
+	mark_moved(layer);
 	return 0;
 }
 
@@ -186,8 +212,7 @@ int dispman_layer_set_destination(struct dispman_layer *layer, int32_t x, int32_
 	layer->dst_w = w;
 	layer->dst_h = h;
 	/* rectangles only: the frame may keep its planes (alloc.c) */
-	layer->geom_dirty = true;
-	device_geometry_changed(output_device(layer->out));
+	mark_moved(layer);
 	return 0;
 }
 
@@ -466,7 +491,38 @@ bool layer_geom_dirty(const struct dispman_layer *layer)
 
 void layer_geometry_committed(struct dispman_layer *layer)
 {
+	if (!layer->geom_dirty)
+		return;
 	layer->geom_dirty = false;
+	struct layer_state *st = device_layer_state(output_device(layer->out));
+	st->n_dirty--;
+	for (size_t i = 0; i < st->n_moved; i++) {
+		if (st->moved[i] == layer) {
+			st->moved[i] = st->moved[--st->n_moved];
+			break;
+		}
+	}
+	if (!st->n_dirty)
+		st->n_moved = 0; /* whole again */
+}
+
+bool layer_moved_list(const struct dispman_device *dev, struct dispman_layer *const **list,
+	size_t *n)
+{
+	const struct layer_state *st = device_layer_state(dev);
+	*list = st->moved;
+	*n = st->n_moved;
+	return st->n_moved == st->n_dirty;
+}
+
+bool layer_compose_dirty(const struct dispman_device *dev)
+{
+	return device_layer_state(dev)->compose_dirty;
+}
+
+void layer_compose_clean(struct dispman_device *dev)
+{
+	device_layer_state(dev)->compose_dirty = false;
 }
 
 void layer_set_copy_reason(struct dispman_layer *layer, enum dispman_placement_reason why)

@@ -62,6 +62,18 @@ bool layer_needs_plane(const struct dispman_layer *layer);
 bool layer_geom_dirty(const struct dispman_layer *layer);
 /* An accepted commit of its output took them: alloc.c (alloc_done()) only. */
 void layer_geometry_committed(struct dispman_layer *layer);
+/* The layers listed as moved (layer_moved_list()) at most */
+#define LAYER_MOVED_MAX 16
+/* The device's layers whose rectangles changed (layer_geom_dirty()), in *list (n of them,
+ * owned by layer.c, valid until a layer setter or layer_geometry_committed() runs).
+ * Returns false when more changed than the list holds: then walk every layer. */
+bool layer_moved_list(const struct dispman_device *dev, struct dispman_layer *const **list,
+	size_t *n);
+/* A composited layer (layer_composited()) got a buffer or new rectangles since
+ * layer_compose_clean(), which alloc.c calls once every output composed them: a frame
+ * that keeps the assignment and finds this false has nothing to draw. */
+bool layer_compose_dirty(const struct dispman_device *dev);
+void layer_compose_clean(struct dispman_device *dev);
 
 /* The camera's copy path: its buffer holds a CPU copy, and why (FORMAT, IMPORT), which
  * dispman_layer_get_placement() reports; DISPMAN_REASON_NONE: not a copy. camera.c only. */

@@ -381,7 +381,12 @@ void output_flip_release(struct dispman_output *out)
 	/* A buffer left the screen when neither the new frame nor a frame
 	 * committed since (the callbacks' commits) holds it. */
 	for (size_t i = 0; i < n_old; i++) {
-		if (!output_holds_buffer(out, old[i]))
+		/* the usual case first: the new frame holds it at the same place (commit.c
+		 * queues a frame's buffers in the order of its layers), which spares the walk
+		 * of both frames per buffer */
+		const struct frame *shown = out->shown;
+		bool same = i < shown->n && shown->bufs[i] == old[i];
+		if (!same && !output_holds_buffer(out, old[i]))
 			buffer_release(old[i]);
 		dispman_buffer_unref(old[i]);
 	}

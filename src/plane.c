@@ -33,6 +33,8 @@ struct plane {
 	uint32_t cur_fb_id;
 	struct dispman_layer *cur_layer; /* NULL: off or not ours; its output is cur_layer's */
 	unsigned cur_zpos;
+	struct plane_rect cur_rect; /* valid when cur_rect_known */
+	bool cur_rect_known;
 	/* zpos range, read on first use (plane_read_zpos()) */
 	bool zpos_read;
 	uint64_t zpos_min, zpos_max;
@@ -271,6 +273,19 @@ void plane_set_kernel_state(struct plane *plane, uint32_t fb_id, uint32_t crtc_i
 {
 	plane->cur_fb_id = fb_id;
 	plane->cur_crtc_id = crtc_id;
+	plane->cur_rect_known = false;
+}
+
+const struct plane_rect *plane_cur_rect(const struct plane *plane)
+{
+	return plane->cur_rect_known ? &plane->cur_rect : NULL;
+}
+
+void plane_record_rect(struct plane *plane, const struct plane_rect *rect)
+{
+	plane->cur_rect_known = rect != NULL;
+	if (rect)
+		plane->cur_rect = *rect;
 }
 
 void plane_read_zpos(struct dispman_device *dev, struct plane *p)
@@ -300,6 +315,8 @@ void plane_record_commit(struct plane *plane, struct dispman_layer *layer, unsig
 	plane->cur_zpos = zpos;
 	plane->cur_fb_id = fb_id;
 	plane->cur_crtc_id = crtc_id;
+	if (!layer)
+		plane->cur_rect_known = false;
 }
 
 bool plane_has_format(const struct plane *plane, uint32_t format)

@@ -53,6 +53,16 @@ struct dispman_layer *plane_cur_layer(const struct plane *plane);
 unsigned plane_cur_zpos(const struct plane *plane);
 uint32_t plane_cur_fb_id(const struct plane *plane);
 uint32_t plane_cur_crtc_id(const struct plane *plane);
+/* The rectangles a plane shows, as its properties take them: source 16.16 in the buffer,
+ * destination (CRTC_*) in the mode's pixels. */
+struct plane_rect {
+	uint32_t src_x, src_y, src_w, src_h;
+	int32_t crtc_x, crtc_y;
+	uint32_t crtc_w, crtc_h;
+};
+/* The rectangles the last accepted commit set on it (plane_record_rect()); NULL when
+ * unknown (off, or the kernel's state read at start or after another DRM master). */
+const struct plane_rect *plane_cur_rect(const struct plane *plane);
 /* the committed state uses it: a layer, a framebuffer or a CRTC */
 bool plane_in_use(const struct plane *plane);
 
@@ -65,6 +75,10 @@ void plane_set_kernel_state(struct plane *plane, uint32_t fb_id, uint32_t crtc_i
  * ours), its zpos, framebuffer and CRTC. proposal.c (proposal_record()) only. */
 void plane_record_commit(struct plane *plane, struct dispman_layer *layer, unsigned zpos,
 	uint32_t fb_id, uint32_t crtc_id);
+/* Records the rectangles an accepted commit set on the plane (NULL: unknown). proposal.c
+ * (proposal_record()) only; plane_record_commit() with no layer and
+ * plane_set_kernel_state() forget them. */
+void plane_record_rect(struct plane *plane, const struct plane_rect *rect);
 /* Reads the plane's zpos range (plane_zpos_min(), plane_zpos_max()) once, on first use:
  * alloc.c (before planning), the only caller. */
 void plane_read_zpos(struct dispman_device *dev, struct plane *plane);

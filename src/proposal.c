@@ -19,6 +19,7 @@
 #include "log.h"
 #include "output.h"
 #include "plane.h"
+#include "transform.h"
 
 /* What proposal.c keeps per device (dispman_device.proposal: proposal_state_init() to
  * proposal_state_finish()). */
@@ -184,7 +185,7 @@ bool proposal_covers_plane_off(const struct proposal *prop, const struct dispman
 	return false;
 }
 
-void proposal_record(const struct proposal *prop, struct dispman_device *dev)
+void proposal_record(const struct proposal *prop, struct dispman_device *dev, bool all_rects)
 {
 	/* a kept proposal: the same planes show the same layers (new framebuffers, and a
 	 * new CRTC after a modeset), and the planes it skips stay off */
@@ -200,6 +201,18 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
 				layer ? buffer_fb_id(layer_buffer(layer)) : 0,
 				layer ? crtc_id(output_crtc(layer_output(layer))) : 0);
+			/* the rectangles the request wrote (req_build()): all of them unless
+			 * the frame kept the shape, then those of the layers that moved */
+			if (layer && (all_rects || layer_geom_dirty(layer))) {
+				struct transform_geom g;
+				layer_scanout_clipped(layer, &g);
+				plane_record_rect(p, &(struct plane_rect){
+					.src_x = g.src_x, .src_y = g.src_y,
+					.src_w = g.src_w, .src_h = g.src_h,
+					.crtc_x = g.dst_x, .crtc_y = g.dst_y,
+					.crtc_w = g.dst_w, .crtc_h = g.dst_h,
+				});
+			}
 		}
 		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
 		if (plane_in_use(p))

@@ -178,8 +178,10 @@ static inline bool proposal_covers_plane_of(const struct proposal *prop,
 	return proposal_covers_plane_off(prop, dev, p);
 }
 /* The kernel accepted the commit of prop: its planes (those it covers) and layers now show
- * it. */
-void proposal_record(const struct proposal *prop, struct dispman_device *dev);
+ * it, with the rectangles its request set (req_build()): every plane's when all_rects (the
+ * request wrote them all: a frame that did not keep the shape), else those of the layers
+ * that moved (layer_geom_dirty()). */
+void proposal_record(const struct proposal *prop, struct dispman_device *dev, bool all_rects);
 
 /* The kernel accepted the request req_build_kept_output() made for out: each plane of out
  * now shows its layer's buffer; the layers, the other planes and the planes in use stay as

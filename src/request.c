@@ -234,6 +234,42 @@ int req_commit(struct dispman_device *dev, struct atomic_req *r, uint32_t flags,
 	return -err;
 }
 
+/* The rectangles layer's plane shows, as proposal_record() records them; returns the
+ * layer's transform on the scanout. */
+static enum dispman_transform layer_rect(const struct dispman_layer *layer,
+	struct plane_rect *rect)
+{
+	struct transform_geom g;
+	layer_scanout_clipped(layer, &g);
+	*rect = (struct plane_rect){
+		.src_x = g.src_x, .src_y = g.src_y, .src_w = g.src_w, .src_h = g.src_h,
+		.crtc_x = g.dst_x, .crtc_y = g.dst_y, .crtc_w = g.dst_w, .crtc_h = g.dst_h,
+	};
+	return g.t;
+}
+
+/* The rectangle properties of plane (properties pp) whose values rect changes from cur. */
+static void add_changed(struct atomic_req *r, uint32_t id, const struct plane_props *pp,
+	const struct plane_rect *rect, const struct plane_rect *cur)
+{
+	if (rect->src_x != cur->src_x)
+		add(r, id, pp->src_x, rect->src_x);
+	if (rect->src_y != cur->src_y)
+		add(r, id, pp->src_y, rect->src_y);
+	if (rect->src_w != cur->src_w)
+		add(r, id, pp->src_w, rect->src_w);
+	if (rect->src_h != cur->src_h)
+		add(r, id, pp->src_h, rect->src_h);
+	if (rect->crtc_x != cur->crtc_x)
+		add(r, id, pp->crtc_x, (uint64_t)(int64_t)rect->crtc_x);
+	if (rect->crtc_y != cur->crtc_y)
+		add(r, id, pp->crtc_y, (uint64_t)(int64_t)rect->crtc_y);
+	if (rect->crtc_w != cur->crtc_w)
+		add(r, id, pp->crtc_w, rect->crtc_w);
+	if (rect->crtc_h != cur->crtc_h)
+		add(r, id, pp->crtc_h, rect->crtc_h);
+}
+
 /* The plane properties of the proposed assignment, for the planes the request covers. */
 static void add_planes(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r, const struct frame_kind *kind)
@@ -266,32 +302,35 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 			}
 			continue;
 		}
-		note_crtc(r, cur_crtc_id);
 		uint32_t out_crtc_id = crtc_id(output_crtc(out));
+		struct plane_rect rect;
+		enum dispman_transform t = layer_rect(layer, &rect);
+		const struct plane_rect *cur = plane_cur_rect(p);
+		if (kind->reused && cur && cur_crtc_id == out_crtc_id) {
+			/* new rectangles on a kept plane (kind->geometry): only what changed,
+			 * as the floor's loop sends it; the kernel keeps the rest */
+			size_t before = r->buf->n_props;
+			if (cur_fb_id != fb_id)
+				add(r, id, pp->fb_id, fb_id);
+			add_changed(r, id, pp, &rect, cur);
+			if (r->buf->n_props != before)
+				note_crtc(r, cur_crtc_id);
+			continue;
+		}
+		note_crtc(r, cur_crtc_id);
 		note_crtc(r, out_crtc_id);
-		uint32_t sx, sy, sw, sh, dw, dh;
-		int32_t dx, dy;
-		struct transform_geom g; /* on the scanout: the output's transform applied */
-		layer_scanout(layer, &g);
-		const drmModeModeInfo *mode = output_mode(out);
-		/* the destination cut to the screen, the source with it (as the plane turns
-		 * it); wholly off-screen layers never get a plane */
-		if (mode)
-			transform_clip(&g, mode->hdisplay, mode->vdisplay);
-		sx = g.src_x, sy = g.src_y, sw = g.src_w, sh = g.src_h;
-		dx = g.dst_x, dy = g.dst_y, dw = g.dst_w, dh = g.dst_h;
 		if (pp->rotation)
-			req_add(r, id, pp->rotation, transform_drm_rotation(g.t));
+			req_add(r, id, pp->rotation, transform_drm_rotation(t));
 		req_add(r, id, pp->fb_id, fb_id);
 		req_add(r, id, pp->crtc_id, out_crtc_id);
-		req_add(r, id, pp->src_x, sx);
-		req_add(r, id, pp->src_y, sy);
-		req_add(r, id, pp->src_w, sw);
-		req_add(r, id, pp->src_h, sh);
-		req_add(r, id, pp->crtc_x, (uint64_t)(int64_t)dx);
-		req_add(r, id, pp->crtc_y, (uint64_t)(int64_t)dy);
-		req_add(r, id, pp->crtc_w, dw);
-		req_add(r, id, pp->crtc_h, dh);
+		req_add(r, id, pp->src_x, rect.src_x);
+		req_add(r, id, pp->src_y, rect.src_y);
+		req_add(r, id, pp->src_w, rect.src_w);
+		req_add(r, id, pp->src_h, rect.src_h);
+		req_add(r, id, pp->crtc_x, (uint64_t)(int64_t)rect.crtc_x);
+		req_add(r, id, pp->crtc_y, (uint64_t)(int64_t)rect.crtc_y);
+		req_add(r, id, pp->crtc_w, rect.crtc_w);
+		req_add(r, id, pp->crtc_h, rect.crtc_h);
 		if (pp->alpha)
 			req_add(r, id, pp->alpha, layer_alpha(layer));
 		enum dispman_blend_mode blend = layer_blend(layer);

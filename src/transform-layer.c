@@ -59,6 +59,16 @@ void layer_scanout(const struct dispman_layer *layer, struct transform_geom *g)
 	transform_geometry(ot, bt, w, h, g);
 }
 
+void layer_scanout_clipped(const struct dispman_layer *layer, struct transform_geom *g)
+{
+	layer_scanout(layer, g);
+	const drmModeModeInfo *mode = output_mode(layer_output(layer));
+	/* the destination cut to the screen, the source with it (as the plane turns it);
+	 * wholly off-screen layers never get a plane */
+	if (mode)
+		transform_clip(g, mode->hdisplay, mode->vdisplay);
+}
+
 struct rect layer_scanout_rect(const struct dispman_layer *layer, int32_t w, int32_t h)
 {
 	struct transform_geom g;

@@ -84,6 +84,9 @@ void layer_scanout(const struct dispman_layer *layer, struct transform_geom *g);
 /* Its destination on the scanout (the output's transform applied), cut to a w x h screen
  * (rect_clip(): empty when nothing of it is on the screen). */
 struct rect layer_scanout_rect(const struct dispman_layer *layer, int32_t w, int32_t h);
+/* layer_scanout() cut to its output's mode (transform_clip()), as a plane shows it: the
+ * request builder writes it and proposal_record() records it. */
+void layer_scanout_clipped(const struct dispman_layer *layer, struct transform_geom *g);
 /* A scene entry's rectangles and transform from layer_scanout(). */
 void layer_scanout_entry(const struct dispman_layer *layer, struct scene_entry *e);
 

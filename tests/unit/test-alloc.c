@@ -424,15 +424,25 @@ static void after_geometry_moving(struct fx *f)
 		uint64_t v;
 		assert_true(mock_drm_get_prop(MOCK_VKMS_OVERLAY(2), "CRTC_X", &v));
 		assert_int_equal(v, 700 + k);
+		/* only what changed, as the floor's loop sends it: CRTC_X */
+		mock_drm_get_counters(&mb);
+		assert_int_equal(mb.last_items, 1);
 	}
+	/* both coordinates: CRTC_X and CRTC_Y */
+	dispman_layer_set_destination(f->layers[3], 700, 401, 200, 200);
+	frame(f);
+	mock_drm_get_counters(&mb);
+	assert_int_equal(mb.last_items, 2);
+	dispman_layer_set_destination(f->layers[3], 710, 400, 200, 200);
+	frame(f);
 	dispman_device_get_stats(f->dev, &b);
 	mock_drm_get_counters(&mb);
 	assert_int_equal(b.test_commits, a.test_commits);
 	assert_int_equal(mb.test_commits, ma.test_commits);
 	assert_int_equal(b.searches, a.searches);
-	assert_int_equal(b.geometry_commits, a.geometry_commits + 10);
+	assert_int_equal(b.geometry_commits, a.geometry_commits + 12);
 	assert_int_equal(b.geometry_refused, a.geometry_refused);
-	assert_int_equal(b.commits, a.commits + 10);
+	assert_int_equal(b.commits, a.commits + 12);
 	check_placements(f);
 	/* a plane that cannot take the new rectangle: the primary must cover the screen */
 	dispman_layer_set_destination(f->layers[0], 1, 0, 1024, 768);
