@@ -8,7 +8,7 @@
  * a page-flip event. The latency is the flip event's timestamp (CLOCK_MONOTONIC, the
  * clock a compositor's presentation feedback reports) minus the time just before the
  * press was written. The presses follow latency-kiosk's schedule (50 ms plus 7 ms x i mod
- * 17 between them), so both meet every phase of the refresh alike.
+ * 17 after the last frame's vblank), so both meet the same phases of the refresh.
  *
  *   latency-input-floor [--presses N] [--device /dev/dri/cardN]
  *
@@ -178,8 +178,11 @@ int main(int argc, char **argv)
 	cur = 1;
 	double startup_ms = (double)(t_flip - t_start) / 1e6;
 	for (unsigned n = 0; n < presses; n++) {
-		struct timespec pause = { 0, (long)(50 + (n * 7) % 17) * 1000000L };
-		nanosleep(&pause, NULL);
+		/* the press at latency-kiosk's phase: 50 ms plus 7 ms x n mod 17 after the last
+		 * flip's timestamp (a vblank) */
+		uint64_t due = t_flip + (50 + (n * 7) % 17) * 1000000ull;
+		struct timespec at = { (time_t)(due / 1000000000ull), (long)(due % 1000000000ull) };
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 		uint64_t t0 = now_ns();
 		if (uinput_kbd_key(&kbd, KEY_A, 1) < 0 || uinput_kbd_key(&kbd, KEY_A, 0) < 0)
 			DIE("uinput write: %s", strerror(errno));

@@ -447,9 +447,13 @@ int main(int argc, char **argv)
 		DIE("no keyboard focus within 60 s");
 	unsigned missed = 0;
 	for (unsigned n = 0; n < presses; n++) {
-		/* 50 ms plus a step of 7 ms mod 17: the press lands at every phase of a 60 Hz
-		 * refresh, the same sequence for every compositor */
-		sleep_ms(d, 50 + (n * 7) % 17);
+		/* 50 ms plus a step of 7 ms mod 17 after the last frame's presentation time (a
+		 * vblank): the press lands at every phase of a 60 Hz refresh, the same phases
+		 * for every contender (counted from when the program heard of the frame, the
+		 * phases would shift by how late each learns of it) */
+		uint64_t due = t_present + (50 + (n * 7) % 17) * 1000000ull, now = now_ns();
+		if (due > now)
+			sleep_ms(d, (unsigned)((due - now) / 1000000ull));
 		waiting_key = true;
 		uint64_t t0 = now_ns();
 		key_event(KEY_A, 1);
