@@ -5,12 +5,13 @@
  * (seat_inject(): focus, enter/leave, grabs, idle and blanking alike). The global exists
  * only while allowed (virtual-input.c), as the virtual keyboard's.
  *
- * Relative motion moves the seat's pointer from where it is, absolute motion maps the
- * client's extent onto the output (with or without the output argument: the compositor
- * shows one). Positions are kept inside the output. Each request is delivered at once,
- * each with its own wl_pointer.frame: `frame` groups nothing more. The client's timestamps
- * have no defined base, so events carry the compositor's CLOCK_MONOTONIC time. Buttons
- * still down when a virtual pointer goes are released.
+ * Relative motion moves the seat's pointer from where it is (the seat carries it across
+ * an extended layout by its dx, dy: output.c), absolute motion maps the client's extent
+ * onto the first output, as an absolute input device's (the output argument is not used).
+ * Each request is delivered at once, each with its own wl_pointer.frame: `frame` groups
+ * nothing more. The client's timestamps have no defined base, so events carry the
+ * compositor's CLOCK_MONOTONIC time. Buttons still down when a virtual pointer goes are
+ * released.
  */
 #include "virtual-pointer.h"
 
