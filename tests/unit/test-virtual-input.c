@@ -31,6 +31,7 @@
 #include <dispman/wayland.h>
 
 #include "mock-drm.h"
+#include "wl-pair.h"
 #include "unit-main.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
@@ -40,8 +41,6 @@
 struct fixture {
 	struct dispman_device *dev;
 	struct dispman_wayland *wl;
-	struct wl_event_loop *loop;
-	struct wl_display *server;
 	struct wl_display *client;
 	struct wl_registry *registry;
 	struct wl_seat *seat;
@@ -76,19 +75,7 @@ static int open_fds(void)
 /* Requests to the compositor, events back, a few times over. */
 static void pump(struct fixture *f)
 {
-	for (int i = 0; i < 8; i++) {
-		wl_display_flush(f->client);
-		wl_event_loop_dispatch(f->loop, 0);
-		wl_display_flush_clients(f->server);
-		while (wl_display_prepare_read(f->client) != 0)
-			wl_display_dispatch_pending(f->client);
-		struct pollfd p = { .fd = wl_display_get_fd(f->client), .events = POLLIN };
-		if (poll(&p, 1, 0) > 0)
-			wl_display_read_events(f->client);
-		else
-			wl_display_cancel_read(f->client);
-		wl_display_dispatch_pending(f->client);
-	}
+	wl_pair_pump(f->wl, f->client);
 }
 
 static void seat_caps(void *data, struct wl_seat *s, uint32_t caps)
@@ -128,22 +115,9 @@ static void start(struct fixture *f, bool allow)
 {
 	memset(f, 0, sizeof(*f));
 	f->fds = open_fds();
-	mock_drm_setup_vkms_like();
-	int fd = mock_drm_open();
-	CHECK(fd >= 0);
-	f->dev = dispman_device_create_for_fd(fd);
-	CHECK(f->dev != NULL);
-	f->wl = dispman_wayland_create(f->dev, dispman_device_get_first_connected_output(f->dev));
-	CHECK(f->wl != NULL);
+	wl_pair_start(&f->dev, &f->wl, &f->client);
 	if (allow)
 		CHECK(dispman_wayland_set_virtual_input(f->wl, true) == 0);
-	f->server = dispman_wayland_get_display(f->wl);
-	f->loop = wl_display_get_event_loop(f->server);
-	int sv[2];
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
-	CHECK(wl_client_create(f->server, sv[0]) != NULL);
-	f->client = wl_display_connect_to_fd(sv[1]);
-	CHECK(f->client != NULL);
 	f->registry = wl_display_get_registry(f->client);
 	wl_registry_add_listener(f->registry, &registry_listener, f);
 	pump(f);
@@ -158,9 +132,7 @@ static void stop(struct fixture *f)
 	if (f->seat)
 		wl_seat_destroy(f->seat);
 	wl_registry_destroy(f->registry);
-	wl_display_disconnect(f->client);
-	dispman_wayland_destroy(f->wl);
-	dispman_device_destroy(f->dev);
+	wl_pair_stop(&f->dev, &f->wl, &f->client);
 	/* the mock holds nothing; the keymaps' memfds and the sockets are closed */
 	CHECK(mock_drm_live_objects() == 0);
 	mock_drm_reset();

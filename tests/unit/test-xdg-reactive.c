@@ -23,6 +23,7 @@
 #include <dispman/wayland.h>
 
 #include "mock-drm.h"
+#include "wl-pair.h"
 #include "unit-main.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -31,8 +32,6 @@
 struct fixture {
 	struct dispman_device *dev;
 	struct dispman_wayland *wl;
-	struct wl_event_loop *loop;
-	struct wl_display *server;
 	struct wl_display *client;
 	struct wl_registry *registry;
 	struct wl_compositor *compositor;
@@ -57,20 +56,7 @@ struct window {
 /* Requests to the compositor, events back (and its repaints), a few times over. */
 static void pump(struct fixture *f)
 {
-	for (int i = 0; i < 8; i++) {
-		wl_display_flush(f->client);
-		wl_event_loop_dispatch(f->loop, 0);
-		wl_display_flush_clients(f->server);
-		while (wl_display_prepare_read(f->client) != 0)
-			wl_display_dispatch_pending(f->client);
-		struct pollfd p = { .fd = wl_display_get_fd(f->client), .events = POLLIN };
-		if (poll(&p, 1, 0) > 0)
-			wl_display_read_events(f->client);
-		else
-			wl_display_cancel_read(f->client);
-		wl_display_dispatch_pending(f->client);
-	}
-	CHECK(wl_display_get_error(f->client) == 0);
+	wl_pair_pump(f->wl, f->client);
 }
 
 static void wm_ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
@@ -133,21 +119,8 @@ static const struct wl_registry_listener registry_listener = { global, global_re
 static void start(struct fixture *f, enum dispman_wayland_window_policy policy)
 {
 	memset(f, 0, sizeof(*f));
-	mock_drm_setup_vkms_like();
-	int fd = mock_drm_open();
-	CHECK(fd >= 0);
-	f->dev = dispman_device_create_for_fd(fd);
-	CHECK(f->dev != NULL);
-	f->wl = dispman_wayland_create(f->dev, dispman_device_get_first_connected_output(f->dev));
-	CHECK(f->wl != NULL);
+	wl_pair_start(&f->dev, &f->wl, &f->client);
 	CHECK(dispman_wayland_set_window_policy(f->wl, policy) == 0);
-	f->server = dispman_wayland_get_display(f->wl);
-	f->loop = wl_display_get_event_loop(f->server);
-	int sv[2];
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
-	CHECK(wl_client_create(f->server, sv[0]) != NULL);
-	f->client = wl_display_connect_to_fd(sv[1]);
-	CHECK(f->client != NULL);
 	f->registry = wl_display_get_registry(f->client);
 	wl_registry_add_listener(f->registry, &registry_listener, f);
 	pump(f);
@@ -174,9 +147,7 @@ static void stop(struct fixture *f)
 	wl_shm_destroy(f->shm);
 	wl_compositor_destroy(f->compositor);
 	wl_registry_destroy(f->registry);
-	wl_display_disconnect(f->client);
-	dispman_wayland_destroy(f->wl);
-	dispman_device_destroy(f->dev);
+	wl_pair_stop(&f->dev, &f->wl, &f->client);
 	CHECK(mock_drm_live_objects() == 0);
 	mock_drm_reset();
 }
@@ -305,7 +276,8 @@ static void test_parent_moved(void **state)
 	CHECK(fixed.x == 180 && fixed.y == 100);
 
 	/* a move that keeps both inside: no new configure */
-	struct wl_client *c = wl_client_from_link(wl_display_get_client_list(f.server)->next);
+	struct wl_display *server = dispman_wayland_get_display(f.wl);
+	struct wl_client *c = wl_client_from_link(wl_display_get_client_list(server)->next);
 	struct wl_resource *top_res = wl_client_get_object(c,
 		wl_proxy_get_id((struct wl_proxy *)top.surface));
 	CHECK(top_res != NULL);

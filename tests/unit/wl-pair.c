@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+#include "wl-pair.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <wayland-server-core.h>
+
+#include "mock-drm.h"
+#include "unit-main.h"
+
+#define CHECK(c) do { if (!(c)) fail_msg("%s:%d: %s", __FILE__, __LINE__, #c); } while (0)
+
+void wl_pair_start(struct dispman_device **dev, struct dispman_wayland **wl,
+	struct wl_display **client)
+{
+	mock_drm_setup_vkms_like();
+	int fd = mock_drm_open();
+	CHECK(fd >= 0);
+	*dev = dispman_device_create_for_fd(fd);
+	CHECK(*dev != NULL);
+	*wl = dispman_wayland_create(*dev, dispman_device_get_first_connected_output(*dev));
+	CHECK(*wl != NULL);
+	int sv[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	CHECK(wl_client_create(dispman_wayland_get_display(*wl), sv[0]) != NULL);
+	*client = wl_display_connect_to_fd(sv[1]);
+	CHECK(*client != NULL);
+}
+
+void wl_pair_pump(struct dispman_wayland *wl, struct wl_display *client)
+{
+	struct wl_display *server = dispman_wayland_get_display(wl);
+	struct wl_event_loop *loop = wl_display_get_event_loop(server);
+	for (int i = 0; i < 8; i++) {
+		wl_display_flush(client);
+		wl_event_loop_dispatch(loop, 0);
+		wl_display_flush_clients(server);
+		if (wl_display_get_error(client))
+			continue;
+		while (wl_display_prepare_read(client) != 0)
+			wl_display_dispatch_pending(client);
+		struct pollfd p = { .fd = wl_display_get_fd(client), .events = POLLIN };
+		if (poll(&p, 1, 0) > 0)
+			wl_display_read_events(client);
+		else
+			wl_display_cancel_read(client);
+		wl_display_dispatch_pending(client);
+	}
+}
+
+void wl_pair_stop(struct dispman_device **dev, struct dispman_wayland **wl,
+	struct wl_display **client)
+{
+	wl_display_disconnect(*client);
+	dispman_wayland_destroy(*wl);
+	dispman_device_destroy(*dev);
+	*client = NULL;
+	*wl = NULL;
+	*dev = NULL;
+}
