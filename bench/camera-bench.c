@@ -23,6 +23,8 @@
  * counts for anyone. GStreamer needs GST_REGISTRY pointing at a registry made on the host
  * (scripts/bench does it), else it rescans its plug-ins in every run.
  */
+#include "camera-contender.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,12 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { C_FLOOR, C_DISPMAN, C_GST, N_C };
-static const char *const names[] = {
-	"floor (raw V4L2 -> KMS loop)",
-	"libdispman camera layer",
-	"gst v4l2src io-mode=dmabuf ! kmssink",
-};
+static const char *const *const names = camera_contender_names;
 
 struct sample {
 	double cpu_us;
@@ -55,35 +52,13 @@ static int run(int c, unsigned long frames, struct sample *s)
 	if (cfd < 0)
 		return -1;
 	close(cfd);
-	char preload[512], exe[512], nf[32], size[32], caps[128], dev_arg[128], nb[32];
+	char preload[512];
 	snprintf(preload, sizeof(preload), "%s/ioctl-count.so", bindir);
-	snprintf(nf, sizeof(nf), "%lu", frames);
-	snprintf(size, sizeof(size), "%ux%u", w, h);
-	snprintf(caps, sizeof(caps), "video/x-raw,format=BGRx,width=%u,height=%u", w, h);
-	snprintf(dev_arg, sizeof(dev_arg), "device=%s", video);
-	snprintf(nb, sizeof(nb), "num-buffers=%lu", frames);
-	fflush(stdout); /* or the child inherits (and flushes) what is buffered */
-	pid_t pid = fork();
+	pid_t pid = camera_contender_spawn(c, bindir, video, w, h, frames, preload,
+		"BENCH_COUNT_OUT",
+		count_file);
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		setenv("LD_PRELOAD", preload, 1);
-		setenv("BENCH_COUNT_OUT", count_file, 1);
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		if (c == C_FLOOR) {
-			snprintf(exe, sizeof(exe), "%s/floor-camera", bindir);
-			execl(exe, exe, "--frames", nf, "--video", video, "--size", size, (char *)NULL);
-		} else if (c == C_DISPMAN) {
-			snprintf(exe, sizeof(exe), "%s/dispman-camera", bindir);
-			execl(exe, exe, "--frames", nf, "--video", video, "--size", size, (char *)NULL);
-		} else {
-			execlp("gst-launch-1.0", "gst-launch-1.0", "-q", "v4l2src", dev_arg,
-				"io-mode=dmabuf", nb, "!", caps, "!", "kmssink", "driver-name=vkms",
-				(char *)NULL);
-		}
-		_exit(127);
-	}
 	int status;
 	struct rusage ru;
 	if (wait4(pid, &status, 0, &ru) < 0)

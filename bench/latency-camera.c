@@ -38,6 +38,8 @@
  * capture->commit median is below the floor's or its capture->flip median is below the
  * floor's by more than that chance.
  */
+#include "camera-contender.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -53,12 +55,7 @@
 
 #include <linux/videodev2.h>
 
-enum { C_FLOOR, C_DISPMAN, C_GST, N_C };
-static const char *const names[] = {
-	"floor (raw V4L2 -> KMS loop)",
-	"libdispman camera layer",
-	"gst v4l2src io-mode=dmabuf ! kmssink",
-};
+static const char *const *const names = camera_contender_names;
 
 #define MAX_SAMPLES 16384
 #define MAX_RUNS 32
@@ -142,38 +139,16 @@ static int run(int c, bool keep)
 	if (ofd < 0)
 		return -1;
 	close(ofd);
-	char preload[512], exe[512], nf[32], size[32], caps[128], dev_arg[128], nb[32];
+	char preload[512];
 	snprintf(preload, sizeof(preload), "%s/latency-probe.so", bindir);
-	snprintf(nf, sizeof(nf), "%lu", frames);
-	snprintf(size, sizeof(size), "%ux%u", w, h);
-	snprintf(caps, sizeof(caps), "video/x-raw,format=BGRx,width=%u,height=%u", w, h);
-	snprintf(dev_arg, sizeof(dev_arg), "device=%s", video);
-	snprintf(nb, sizeof(nb), "num-buffers=%lu", frames);
-	fflush(stdout); /* or the child inherits (and flushes) what is buffered */
 	if (raw)
 		fflush(raw);
 	uint64_t t_fork = now_ns();
-	pid_t pid = fork();
+	pid_t pid = camera_contender_spawn(c, bindir, video, w, h, frames, preload,
+		"LATENCY_OUT",
+		out_file);
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		setenv("LD_PRELOAD", preload, 1);
-		setenv("LATENCY_OUT", out_file, 1);
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		if (c == C_FLOOR) {
-			snprintf(exe, sizeof(exe), "%s/floor-camera", bindir);
-			execl(exe, exe, "--frames", nf, "--video", video, "--size", size, (char *)NULL);
-		} else if (c == C_DISPMAN) {
-			snprintf(exe, sizeof(exe), "%s/dispman-camera", bindir);
-			execl(exe, exe, "--frames", nf, "--video", video, "--size", size, (char *)NULL);
-		} else {
-			execlp("gst-launch-1.0", "gst-launch-1.0", "-q", "v4l2src", dev_arg,
-				"io-mode=dmabuf", nb, "!", caps, "!", "kmssink", "driver-name=vkms",
-				(char *)NULL);
-		}
-		_exit(127);
-	}
 	int status;
 	if (waitpid(pid, &status, 0) < 0)
 		return -1;
