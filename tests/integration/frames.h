@@ -6,6 +6,7 @@
 #ifndef DISPMAN_TEST_FRAMES_H
 #define DISPMAN_TEST_FRAMES_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +55,31 @@ static inline size_t frames_diff(struct dispman_buffer *a, struct dispman_buffer
 	if (max_diff)
 		*max_diff = mx;
 	return bad;
+}
+
+/* A w x h dumb buffer of a 32-bit format, every pixel px(x, y) (caller destroys); asserts. */
+static inline struct dispman_buffer *frame_make(struct dispman_device *dev, uint32_t w,
+	uint32_t h, uint32_t fourcc, uint32_t (*px)(uint32_t x, uint32_t y))
+{
+	struct dispman_buffer *b = dispman_buffer_create_dumb(dev, w, h, fourcc);
+	CHECK(b, "create %ux%u: %s", w, h, strerror(errno));
+	void *data;
+	uint32_t stride;
+	CHECK(dispman_buffer_map(b, &data, &stride) == 0, "map");
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++)
+			((uint32_t *)(void *)((char *)data + (size_t)y * stride))[x] = px(x, y);
+	return b;
+}
+
+/* Dispatches the device's events until *flips (counted by the caller's frame callback)
+ * grows, for 20 s at most; asserts. */
+static inline void frames_wait_flip(struct dispman_device *dev, const unsigned *flips)
+{
+	unsigned before = *flips;
+	for (int i = 0; i < 200 && *flips == before; i++)
+		CHECK(dispman_device_dispatch(dev, 100) >= 0, "dispatch");
+	CHECK(*flips > before, "no flip within 20 s");
 }
 
 /* Whether QEMU can screendump the heads of the device the test opened. */

@@ -153,24 +153,13 @@ static void on_frame(struct dispman_output *out, uint64_t seq, const struct time
 
 static void wait_flip(struct ctx *c)
 {
-	unsigned before = c->flips;
-	for (int i = 0; i < 200 && c->flips == before; i++)
-		CHECK(dispman_device_dispatch(c->dev, 100) >= 0, "dispatch");
-	CHECK(c->flips > before, "no flip within 20 s");
+	frames_wait_flip(c->dev, &c->flips);
 }
 
 static struct dispman_buffer *make(struct ctx *c, uint32_t w, uint32_t h, uint32_t fourcc,
 	uint32_t (*px)(uint32_t x, uint32_t y))
 {
-	struct dispman_buffer *b = dispman_buffer_create_dumb(c->dev, w, h, fourcc);
-	CHECK(b, "create %ux%u: %s", w, h, strerror(errno));
-	void *data;
-	uint32_t stride;
-	CHECK(dispman_buffer_map(b, &data, &stride) == 0, "map");
-	for (uint32_t y = 0; y < h; y++)
-		for (uint32_t x = 0; x < w; x++)
-			((uint32_t *)(void *)((char *)data + (size_t)y * stride))[x] = px(x, y);
-	return b;
+	return frame_make(c->dev, w, h, fourcc, px);
 }
 
 /* Whether every plane of the device has a "rotation" property with rotate-90 and -270. */

@@ -12,11 +12,6 @@
 
 #include "compose-yuv.h"
 
-static uint32_t pattern(uint32_t x, uint32_t y, uint32_t color)
-{
-	return color ^ ((x * 0x10101u + y * 0x100u) & 0x00ffffffu);
-}
-
 /* BT.601 limited range: white, black, grey, red, and one pixel pair sharing chroma. */
 static void test_convert(void **state)
 {
@@ -169,26 +164,6 @@ static struct dispman_buffer *yuyv_buffer(struct unit_fixture *f, uint32_t w, ui
 	return buf;
 }
 
-/* The 32x16 rectangle at (100, 50) is want, the base pattern around it. */
-static void check_rect(struct unit_fixture *f, uint32_t want)
-{
-	struct dispman_buffer *frame = NULL;
-	assert_int_equal(dispman_output_capture(f->out, &frame), 0);
-	void *data;
-	uint32_t stride;
-	assert_int_equal(dispman_buffer_map(frame, &data, &stride), 0);
-	for (uint32_t y = 40; y < 80; y++) {
-		const uint32_t *row = (const uint32_t *)(const void *)((char *)data +
-			(size_t)y * stride);
-		for (uint32_t x = 90; x < 140; x++) {
-			bool inside = x >= 100 && x < 132 && y >= 50 && y < 66;
-			uint32_t exp = inside ? want : pattern(x, y, 0) & 0xffffff;
-			assert_int_equal(row[x] & 0xffffff, exp);
-		}
-	}
-	dispman_buffer_unref(frame);
-}
-
 /* No plane takes YUYV: the layer is composited (reason FORMAT) and its colour converted,
  * where before it was not shown. */
 static void test_composited(void **state)
@@ -206,7 +181,7 @@ static void test_composited(void **state)
 	assert_int_equal(dispman_layer_get_placement(layer, &p), 0);
 	assert_int_equal(p.state, DISPMAN_PLACEMENT_COMPOSITED);
 	assert_int_equal(p.reason, DISPMAN_REASON_FORMAT);
-	check_rect(f, 0xff0000);
+	unit_check_rect(f, 0xff0000);
 	/* new content in the same buffer, set again: redrawn */
 	uint8_t *data;
 	uint32_t stride;
@@ -218,7 +193,7 @@ static void test_composited(void **state)
 	assert_int_equal(dispman_layer_set_buffer(layer, yuv), 0);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	unit_drain(f->dev);
-	check_rect(f, 0xffffff);
+	unit_check_rect(f, 0xffffff);
 	dispman_layer_destroy(layer);
 	dispman_buffer_unref(yuv);
 	dispman_buffer_unref(base);
@@ -265,7 +240,7 @@ static void test_nv12_composited(void **state)
 	assert_int_equal(dispman_layer_get_placement(layer, &p), 0);
 	assert_int_equal(p.state, DISPMAN_PLACEMENT_COMPOSITED);
 	assert_int_equal(p.reason, DISPMAN_REASON_FORMAT);
-	check_rect(f, 0xff0000);
+	unit_check_rect(f, 0xff0000);
 	assert_int_equal(dispman_device_get_stats(f->dev, &s1), 0);
 	assert_int_equal(s1.compositions, s0.compositions + 1);
 	const struct dispman_mode *m = dispman_output_get_current_mode(f->out);
@@ -284,7 +259,7 @@ static void test_nv12_composited(void **state)
 	assert_int_equal(dispman_layer_set_buffer(layer, nv12), 0);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	unit_drain(f->dev);
-	check_rect(f, 0xffffff);
+	unit_check_rect(f, 0xffffff);
 	dispman_layer_destroy(layer);
 	dispman_buffer_unref(nv12);
 	dispman_buffer_unref(base);

@@ -206,6 +206,11 @@ int unit_memfd(size_t size)
 	return fd;
 }
 
+uint32_t unit_pattern(uint32_t x, uint32_t y, uint32_t color)
+{
+	return color ^ ((x * 0x10101u + y * 0x100u) & 0x00ffffffu);
+}
+
 struct dispman_buffer *unit_pattern_buffer(struct dispman_device *dev, uint32_t w, uint32_t h,
 	uint32_t fourcc, uint32_t color)
 {
@@ -217,9 +222,28 @@ struct dispman_buffer *unit_pattern_buffer(struct dispman_device *dev, uint32_t 
 	for (uint32_t y = 0; y < h; y++) {
 		uint32_t *row = (uint32_t *)(void *)((char *)data + (size_t)y * stride);
 		for (uint32_t x = 0; x < w; x++)
-			row[x] = color ^ ((x * 0x10101u + y * 0x100u) & 0x00ffffffu);
+			row[x] = unit_pattern(x, y, color);
 	}
 	return buf;
+}
+
+void unit_check_rect(struct unit_fixture *f, uint32_t want)
+{
+	struct dispman_buffer *frame = NULL;
+	assert_int_equal(dispman_output_capture(f->out, &frame), 0);
+	void *data;
+	uint32_t stride;
+	assert_int_equal(dispman_buffer_map(frame, &data, &stride), 0);
+	for (uint32_t y = 40; y < 80; y++) {
+		const uint32_t *row = (const uint32_t *)(const void *)((char *)data +
+			(size_t)y * stride);
+		for (uint32_t x = 90; x < 140; x++) {
+			bool inside = x >= 100 && x < 132 && y >= 50 && y < 66;
+			uint32_t exp = inside ? want : unit_pattern(x, y, 0) & 0xffffff;
+			assert_int_equal(row[x] & 0xffffff, exp);
+		}
+	}
+	dispman_buffer_unref(frame);
 }
 
 void unit_record_release(struct dispman_buffer *buf, void *data)

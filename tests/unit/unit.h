@@ -77,13 +77,20 @@ int unit_drain(struct dispman_device *dev);
 /* A new memfd of size bytes (the stand-in of a dma-buf). */
 int unit_memfd(size_t size);
 
-/* A dumb buffer filled with a pattern of color ^ (x * 0x10101 + y * 0x100); asserts. */
+/* The test pattern: color ^ (x * 0x10101 + y * 0x100), 24 bits. */
+uint32_t unit_pattern(uint32_t x, uint32_t y, uint32_t color);
+
+/* A dumb buffer filled with unit_pattern(x, y, color); asserts. */
 struct dispman_buffer *unit_pattern_buffer(struct dispman_device *dev, uint32_t w, uint32_t h,
 	uint32_t fourcc, uint32_t color);
 
 /* Enables the output with its preferred mode, shows a full-screen pattern buffer of color,
  * commits and waits for the flip (asserts). The caller owns the returned buffer. */
 struct dispman_buffer *unit_show_first_frame(struct unit_fixture *f, uint32_t color);
+
+/* Captures the output (writeback) and asserts that the 32x16 rectangle at (100, 50) is
+ * want and the pattern of unit_show_first_frame(f, 0) is around it. */
+void unit_check_rect(struct unit_fixture *f, uint32_t want);
 
 /* Release callbacks recorded in order (the first 8 buffers, and how many in all). */
 struct unit_release_log {
