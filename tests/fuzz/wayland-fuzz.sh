@@ -32,6 +32,7 @@ fail() {
 	tail -n 40 "$out/kiosk.log" >&2
 	exit 1
 }
+. "$(dirname "$0")/../integration/kiosk-stop.sh"
 stat() { kill -USR1 "$kpid" 2>/dev/null; sleep 0.5; awk -v k="$1" '$1 == k { print $2 }' "$stats"; }
 frames() { cat "$good" 2>/dev/null || echo 0; }
 alive() { kill -0 "$kpid" 2>/dev/null || fail "dispman-kiosk died"; }
@@ -128,12 +129,5 @@ slack=$((ref_rss / 20)); [ $slack -ge 4096 ] || slack=4096
 [ "$layers" = "$base_layers" ] || fail "layers $base_layers -> $layers"
 [ "$buffers" -le "$base_buffers" ] || fail "buffers $base_buffers -> $buffers"
 [ "$clients" = 1 ] || fail "$clients clients connected, want 1 (the good one)"
-kill "$kpid"
-wait "$kpid"
-rc=$?
-kpid=
-if grep -E "AddressSanitizer|LeakSanitizer|runtime error" "$out/kiosk.log"; then
-	fail "sanitizer report from dispman-kiosk"
-fi
-[ "$rc" = 143 ] || fail "dispman-kiosk exited $rc (want 143, the client's SIGTERM status)"
+kiosk_stop_clean
 echo "PASS: seed $seed, $(awk '$1 == "requests" { print $2 }' "$out/fuzz-stats") requests in $secs s, compositor flat and clean"

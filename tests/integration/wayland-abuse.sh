@@ -24,6 +24,7 @@ fail() {
 	tail -n 40 "$out/kiosk.log" >&2
 	exit 1
 }
+. "$(dirname "$0")/kiosk-stop.sh"
 stat() { kill -USR1 "$kpid"; sleep 0.5; awk -v k="$1" '$1 == k { print $2 }' "$stats"; }
 wait_stat() { # NAME MIN TIMEOUT_S
 	local i v
@@ -105,12 +106,5 @@ fi
 [ "$layers" = "$base_layers" ] || fail "layers $base_layers -> $layers"
 [ "$buffers" -le "$base_buffers" ] || fail "buffers $base_buffers -> $buffers"
 [ "$clients" = 1 ] || fail "$clients clients connected, want 1"
-kill "$kpid"
-wait "$kpid"
-rc=$?
-kpid=
-if grep -E "AddressSanitizer|LeakSanitizer|runtime error" "$out/kiosk.log"; then
-	fail "sanitizer report from dispman-kiosk"
-fi
-[ "$rc" = 143 ] || fail "dispman-kiosk exited $rc (want 143, the client's SIGTERM status)"
+kiosk_stop_clean
 echo "PASS: $n protocol-error cases, $((1 + v4l_case)) crashed clients, nothing left behind, no sanitizer report"
