@@ -530,3 +530,20 @@ int dispman_device_probe(struct dispman_device *dev)
 			strerror(-ret));
 	return changed;
 }
+
+int dispman_device_switch_vt(struct dispman_device *dev, int vt)
+{
+	if (refuse_null(dev, "dev"))
+		return -EINVAL;
+	if (vt < 1 || vt > 63) {
+		dispman_log(DISPMAN_LOG_ERROR, "dispman_device_switch_vt: VT %d is out of range "
+			"(1 to 63)", vt);
+		return -EINVAL;
+	}
+	if (!dev->seat) {
+		dispman_log(DISPMAN_LOG_ERROR, "dispman_device_switch_vt: the device was not "
+			"opened through a seat (seatd or logind; see DISPMAN_SEAT): no VT to switch");
+		return -ENOTSUP;
+	}
+	return seat_switch_session(dev->seat, vt);
+}

@@ -194,6 +194,18 @@ int seat_attach(struct seat *s, struct dispman_device *dev, seat_changed_func ch
 	return 0;
 }
 
+int seat_switch_session(struct seat *s, int n)
+{
+	if (libseat_switch_session(s->ls, n) < 0) {
+		int err = errno ? errno : EIO;
+		dispman_log_errno(DISPMAN_LOG_ERROR, err, "seat %s: cannot switch to VT %d",
+			libseat_seat_name(s->ls), n);
+		return -err;
+	}
+	dispman_log(DISPMAN_LOG_INFO, "seat %s: switching to VT %d", libseat_seat_name(s->ls), n);
+	return 0;
+}
+
 #else /* !HAVE_LIBSEAT */
 
 struct seat *seat_open(void)
@@ -231,6 +243,13 @@ void seat_destroy(struct seat *s)
 int seat_attach(struct seat *s, struct dispman_device *dev, seat_changed_func changed)
 {
 	(void)s, (void)dev, (void)changed;
+	return -ENOTSUP;
+}
+
+int seat_switch_session(struct seat *s, int n)
+{
+	(void)s, (void)n;
+	dispman_log(DISPMAN_LOG_ERROR, "cannot switch VTs: libdispman was built without libseat");
 	return -ENOTSUP;
 }
 

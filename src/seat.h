@@ -34,6 +34,10 @@ void seat_rekey(struct seat *s, int old_fd, int new_fd);
 /* Whether the seat is enabled (true without a seat). */
 bool seat_is_enabled(const struct seat *s);
 
+/* Ask the seat to switch to session (VT) n. Returns 0 or -errno (-ENOTSUP without
+ * libseat); logs why it failed. */
+int seat_switch_session(struct seat *s, int n);
+
 /* The seat of dev was disabled (false) or enabled again (true). */
 typedef void (*seat_changed_func)(struct dispman_device *dev, bool enabled);
 

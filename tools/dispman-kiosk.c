@@ -19,6 +19,8 @@
  *                     demo clients)
  *   --hide-cursor     draw no pointer cursor (by default one is drawn while the seat has a
  *                     pointer device: the client's, else the XCursor theme's left_ptr)
+ *   --vt-switch       Ctrl+Alt+F1..F12 switch VTs through the seat (seatd or logind; off
+ *                     by default: the clients get those keys)
  *   --transform T     turn the output: normal, 90, 180, 270, flipped, flipped-90,
  *                     flipped-180, flipped-270 (wl_output.transform; 90: the screen's right
  *                     edge up, portrait on a landscape panel); touch follows it
@@ -237,6 +239,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
 		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
+		"[--vt-switch] "
 		"[--transform T] [--blank-after SECONDS] [--output NAME] [--layout extend|mirror] "
 		"[--mode WxH[@HZ]] [--allow-virtual-input] [--virtual-input-socket NAME] [--] "
 		"[COMMAND [ARGS...]]\n");
@@ -249,6 +252,7 @@ struct options {
 	bool use_seat;
 	unsigned xdg_shell_version;     /* 0: the library's default */
 	bool hide_cursor;
+	bool vt_switch;
 	bool virtual_input;             /* --allow-virtual-input */
 	const char *vinput_socket;      /* --virtual-input-socket */
 	int transform;                  /* enum dispman_transform */
@@ -310,6 +314,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			o->use_seat = true;
 		else if (strcmp(a, "--hide-cursor") == 0)
 			o->hide_cursor = true;
+		else if (strcmp(a, "--vt-switch") == 0)
+			o->vt_switch = true;
 		else if (strcmp(a, "--allow-virtual-input") == 0)
 			o->virtual_input = true;
 		else if (strcmp(a, "--virtual-input-socket") == 0 && has)
@@ -548,6 +554,8 @@ int main(int argc, char **argv)
 		dispman_wayland_set_xdg_shell_version(k.wl, o.xdg_shell_version);
 	if (o.hide_cursor)
 		dispman_wayland_hide_cursor(k.wl, true);
+	if (o.vt_switch && dispman_wayland_set_vt_switch(k.wl, true) < 0)
+		fprintf(stderr, "dispman-kiosk: --vt-switch: out of memory\n");
 	if (o.blank_after)
 		dispman_wayland_set_blank_timeout(k.wl, o.blank_after * 1000u);
 	if ((o.virtual_input && dispman_wayland_set_virtual_input(k.wl, true) < 0) ||

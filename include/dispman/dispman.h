@@ -241,6 +241,22 @@ bool dispman_device_is_paused(struct dispman_device *dev);
  */
 int dispman_device_resume(struct dispman_device *dev);
 
+/**
+ * Ask the seat the device was opened through to switch to virtual terminal vt (1 to 63),
+ * as Ctrl+Alt+Fn does on a desktop: libseat_switch_session() with seatd or logind. The
+ * switch itself happens later, through the seat: the device is paused (commits return
+ * -EACCES) when the seat disables it, and restored with one modeset when the seat comes
+ * back (see dispman_device_is_paused()). Switching to the VT already in front does
+ * nothing visible.
+ *
+ * Returns 0 when the request was sent; -EINVAL (dev NULL, vt out of range); -ENOTSUP (the
+ * device was not opened through a seat: see dispman_device_open() and DISPMAN_SEAT, or
+ * libdispman was built without libseat); or the -errno of libseat (its backend may not
+ * support switching: libseat's builtin backend, or a seat without VTs). Each error is
+ * logged with its reason.
+ */
+int dispman_device_switch_vt(struct dispman_device *dev, int vt);
+
 enum dispman_output_event {
 	DISPMAN_OUTPUT_CONNECTED = 1,    /* the connector became connected (or appeared) */
 	DISPMAN_OUTPUT_DISCONNECTED = 2, /* the connector was unplugged (or disappeared) */

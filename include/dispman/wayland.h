@@ -105,6 +105,21 @@ int dispman_wayland_set_input(struct dispman_wayland *wl, struct dispman_input *
 int dispman_wayland_hide_cursor(struct dispman_wayland *wl, bool hide);
 
 /**
+ * Let Ctrl+Alt+F1 to F12 switch virtual terminals (enable true), as a desktop session does;
+ * off by default, so a kiosk's clients get every key. While on, a press of Fn with a Ctrl
+ * and an Alt key held (evdev key codes, whatever the keymap) is not delivered to clients,
+ * nor is its release: it asks the seat for VT n with dispman_device_switch_vt(), which
+ * needs a device opened through seatd or logind (an error is logged otherwise and the
+ * compositor stays where it is). While another VT is in front the device is paused and
+ * its input suspended; when the seat gives the VT back, the library restores the output
+ * with one modeset and the compositor carries on. The keys counted are those of
+ * dispman_wayland_set_input()'s devices and of dispman_wayland_inject_input(); a client's
+ * virtual keyboard (zwp_virtual_keyboard_v1) cannot switch VTs. Returns 0, -EINVAL (wl
+ * NULL) or -ENOMEM.
+ */
+int dispman_wayland_set_vt_switch(struct dispman_wayland *wl, bool enable);
+
+/**
  * Set the wl_seat capabilities the compositor advertises in addition to those of its
  * dispman_input (which are keyboard, pointer and touch while an input is set): caps is a
  * mask of DISPMAN_INPUT_CAP_KEYBOARD, DISPMAN_INPUT_CAP_POINTER and DISPMAN_INPUT_CAP_TOUCH

@@ -29,6 +29,7 @@ struct data_device_manager;
 struct cursor;
 struct screencopy;
 struct idle_state;
+struct vt_switch;
 struct vkbd_manager;
 struct udmabuf;
 
@@ -139,6 +140,7 @@ struct server {
 	struct vkbd_manager *vkbd;      /* virtual-keyboard.c's */
 	struct vptr_manager *vptr;      /* virtual-pointer.c's */
 	struct vinput *vinput;          /* virtual-input.c's */
+	struct vt_switch *vt_switch;    /* vt-switch.c's, or NULL (off) */
 
 	struct dispman_wayland_stats stats;
 	unsigned layers;

@@ -25,6 +25,7 @@
 #include "virtual-keyboard.h"
 #include "virtual-input.h"
 #include "virtual-pointer.h"
+#include "vt-switch.h"
 #include "xdg.h"
 
 static int on_device_fd(int fd, uint32_t mask, void *data)
@@ -227,6 +228,7 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 		wl_event_source_remove(srv->idle);
 	if (srv->dev_source)
 		wl_event_source_remove(srv->dev_source);
+	vt_switch_finish(srv);
 	virtual_input_finish(srv);
 	virtual_keyboard_finish(srv);
 	idle_finish(srv);
@@ -354,6 +356,18 @@ int dispman_wayland_hide_cursor(struct dispman_wayland *wl, bool hide)
 	}
 	cursor_hide(&wl->srv, hide);
 	return 0;
+}
+
+int dispman_wayland_set_vt_switch(struct dispman_wayland *wl, bool enable)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_vt_switch: the compositor is NULL");
+		return -EINVAL;
+	}
+	int ret = vt_switch_enable(&wl->srv, enable);
+	if (ret < 0)
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_vt_switch: out of memory");
+	return ret;
 }
 
 int dispman_wayland_get_stats(struct dispman_wayland *wl, struct dispman_wayland_stats *stats)

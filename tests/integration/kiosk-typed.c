@@ -4,7 +4,8 @@
  * (kiosk-vkbd.sh): a full-screen toplevel in one colour whose wl_keyboard reads keys with
  * xkbcommon and the keymap it was last sent, as any application does. It logs to FILE, one
  * line each: "painted W H", "keymap N SIZE" (the Nth keymap and its size), "enter", "leave",
- * and after each key press that makes text "text ALL" (everything typed so far); from its
+ * "key CODE STATE" for every key event (evdev code, 1 pressed, 0 released), and after each
+ * key press that makes text "text ALL" (everything typed so far); from its
  * wl_pointer "pointer-enter X Y" and "button CODE PRESSED X Y" (surface coordinates, the
  * last motion's). It runs until killed or closed.
  *
@@ -75,6 +76,7 @@ static void kb_leave(void *data, struct wl_keyboard *k, uint32_t serial, struct 
 static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t time,
 	uint32_t key, uint32_t st)
 {
+	test_log("key %u %u", key, st);
 	if (st != WL_KEYBOARD_KEY_STATE_PRESSED || !state)
 		return;
 	char buf[16];

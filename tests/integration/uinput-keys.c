@@ -7,7 +7,8 @@
  *
  *   type TEXT        type TEXT on a US layout (letters, digits, space, a few symbols)
  *   key NAME         press and release one key: enter, tab, escape, backspace, space
- *   combo MOD+..+K   hold the modifiers (ctrl, shift, alt), press K, release all
+ *   combo MOD+..+K   hold the modifiers (ctrl, shift, alt), press K, release all (K also
+ *                    f1 to f12)
  *   sleep MS         wait
  *   sync             print "ok" on stdout once everything before is written
  *
@@ -82,6 +83,11 @@ static int named_key(const char *n)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(keys[i].name, n) == 0)
 			return keys[i].key;
+	int f = n[0] == 'f' && n[1] ? atoi(n + 1) : 0;
+	if (f >= 1 && f <= 10)
+		return KEY_F1 + f - 1;
+	if (f == 11 || f == 12)
+		return f == 11 ? KEY_F11 : KEY_F12;
 	bool shift;
 	if (strlen(n) == 1)
 		return char_key(n[0], &shift);
