@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wl_seat from a dispman_input: keyboard (xkb keymap from xkbcommon's defaults or
- * $XKB_DEFAULT_*; focus on the top toplevel), pointer (focus on the surface under it) and
+ * $XKB_DEFAULT_*; focus on the top toplevel), pointer (focus on the surface under it, kept
+ * on the one that got the press while a button is held: the implicit grab) and
  * touch (each touch point stays with the surface it went down on). Event positions from
  * dispman_input are output pixels; they are sent surface-local.
  */
@@ -276,6 +277,38 @@ static struct surface *pointer_update(struct seat *seat, double x, double y, dou
 	return s;
 }
 
+/* While a button is held (the implicit grab), the focus stays on the surface that got the
+ * press: (x, y) in its coordinates, even outside it. NULL: the press was on nothing, or the
+ * focus went away (it hears nothing more until the last button is released). */
+static struct surface *implicit_grab_focus(struct seat *seat, double x, double y, double *sx,
+	double *sy)
+{
+	struct surface *s = seat->pointer_focus;
+	int32_t ox, oy;
+	if (!s)
+		return NULL;
+	if (!tree_surface_origin(s, &ox, &oy)) {
+		/* not placed any more (its role went): as where it was last shown */
+		ox = s->x;
+		oy = s->y;
+	}
+	*sx = x - ox;
+	*sy = y - oy;
+	return s;
+}
+
+/* After an event of the implicit grab (held: a button was down before it): at the release
+ * of the last button the focus goes to what is under the pointer, with leave and enter. */
+static void end_implicit_grab(struct seat *seat, bool held, struct surface *was)
+{
+	if (!held || seat->buttons > 0 || seat->grab)
+		return;
+	double sx, sy;
+	struct surface *now = pointer_update(seat, seat->px, seat->py, &sx, &sy);
+	if (now && now != was)
+		pointer_frame(seat, client_of(now));
+}
+
 static void handle_pointer(struct seat *seat, const struct dispman_input_event *ev)
 {
 	uint32_t ms = (uint32_t)(ev->time_usec / 1000);
@@ -284,6 +317,8 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 	seat->py = ev->y;
 	seat->pointer_seen = true;
 	bool pressed = ev->state == DISPMAN_INPUT_PRESSED;
+	/* a button held before this event: the implicit grab */
+	bool held = seat->buttons > 0;
 	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON) {
 		if (pressed)
 			seat->buttons++;
@@ -297,8 +332,12 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 			seat->grab->motion(seat->grab, ms, ev->x, ev->y);
 		return;
 	}
-	struct surface *s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
-	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON && pressed) {
+	struct surface *s;
+	if (held)
+		s = implicit_grab_focus(seat, ev->x, ev->y, &sx, &sy);
+	else
+		s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
+	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON && pressed && !held) {
 		struct server_press press = { .target = s };
 		wl_signal_emit(&seat->srv->events.press, &press);
 		if (press.consumed)
@@ -306,8 +345,10 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 		/* the press may have closed popups: the focus is what is under it now */
 		s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
 	}
-	if (!s)
+	if (!s) {
+		end_implicit_grab(seat, held, NULL);
 		return;
+	}
 	struct wl_client *client = client_of(s);
 	struct wl_resource *p;
 	switch (ev->type) {
@@ -347,6 +388,7 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 		break;
 	}
 	pointer_frame(seat, client);
+	end_implicit_grab(seat, held, s);
 }
 
 /* ---- touch ---- */
@@ -672,6 +714,23 @@ static void repick_pointer(void *data)
 	seat->repick = NULL;
 	if (seat->grab || !seat->pointer_seen)
 		return;
+	if (seat->buttons > 0) {
+		/* the implicit grab keeps the focus (none, if the press was on nothing); a
+		 * focus that moved hears where the pointer now is on it */
+		double gx, gy;
+		struct surface *f = implicit_grab_focus(seat, seat->px, seat->py, &gx, &gy);
+		if (!f || (gx == seat->fsx && gy == seat->fsy))
+			return;
+		struct wl_resource *p;
+		uint32_t ms = now_ms();
+		seat->fsx = gx;
+		seat->fsy = gy;
+		for_each_of_client(p, &seat->pointers, client_of(f))
+			wl_pointer_send_motion(p, ms, wl_fixed_from_double(gx),
+				wl_fixed_from_double(gy));
+		pointer_frame(seat, client_of(f));
+		return;
+	}
 	struct surface *old = seat->pointer_focus;
 	double sx = 0, sy = 0;
 	struct surface *s = pointer_update(seat, seat->px, seat->py, &sx, &sy);
