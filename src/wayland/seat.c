@@ -45,8 +45,9 @@ struct seat {
 	double fsx, fsy;                /* the last position sent to pointer_focus */
 	struct wl_event_source *repick; /* idle: pick the pointer focus again */
 	unsigned buttons;               /* pointer buttons down */
+	uint32_t press_serial;          /* of the last wl_pointer.button press sent */
 	struct seat_pointer_grab *grab; /* NULL: pointer events go to the focus */
-	struct wl_listener surface_destroy, map_changed;
+	struct wl_listener surface_destroy, map_changed, grab_request;
 	/* a virtual keyboard's keymap that foreign_client's wl_keyboards have instead of the
 	 * seat's (NULL: none has another) */
 	const struct seat_keymap *foreign;
@@ -326,10 +327,15 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 			seat->buttons--;
 	}
 	if (seat->grab) {
+		struct seat_pointer_grab *g = seat->grab;
 		if (ev->type == DISPMAN_INPUT_POINTER_BUTTON)
-			seat->grab->button(seat->grab, ms, ev->button, pressed);
+			g->button(g, ms, ev->button, pressed);
 		else if (ev->type != DISPMAN_INPUT_POINTER_AXIS)
-			seat->grab->motion(seat->grab, ms, ev->x, ev->y);
+			g->motion(g, ms, ev->x, ev->y);
+		if (seat->grab == g && g->release_ends && seat->buttons == 0) {
+			seat_pointer_ungrab(seat->srv, g);
+			g->cancel(g);
+		}
 		return;
 	}
 	struct surface *s;
@@ -362,6 +368,8 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 		break;
 	case DISPMAN_INPUT_POINTER_BUTTON: {
 		uint32_t serial = next_serial(seat);
+		if (pressed)
+			seat->press_serial = serial;
 		for_each_of_client(p, &seat->pointers, client)
 			wl_pointer_send_button(p, serial, ms, ev->button,
 				ev->state == DISPMAN_INPUT_PRESSED ?
@@ -573,6 +581,7 @@ static void keymap_init(struct seat *seat)
 
 static void on_surface_destroy(struct wl_listener *l, void *data);
 static void on_map_changed(struct wl_listener *l, void *data);
+static void on_grab_request(struct wl_listener *l, void *data);
 
 int seat_init(struct server *srv)
 {
@@ -591,6 +600,8 @@ int seat_init(struct server *srv)
 	wl_signal_add(&srv->events.surface_destroy, &seat->surface_destroy);
 	seat->map_changed.notify = on_map_changed;
 	wl_signal_add(&srv->events.map_changed, &seat->map_changed);
+	seat->grab_request.notify = on_grab_request;
+	wl_signal_add(&srv->events.grab_request, &seat->grab_request);
 	srv->seat = seat;
 	return seat->global ? 0 : -ENOMEM;
 }
@@ -604,6 +615,7 @@ void seat_finish(struct server *srv)
 		dispman_input_set_callback(seat->input, NULL, NULL);
 	wl_list_remove(&seat->surface_destroy.link);
 	wl_list_remove(&seat->map_changed.link);
+	wl_list_remove(&seat->grab_request.link);
 	if (seat->repick)
 		wl_event_source_remove(seat->repick);
 	if (seat->keymap_fd >= 0)
@@ -814,6 +826,25 @@ void seat_pointer_ungrab(struct server *srv, struct seat_pointer_grab *grab)
 	struct surface *s = pointer_update(seat, seat->px, seat->py, &sx, &sy);
 	if (s)
 		pointer_frame(seat, client_of(s));
+}
+
+/* A client's grab from the implicit grab of its press (xdg_toplevel.move and .resize): only
+ * with the serial of the press that holds it, on that client's surface, and no other grab. */
+static void on_grab_request(struct wl_listener *l, void *data)
+{
+	struct seat *seat = wl_container_of(l, seat, grab_request);
+	struct server_grab_request *req = data;
+	if (seat->grab || seat->buttons == 0 || !seat->pointer_focus || !req->surface ||
+	    req->serial != seat->press_serial ||
+	    client_of(seat->pointer_focus) != client_of(req->surface)) {
+		wlog(DISPMAN_LOG_DEBUG, "a pointer grab without a button held since the press "
+			"of serial %u on the client's surface: ignored", req->serial);
+		return;
+	}
+	req->x = seat->px;
+	req->y = seat->py;
+	seat_pointer_grab(seat->srv, req->grab);
+	req->started = true;
 }
 
 struct surface *seat_pointer_pressed_on(struct server *srv, double *x, double *y)

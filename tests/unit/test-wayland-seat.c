@@ -5,8 +5,15 @@
  * 100x100 toplevels, A at (0, 0) and B at (200, 0).
  * - implicit-grab: pressed on A, the pointer stays A's while the button is held (motion in
  *   A's coordinates, outside it too, no enter on B); at the release A hears leave, B enter;
- * - press-on-nothing: pressed outside both, no surface gets the pointer until the release.
+ * - press-on-nothing: pressed outside both, no surface gets the pointer until the release;
+ * - move: xdg_toplevel.move with the press's serial: A hears leave, follows the pointer
+ *   until the release, then has the pointer at the same place on it; a stale serial moves
+ *   nothing;
+ * - resize: xdg_toplevel.resize from the top left corner: configures with the new size and
+ *   the resizing state, the window's left and top edges follow the pointer, the release
+ *   ends the resizing state; a bad edge is a protocol error.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +43,7 @@ struct window {
 	struct wl_buffer *buffer;
 	uint32_t configure_serial;
 	int32_t cw, ch;                 /* the last toplevel configure's size */
+	bool resizing;                  /* the last configure said resizing */
 	int configures;
 };
 
@@ -138,6 +146,11 @@ static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w, in
 	win->cw = w;
 	win->ch = h;
 	win->configures++;
+	win->resizing = false;
+	uint32_t *st;
+	wl_array_for_each(st, states)
+		if (*st == XDG_TOPLEVEL_STATE_RESIZING)
+			win->resizing = true;
 }
 
 static void toplevel_close(void *data, struct xdg_toplevel *t)
@@ -295,11 +308,83 @@ static void test_press_on_nothing(void **state)
 	stop(&f);
 }
 
+static void test_move(void **state)
+{
+	struct fixture f;
+	start(&f);
+	move_pointer(&f, 5, 5);
+	button(&f, true);
+	CHECK(f.focus == f.a.surface && f.button_serial != 0);
+	/* a serial that is not the press's: nothing */
+	xdg_toplevel_move(f.a.toplevel, f.seat, f.button_serial + 1);
+	pump(&f);
+	CHECK(f.focus == f.a.surface);
+	xdg_toplevel_move(f.a.toplevel, f.seat, f.button_serial);
+	pump(&f);
+	CHECK(f.focus == NULL); /* the grab's leave */
+	move_pointer(&f, 35, 25);
+	move_pointer(&f, 65, 45);
+	CHECK(f.focus == NULL);
+	button(&f, false);
+	/* A is at (60, 40) now: the pointer at (5, 5) on it */
+	CHECK(f.focus == f.a.surface);
+	CHECK(f.fx == 5 && f.fy == 5);
+	move_pointer(&f, 155, 135);
+	CHECK(f.focus == f.a.surface && f.fx == 95 && f.fy == 95);
+	move_pointer(&f, 30, 30);
+	CHECK(f.focus == NULL);
+	stop(&f);
+}
+
+static void test_resize(void **state)
+{
+	struct fixture f;
+	start(&f);
+	move_pointer(&f, 2, 3);
+	button(&f, true);
+	int configures = f.a.configures;
+	xdg_toplevel_resize(f.a.toplevel, f.seat, f.button_serial,
+		XDG_TOPLEVEL_RESIZE_EDGE_TOP_LEFT);
+	pump(&f);
+	CHECK(f.focus == NULL);
+	CHECK(f.a.configures == configures + 1 && f.a.resizing);
+	CHECK(f.a.cw == 100 && f.a.ch == 100);
+	/* the top left corner 30 right and 20 down: 70x80, the right and bottom edges stay */
+	move_pointer(&f, 32, 23);
+	CHECK(f.a.resizing && f.a.cw == 70 && f.a.ch == 80);
+	button(&f, false);
+	CHECK(!f.a.resizing && f.a.cw == 70 && f.a.ch == 80);
+	/* the client has not drawn the new size: its 100x100 buffer is at (30, 20) */
+	CHECK(f.focus == f.a.surface && f.fx == 2 && f.fy == 3);
+	move_pointer(&f, 29, 40);
+	CHECK(f.focus == NULL);
+	/* the client takes the size: the bottom right corner is where it was */
+	xdg_surface_ack_configure(f.a.xsurface, f.a.configure_serial);
+	struct wl_buffer *b = make_buffer(&f, 70, 80);
+	wl_surface_attach(f.a.surface, b, 0, 0);
+	wl_surface_commit(f.a.surface);
+	pump(&f);
+	move_pointer(&f, 99, 99);
+	CHECK(f.focus == f.a.surface && f.fx == 69 && f.fy == 79);
+	move_pointer(&f, 101, 50);
+	CHECK(f.focus == NULL);
+	/* a resize edge outside the enum: a protocol error */
+	move_pointer(&f, 50, 50);
+	button(&f, true);
+	xdg_toplevel_resize(f.a.toplevel, f.seat, f.button_serial, 3);
+	pump(&f);
+	CHECK(wl_display_get_error(f.client) == EPROTO);
+	wl_buffer_destroy(b);
+	stop(&f);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
 		{ "seat@implicit-grab", test_implicit_grab, NULL, NULL, NULL },
 		{ "seat@press-on-nothing", test_press_on_nothing, NULL, NULL, NULL },
+		{ "seat@move", test_move, NULL, NULL, NULL },
+		{ "seat@resize", test_resize, NULL, NULL, NULL },
 	};
 	return unit_main("seat", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
