@@ -962,6 +962,7 @@ static void xsurface_resource_destroy(struct wl_resource *res)
 {
 	struct shell_surface *x = wl_resource_get_user_data(res);
 	wl_signal_emit(&x->destroy_signal, x);
+	move_grab_forget(x);
 	if (x->role_resource) {
 		wl_resource_set_user_data(x->role_resource, NULL);
 		wl_list_remove(&x->link);

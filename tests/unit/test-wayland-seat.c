@@ -11,7 +11,8 @@
  *   nothing;
  * - resize: xdg_toplevel.resize from the top left corner: configures with the new size and
  *   the resizing state, the window's left and top edges follow the pointer, the release
- *   ends the resizing state; a bad edge is a protocol error.
+ *   ends the resizing state; a bad edge is a protocol error;
+ * - move-window-gone: the window goes during its move; the release still ends the grab.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -226,6 +227,8 @@ static void window_start(struct fixture *f, struct window *w, int32_t x, int32_t
 
 static void window_stop(struct window *w)
 {
+	if (!w->surface)
+		return;
 	xdg_toplevel_destroy(w->toplevel);
 	xdg_surface_destroy(w->xsurface);
 	wl_surface_destroy(w->surface);
@@ -378,6 +381,32 @@ static void test_resize(void **state)
 	stop(&f);
 }
 
+/* The toplevel and its xdg_surface go during a move: the grab moves nothing more and ends
+ * at the release (ASan: nothing of theirs is touched after). */
+static void test_move_window_gone(void **state)
+{
+	struct fixture f;
+	start(&f);
+	move_pointer(&f, 5, 5);
+	button(&f, true);
+	xdg_toplevel_move(f.a.toplevel, f.seat, f.button_serial);
+	pump(&f);
+	CHECK(f.focus == NULL);
+	xdg_toplevel_destroy(f.a.toplevel);
+	xdg_surface_destroy(f.a.xsurface);
+	pump(&f);
+	move_pointer(&f, 230, 30);
+	CHECK(f.focus == NULL);
+	button(&f, false);
+	/* the grab ended: the pointer is B's */
+	CHECK(f.focus == f.b.surface && f.fx == 30 && f.fy == 30);
+	CHECK(wl_display_get_error(f.client) == 0);
+	wl_surface_destroy(f.a.surface);
+	wl_buffer_destroy(f.a.buffer);
+	f.a = (struct window){ 0 };
+	stop(&f);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
@@ -385,6 +414,7 @@ int main(int argc, char **argv)
 		{ "seat@press-on-nothing", test_press_on_nothing, NULL, NULL, NULL },
 		{ "seat@move", test_move, NULL, NULL, NULL },
 		{ "seat@resize", test_resize, NULL, NULL, NULL },
+		{ "seat@move-window-gone", test_move_window_gone, NULL, NULL, NULL },
 	};
 	return unit_main("seat", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
