@@ -12,7 +12,9 @@
  * - resize: xdg_toplevel.resize from the top left corner: configures with the new size and
  *   the resizing state, the window's left and top edges follow the pointer, the release
  *   ends the resizing state; a bad edge is a protocol error;
- * - move-window-gone: the window goes during its move; the release still ends the grab.
+ * - move-window-gone: the window goes during its move; the release still ends the grab;
+ * - drag-icon-offset: a drag icon's wl_surface.offset (wl_surface 5) moves it from the
+ *   pointer (on its plane of the mock device); attach with an offset is an error at 5.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,6 +61,7 @@ struct fixture {
 	struct wl_seat *seat;
 	struct wl_pointer *pointer;
 	struct xdg_wm_base *wm;
+	struct wl_data_device_manager *ddm;
 	struct window a, b;
 	struct wl_surface *focus;       /* wl_pointer enter/leave */
 	double fx, fy;                  /* the last enter or motion */
@@ -118,7 +121,10 @@ static void global(void *data, struct wl_registry *r, uint32_t name, const char 
 {
 	struct fixture *f = data;
 	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		f->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
+		f->compositor = wl_registry_bind(r, name, &wl_compositor_interface,
+			version < 5 ? version : 5);
+	else if (strcmp(iface, wl_data_device_manager_interface.name) == 0)
+		f->ddm = wl_registry_bind(r, name, &wl_data_device_manager_interface, 3);
 	else if (strcmp(iface, wl_shm_interface.name) == 0)
 		f->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
 	else if (strcmp(iface, wl_seat_interface.name) == 0)
@@ -259,6 +265,8 @@ static void stop(struct fixture *f)
 	window_stop(&f->b);
 	wl_pointer_destroy(f->pointer);
 	wl_seat_destroy(f->seat);
+	if (f->ddm)
+		wl_data_device_manager_destroy(f->ddm);
 	xdg_wm_base_destroy(f->wm);
 	wl_shm_destroy(f->shm);
 	wl_compositor_destroy(f->compositor);
@@ -407,6 +415,65 @@ static void test_move_window_gone(void **state)
 	stop(&f);
 }
 
+/* The plane showing a w x h framebuffer: its CRTC_X and CRTC_Y; false if none does. */
+static bool plane_at(uint32_t w, uint32_t h, int64_t *x, int64_t *y)
+{
+	for (uint32_t i = 1; i <= 64; i++) {
+		uint32_t id = (uint32_t)MOCK_DRM_PLANE << 24 | i; /* the mock's plane ids */
+		uint64_t fb, cw, ch, cx, cy;
+		if (!mock_drm_get_prop(id, "FB_ID", &fb) || !fb ||
+		    !mock_drm_get_prop(id, "CRTC_W", &cw) || cw != w ||
+		    !mock_drm_get_prop(id, "CRTC_H", &ch) || ch != h ||
+		    !mock_drm_get_prop(id, "CRTC_X", &cx) || !mock_drm_get_prop(id, "CRTC_Y", &cy))
+			continue;
+		*x = (int32_t)cx;
+		*y = (int32_t)cy;
+		return true;
+	}
+	return false;
+}
+
+/* A drag icon's wl_surface.offset (wl_surface 5) moves it from the pointer; an attach
+ * with an offset is a protocol error from version 5. */
+static void test_drag_icon_offset(void **state)
+{
+	struct fixture f;
+	start(&f);
+	CHECK(f.ddm && wl_proxy_get_version((struct wl_proxy *)f.compositor) == 5);
+	struct wl_data_device *dd = wl_data_device_manager_get_data_device(f.ddm, f.seat);
+	move_pointer(&f, 50, 50);
+	button(&f, true);
+	struct wl_surface *icon = wl_compositor_create_surface(f.compositor);
+	struct wl_buffer *ib = make_buffer(&f, 12, 10);
+	wl_data_device_start_drag(dd, NULL, f.a.surface, icon, f.button_serial);
+	wl_surface_attach(icon, ib, 0, 0);
+	wl_surface_commit(icon);
+	pump(&f);
+	int64_t x = -1, y = -1;
+	CHECK(plane_at(12, 10, &x, &y));
+	CHECK(x == 50 && y == 50);
+	/* offset alone (no new buffer) moves it by (-3, -4) */
+	wl_surface_offset(icon, -3, -4);
+	wl_surface_commit(icon);
+	pump(&f);
+	CHECK(plane_at(12, 10, &x, &y) && x == 47 && y == 46);
+	/* a commit without an offset leaves it there, also with the pointer moved */
+	wl_surface_damage_buffer(icon, 0, 0, 12, 10);
+	wl_surface_commit(icon);
+	move_pointer(&f, 60, 70);
+	CHECK(plane_at(12, 10, &x, &y) && x == 57 && y == 66);
+	button(&f, false);
+	CHECK(!plane_at(12, 10, &x, &y));
+	/* attach's offset is an error at version 5 */
+	wl_surface_attach(icon, ib, 1, 0);
+	pump(&f);
+	CHECK(wl_display_get_error(f.client) == EPROTO);
+	wl_surface_destroy(icon);
+	wl_buffer_destroy(ib);
+	wl_data_device_destroy(dd);
+	stop(&f);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
@@ -415,6 +482,7 @@ int main(int argc, char **argv)
 		{ "seat@move", test_move, NULL, NULL, NULL },
 		{ "seat@resize", test_resize, NULL, NULL, NULL },
 		{ "seat@move-window-gone", test_move_window_gone, NULL, NULL, NULL },
+		{ "seat@drag-icon-offset", test_drag_icon_offset, NULL, NULL, NULL },
 	};
 	return unit_main("seat", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }
