@@ -340,18 +340,18 @@ static void icon_update(struct cursor *c)
 	server_schedule_repaint(c->srv);
 }
 
-/* The icon's role commit hook: a new buffer (its attach offset moves the icon) or new
- * content is copied and shown. */
+/* The icon's role commit hook: a new buffer or new content is copied and shown; the
+ * commit's offset (attach's before wl_surface v5, wl_surface.offset's from v5) moves the
+ * icon. */
 static void icon_commit(struct surface *s, void *data)
 {
 	struct cursor *c = data;
 	if (s != c->icon)
 		return;
-	if (s->current.buffer != c->icon_buffer) {
-		c->icon_dx += s->current.dx;
-		c->icon_dy += s->current.dy;
-		c->icon_buffer = s->current.buffer;
-	}
+	/* moved by its new buffer's attach offset, or by wl_surface.offset (v5) */
+	c->icon_dx += s->commit_dx;
+	c->icon_dy += s->commit_dy;
+	c->icon_buffer = s->current.buffer;
 	dispman_buffer_unref(c->icon_image);
 	c->icon_image = surface_image(c, s);
 	c->icon_new = true;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wl_seat from a dispman_input: keyboard (xkb keymap from xkbcommon's defaults or
- * $XKB_DEFAULT_*; focus on the top toplevel), pointer (focus on the surface under it) and
+ * $XKB_DEFAULT_*; focus on the top toplevel), pointer (focus on the surface under it, kept
+ * on the one that got the press while a button is held: the implicit grab) and
  * touch (each touch point stays with the surface it went down on). Event positions from
  * dispman_input are output pixels; they are sent surface-local.
  */
@@ -44,8 +45,9 @@ struct seat {
 	double fsx, fsy;                /* the last position sent to pointer_focus */
 	struct wl_event_source *repick; /* idle: pick the pointer focus again */
 	unsigned buttons;               /* pointer buttons down */
+	uint32_t press_serial;          /* of the last wl_pointer.button press sent */
 	struct seat_pointer_grab *grab; /* NULL: pointer events go to the focus */
-	struct wl_listener surface_destroy, map_changed;
+	struct wl_listener surface_destroy, map_changed, grab_request;
 	/* a virtual keyboard's keymap that foreign_client's wl_keyboards have instead of the
 	 * seat's (NULL: none has another) */
 	const struct seat_keymap *foreign;
@@ -276,6 +278,38 @@ static struct surface *pointer_update(struct seat *seat, double x, double y, dou
 	return s;
 }
 
+/* While a button is held (the implicit grab), the focus stays on the surface that got the
+ * press: (x, y) in its coordinates, even outside it. NULL: the press was on nothing, or the
+ * focus went away (it hears nothing more until the last button is released). */
+static struct surface *implicit_grab_focus(struct seat *seat, double x, double y, double *sx,
+	double *sy)
+{
+	struct surface *s = seat->pointer_focus;
+	int32_t ox, oy;
+	if (!s)
+		return NULL;
+	if (!tree_surface_origin(s, &ox, &oy)) {
+		/* not placed any more (its role went): as where it was last shown */
+		ox = s->x;
+		oy = s->y;
+	}
+	*sx = x - ox;
+	*sy = y - oy;
+	return s;
+}
+
+/* After an event of the implicit grab (held: a button was down before it): at the release
+ * of the last button the focus goes to what is under the pointer, with leave and enter. */
+static void end_implicit_grab(struct seat *seat, bool held, struct surface *was)
+{
+	if (!held || seat->buttons > 0 || seat->grab)
+		return;
+	double sx, sy;
+	struct surface *now = pointer_update(seat, seat->px, seat->py, &sx, &sy);
+	if (now && now != was)
+		pointer_frame(seat, client_of(now));
+}
+
 static void handle_pointer(struct seat *seat, const struct dispman_input_event *ev)
 {
 	uint32_t ms = (uint32_t)(ev->time_usec / 1000);
@@ -284,6 +318,8 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 	seat->py = ev->y;
 	seat->pointer_seen = true;
 	bool pressed = ev->state == DISPMAN_INPUT_PRESSED;
+	/* a button held before this event: the implicit grab */
+	bool held = seat->buttons > 0;
 	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON) {
 		if (pressed)
 			seat->buttons++;
@@ -291,14 +327,23 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 			seat->buttons--;
 	}
 	if (seat->grab) {
+		struct seat_pointer_grab *g = seat->grab;
 		if (ev->type == DISPMAN_INPUT_POINTER_BUTTON)
-			seat->grab->button(seat->grab, ms, ev->button, pressed);
+			g->button(g, ms, ev->button, pressed);
 		else if (ev->type != DISPMAN_INPUT_POINTER_AXIS)
-			seat->grab->motion(seat->grab, ms, ev->x, ev->y);
+			g->motion(g, ms, ev->x, ev->y);
+		if (seat->grab == g && g->release_ends && seat->buttons == 0) {
+			seat_pointer_ungrab(seat->srv, g);
+			g->cancel(g);
+		}
 		return;
 	}
-	struct surface *s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
-	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON && pressed) {
+	struct surface *s;
+	if (held)
+		s = implicit_grab_focus(seat, ev->x, ev->y, &sx, &sy);
+	else
+		s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
+	if (ev->type == DISPMAN_INPUT_POINTER_BUTTON && pressed && !held) {
 		struct server_press press = { .target = s };
 		wl_signal_emit(&seat->srv->events.press, &press);
 		if (press.consumed)
@@ -306,8 +351,10 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 		/* the press may have closed popups: the focus is what is under it now */
 		s = pointer_update(seat, ev->x, ev->y, &sx, &sy);
 	}
-	if (!s)
+	if (!s) {
+		end_implicit_grab(seat, held, NULL);
 		return;
+	}
 	struct wl_client *client = client_of(s);
 	struct wl_resource *p;
 	switch (ev->type) {
@@ -321,6 +368,8 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 		break;
 	case DISPMAN_INPUT_POINTER_BUTTON: {
 		uint32_t serial = next_serial(seat);
+		if (pressed)
+			seat->press_serial = serial;
 		for_each_of_client(p, &seat->pointers, client)
 			wl_pointer_send_button(p, serial, ms, ev->button,
 				ev->state == DISPMAN_INPUT_PRESSED ?
@@ -347,6 +396,7 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 		break;
 	}
 	pointer_frame(seat, client);
+	end_implicit_grab(seat, held, s);
 }
 
 /* ---- touch ---- */
@@ -531,6 +581,7 @@ static void keymap_init(struct seat *seat)
 
 static void on_surface_destroy(struct wl_listener *l, void *data);
 static void on_map_changed(struct wl_listener *l, void *data);
+static void on_grab_request(struct wl_listener *l, void *data);
 
 int seat_init(struct server *srv)
 {
@@ -549,6 +600,8 @@ int seat_init(struct server *srv)
 	wl_signal_add(&srv->events.surface_destroy, &seat->surface_destroy);
 	seat->map_changed.notify = on_map_changed;
 	wl_signal_add(&srv->events.map_changed, &seat->map_changed);
+	seat->grab_request.notify = on_grab_request;
+	wl_signal_add(&srv->events.grab_request, &seat->grab_request);
 	srv->seat = seat;
 	return seat->global ? 0 : -ENOMEM;
 }
@@ -562,6 +615,7 @@ void seat_finish(struct server *srv)
 		dispman_input_set_callback(seat->input, NULL, NULL);
 	wl_list_remove(&seat->surface_destroy.link);
 	wl_list_remove(&seat->map_changed.link);
+	wl_list_remove(&seat->grab_request.link);
 	if (seat->repick)
 		wl_event_source_remove(seat->repick);
 	if (seat->keymap_fd >= 0)
@@ -672,6 +726,23 @@ static void repick_pointer(void *data)
 	seat->repick = NULL;
 	if (seat->grab || !seat->pointer_seen)
 		return;
+	if (seat->buttons > 0) {
+		/* the implicit grab keeps the focus (none, if the press was on nothing); a
+		 * focus that moved hears where the pointer now is on it */
+		double gx, gy;
+		struct surface *f = implicit_grab_focus(seat, seat->px, seat->py, &gx, &gy);
+		if (!f || (gx == seat->fsx && gy == seat->fsy))
+			return;
+		struct wl_resource *p;
+		uint32_t ms = now_ms();
+		seat->fsx = gx;
+		seat->fsy = gy;
+		for_each_of_client(p, &seat->pointers, client_of(f))
+			wl_pointer_send_motion(p, ms, wl_fixed_from_double(gx),
+				wl_fixed_from_double(gy));
+		pointer_frame(seat, client_of(f));
+		return;
+	}
 	struct surface *old = seat->pointer_focus;
 	double sx = 0, sy = 0;
 	struct surface *s = pointer_update(seat, seat->px, seat->py, &sx, &sy);
@@ -755,6 +826,25 @@ void seat_pointer_ungrab(struct server *srv, struct seat_pointer_grab *grab)
 	struct surface *s = pointer_update(seat, seat->px, seat->py, &sx, &sy);
 	if (s)
 		pointer_frame(seat, client_of(s));
+}
+
+/* A client's grab from the implicit grab of its press (xdg_toplevel.move and .resize): only
+ * with the serial of the press that holds it, on that client's surface, and no other grab. */
+static void on_grab_request(struct wl_listener *l, void *data)
+{
+	struct seat *seat = wl_container_of(l, seat, grab_request);
+	struct server_grab_request *req = data;
+	if (seat->grab || seat->buttons == 0 || !seat->pointer_focus || !req->surface ||
+	    req->serial != seat->press_serial ||
+	    client_of(seat->pointer_focus) != client_of(req->surface)) {
+		wlog(DISPMAN_LOG_DEBUG, "a pointer grab without a button held since the press "
+			"of serial %u on the client's surface: ignored", req->serial);
+		return;
+	}
+	req->x = seat->px;
+	req->y = seat->py;
+	seat_pointer_grab(seat->srv, req->grab);
+	req->started = true;
 }
 
 struct surface *seat_pointer_pressed_on(struct server *srv, double *x, double *y)

@@ -27,18 +27,9 @@ struct surface *seat_keyboard_focus(struct server *srv);
 /* The next serial of the display. */
 uint32_t seat_next_serial(struct server *srv);
 
-/*
- * A pointer grab (drag and drop, popup grabs): while one is set, pointer motion and buttons
- * go to it instead of to the surface under the pointer (which gets a leave when the grab
- * starts and an enter when it ends). Positions are output coordinates.
- */
-struct seat_pointer_grab {
-	void (*motion)(struct seat_pointer_grab *grab, uint32_t ms, double x, double y);
-	void (*button)(struct seat_pointer_grab *grab, uint32_t ms, uint32_t button,
-		bool pressed);
-	/* the seat ends the grab (its input went away, or another grab replaced it) */
-	void (*cancel)(struct seat_pointer_grab *grab);
-};
+/* A pointer grab (drag and drop, popup grabs, xdg.c's interactive move and resize):
+ * struct seat_pointer_grab, in server.h (xdg.c, which seat.c reaches through tree.c, asks
+ * for its grabs with events.grab_request instead of calling seat.c). */
 /* Starts grab (a grab already set is cancelled first). */
 void seat_pointer_grab(struct server *srv, struct seat_pointer_grab *grab);
 /* Ends grab if it is the current one; the pointer focus goes to what is under it. */

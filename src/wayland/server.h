@@ -39,6 +39,35 @@ struct server_press {
 	bool consumed;                  /* set by a listener: not delivered */
 };
 
+/*
+ * A pointer grab (drag and drop, xdg.c's interactive move and resize): while one is set,
+ * pointer motion and buttons go to it instead of to the surface under the pointer (which
+ * gets a leave when the grab starts and an enter when it ends). Positions are output
+ * coordinates. Started with seat_pointer_grab() (seat.h), or by the seat on a
+ * server_grab_request.
+ */
+struct seat_pointer_grab {
+	void (*motion)(struct seat_pointer_grab *grab, uint32_t ms, double x, double y);
+	void (*button)(struct seat_pointer_grab *grab, uint32_t ms, uint32_t button,
+		bool pressed);
+	/* the seat ended the grab: its input went away, another grab replaced it, or (with
+	 * release_ends) the last button was released */
+	void (*cancel)(struct seat_pointer_grab *grab);
+	/* the seat ends the grab at the release of the last button, after its button call */
+	bool release_ends;
+};
+
+/* A client asks for a pointer grab from the implicit grab of a press (events.grab_request:
+ * xdg_toplevel.move and .resize). The seat starts it if a button is held since the press
+ * that sent serial, on a surface of surface's client, and no grab runs. */
+struct server_grab_request {
+	struct surface *surface;
+	uint32_t serial;
+	struct seat_pointer_grab *grab;
+	bool started;                   /* set by the seat: the grab runs */
+	double x, y;                    /* set with started: the pointer, output coordinates */
+};
+
 /* An input event about to reach the seat (events.input). */
 struct server_input {
 	const struct dispman_input_event *ev;
@@ -123,6 +152,8 @@ struct server {
 		/* an input event (data: struct server_input) reached the seat, before it is
 		 * delivered; a listener may consume it (blanking: the waking event) */
 		struct wl_signal input;
+		/* a client asks for a pointer grab (data: struct server_grab_request) */
+		struct wl_signal grab_request;
 	} events;
 	struct wl_listener shm_surface_destroy; /* shm.c's */
 	struct wl_listener surface_map; /* output.c's: wl_surface.enter/leave */

@@ -80,6 +80,13 @@ static void surface_state_merge(struct surface_state *to, struct surface_state *
 		to->dy = from->dy;
 		from->attached = false;
 	}
+	if (from->offset_set) {
+		to->dx = from->dx;
+		to->dy = from->dy;
+		to->offset_set = true;
+		from->offset_set = false;
+	}
+	from->dx = from->dy = 0;
 	box_union(&to->damage, &from->damage);
 	to->damage_all = to->damage_all || from->damage_all;
 	from->damage = (struct box){ 0 };
@@ -183,6 +190,9 @@ static void surface_commit_state(struct surface *s, struct surface_state *from)
 	struct surface_state *c = &s->current;
 	bool new_buffer = from->attached;
 	struct buffer *old = c->buffer;
+	bool moved = new_buffer || from->offset_set;
+	s->commit_dx = moved ? from->dx : 0;
+	s->commit_dy = moved ? from->dy : 0;
 	if (new_buffer && from->buffer && !from->buffer->resource) {
 		/* destroyed by the client before the commit: same as attaching nothing */
 		buffer_unhold(from->buffer);
@@ -217,6 +227,9 @@ static void surface_commit_state(struct surface *s, struct surface_state *from)
 	surface_state_merge(c, &tmp_from);
 	from->attached = false;
 	from->buffer = NULL;
+	from->offset_set = false;
+	from->dx = from->dy = 0;
+	c->offset_set = false;
 	from->scale_set = false;
 	from->transform_set = false;
 	from->viewport_changed = false;
@@ -367,6 +380,14 @@ static void surface_attach(struct wl_client *client, struct wl_resource *res,
 {
 	struct surface *s = surface_from_resource(res);
 	struct buffer *b = NULL;
+	bool v5 = wl_resource_get_version(res) >= WL_SURFACE_OFFSET_SINCE_VERSION;
+	if (v5 && (x || y)) {
+		wl_resource_post_error(res, WL_SURFACE_ERROR_INVALID_OFFSET,
+			"attach with offset %d,%d: wl_surface 5 takes it with wl_surface.offset",
+			x, y);
+		s->srv->stats.protocol_errors++;
+		return;
+	}
 	if (buffer) {
 		b = buffer_from_resource(s->srv, buffer);
 		if (!b) {
@@ -385,8 +406,20 @@ static void surface_attach(struct wl_client *client, struct wl_resource *res,
 		buffer_unhold(s->pending.buffer);
 	s->pending.buffer = b;
 	s->pending.attached = true;
+	if (!v5) {
+		s->pending.dx = x;
+		s->pending.dy = y;
+	}
+}
+
+/* wl_surface.offset (v5): where the pending buffer goes relative to the current one. */
+static void surface_offset(struct wl_client *client, struct wl_resource *res, int32_t x,
+	int32_t y)
+{
+	struct surface *s = surface_from_resource(res);
 	s->pending.dx = x;
 	s->pending.dy = y;
+	s->pending.offset_set = true;
 }
 
 static void add_damage(struct surface_state *st, int32_t x, int32_t y, int32_t w, int32_t h)
@@ -501,6 +534,7 @@ static const struct wl_surface_interface surface_impl = {
 	.set_buffer_transform = surface_set_buffer_transform,
 	.set_buffer_scale = surface_set_buffer_scale,
 	.damage_buffer = surface_damage_buffer,
+	.offset = surface_offset,
 };
 
 static void subsurface_orphan(struct subsurface *sub);
@@ -999,7 +1033,7 @@ static void viewporter_bind(struct wl_client *client, void *data, uint32_t versi
 
 int surface_init_globals(struct server *srv)
 {
-	if (!wl_global_create(srv->display, &wl_compositor_interface, 4, srv, compositor_bind) ||
+	if (!wl_global_create(srv->display, &wl_compositor_interface, 5, srv, compositor_bind) ||
 	    !wl_global_create(srv->display, &wl_subcompositor_interface, 1, srv,
 		    subcompositor_bind) ||
 	    !wl_global_create(srv->display, &wp_viewporter_interface, 1, srv, viewporter_bind))

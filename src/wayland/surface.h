@@ -11,6 +11,9 @@ struct surface;
 
 struct surface_state {
 	bool attached;                  /* wl_surface.attach was called */
+	/* dx, dy: the new buffer's offset from the current one (wl_surface.attach's before
+	 * wl_surface v5; wl_surface.offset's from v5, with offset_set) */
+	bool offset_set;
 	struct buffer *buffer;         /* held (pending, cached and current alike) */
 	bool scale_set;
 	int32_t dx, dy;
@@ -71,6 +74,9 @@ struct surface {
 	surface_role_refuses_buffer role_refuses_buffer; /* with role_data; NULL: none */
 	struct subsurface *sub;        /* subsurface role object */
 	struct wl_resource *viewport;
+	/* what the last commit moved the content by (its buffer's attach offset, or
+	 * wl_surface.offset): the drag icon follows it (cursor.c) */
+	int32_t commit_dx, commit_dy;
 
 	/* Stacking of this surface with its subsurfaces, bottom to top: stack_entry.link.
 	 * self sits in it for the surface's own content. */

@@ -63,6 +63,23 @@ struct surface *tree_surface_at(struct server *srv, double x, double y, double *
 	return NULL;
 }
 
+bool tree_surface_origin(struct surface *s, int32_t *ox, int32_t *oy)
+{
+	int32_t x = 0, y = 0;
+	/* up the subsurfaces to the shell surface (a bounded depth: no cycle is possible,
+	 * wl_subcompositor refuses them, but a broken tree must not hang input) */
+	for (int depth = 0; s && s->sub && depth < 64; depth++) {
+		x += s->sub->x;
+		y += s->sub->y;
+		s = s->sub->parent;
+	}
+	int32_t sx, sy;
+	if (!s || s->sub || !s->xdg || !s->xdg->configured || !xdg_surface_origin(s->xdg, &sx, &sy))
+		return false;
+	*ox = x + sx;
+	*oy = y + sy;
+	return true;
+}
 
 struct surface *tree_keyboard_target(struct server *srv)
 {

@@ -11,6 +11,9 @@ struct surface;
  * or NULL: from the committed state (what the next repaint shows), and its input region. */
 struct surface *tree_surface_at(struct server *srv, double x, double y, double *sx,
 	double *sy);
+/* Where s's origin is on the output, from the committed state as tree_surface_at() finds
+ * it; false for a surface not placed (no shell role, or under one that is not shown). */
+bool tree_surface_origin(struct surface *s, int32_t *ox, int32_t *oy);
 /* The topmost mapped toplevel (not a popup), or NULL. */
 struct surface *tree_top_toplevel(struct server *srv);
 /* Where the keyboard goes: the topmost mapped grabbing popup, else the top toplevel. */

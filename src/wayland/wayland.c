@@ -140,6 +140,7 @@ static void server_init_lists(struct server *srv, struct dispman_device *dev,
 	wl_signal_init(&srv->events.keyboard_focus);
 	wl_signal_init(&srv->events.press);
 	wl_signal_init(&srv->events.input);
+	wl_signal_init(&srv->events.grab_request);
 }
 
 struct dispman_wayland *dispman_wayland_create(struct dispman_device *dev,

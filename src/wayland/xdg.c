@@ -328,12 +328,16 @@ static void send_configure(struct shell_surface *x)
 			add_state(&states, XDG_TOPLEVEL_STATE_TILED_TOP);
 			add_state(&states, XDG_TOPLEVEL_STATE_TILED_BOTTOM);
 		}
+		if (x->resizing && free_policy)
+			add_state(&states, XDG_TOPLEVEL_STATE_RESIZING);
 		struct box a = toplevel_area(x);
 		if (ver >= XDG_TOPLEVEL_CONFIGURE_BOUNDS_SINCE_VERSION)
 			xdg_toplevel_send_configure_bounds(x->role_resource, a.w, a.h);
 		bool sized = fullscreen || maximized;
-		xdg_toplevel_send_configure(x->role_resource, sized ? a.w : 0, sized ? a.h : 0,
-			&states);
+		/* the free policy: the size an interactive resize chose, else the client's */
+		int32_t w = sized ? a.w : free_policy ? x->size_w : 0;
+		int32_t h = sized ? a.h : free_policy ? x->size_h : 0;
+		xdg_toplevel_send_configure(x->role_resource, w, h, &states);
 		wl_array_release(&states);
 	} else {
 		popup_place(x);
@@ -414,13 +418,29 @@ static bool grab_active(struct server *srv)
 
 /* The press and keyboard focus listeners, with the server behind them, and the module's
  * one setting. */
+/* An interactive move or resize (xdg_toplevel.move, .resize), a pointer grab of the seat's. */
+struct move_grab {
+	struct seat_pointer_grab grab;
+	struct shell_surface *x;        /* NULL: none runs (or the toplevel went) */
+	uint32_t edges;                 /* enum xdg_toplevel_resize_edge; 0: a move */
+	double px, py;                  /* the pointer at the start, output coordinates */
+	struct box start;               /* the window geometry then: place_x/y and size */
+};
+
 struct press_listener {
 	struct wl_listener l;           /* first: server.xdg_press points here */
 	struct wl_listener focus, map;
 	struct wl_event_source *dismiss; /* idle: end the popup grabs */
 	struct server *srv;
 	bool lenient;                   /* xdg_set_lenient() */
+	struct move_grab move;
 };
+
+static struct press_listener *press_listener_of(struct server *srv)
+{
+	return srv->xdg_press ? wl_container_of(srv->xdg_press, (struct press_listener *)NULL,
+		l) : NULL;
+}
 
 static void dismiss_idle(void *data)
 {
@@ -559,12 +579,15 @@ static void role_destroy(struct wl_client *c, struct wl_resource *res)
 	wl_resource_destroy(res);
 }
 
+static void move_grab_forget(struct shell_surface *x);
+
 static void role_resource_destroy(struct wl_resource *res)
 {
 	struct shell_surface *x = wl_resource_get_user_data(res);
 	if (!x)
 		return;
 	x->role_resource = NULL;
+	move_grab_forget(x);
 	wl_list_remove(&x->link);
 	wl_list_init(&x->link);
 	x->configured = false;
@@ -639,14 +662,143 @@ static void toplevel_show_window_menu(struct wl_client *c, struct wl_resource *r
 {
 }
 
+/* ---- interactive move and resize (the free policy) ---- */
+
+static int32_t clamp_size(int32_t v, int32_t min, int32_t max)
+{
+	if (max > 0 && v > max)
+		v = max;
+	if (v < min)
+		v = min;
+	return v < 1 ? 1 : v;
+}
+
+/* The pointer moved by (dx, dy) since the start: a move places the window geometry there;
+ * a resize moves the edges it holds (the opposite ones stay), places the window at once
+ * (its left or top edge) and asks the client for the new size. */
+static void move_grab_motion(struct seat_pointer_grab *g, uint32_t ms, double px, double py)
+{
+	struct move_grab *m = wl_container_of(g, m, grab);
+	struct shell_surface *x = m->x;
+	if (!x)
+		return;
+	int32_t dx = (int32_t)(px - m->px), dy = (int32_t)(py - m->py);
+	struct box b = m->start;
+	if (!m->edges) {
+		b.x += dx;
+		b.y += dy;
+	} else {
+		int32_t right = b.x + b.w, bottom = b.y + b.h;
+		if (m->edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT) {
+			b.w = clamp_size(b.w - dx, x->min_w, x->max_w);
+			b.x = right - b.w;
+		} else if (m->edges & XDG_TOPLEVEL_RESIZE_EDGE_RIGHT) {
+			b.w = clamp_size(b.w + dx, x->min_w, x->max_w);
+		}
+		if (m->edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP) {
+			b.h = clamp_size(b.h - dy, x->min_h, x->max_h);
+			b.y = bottom - b.h;
+		} else if (m->edges & XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM) {
+			b.h = clamp_size(b.h + dy, x->min_h, x->max_h);
+		}
+	}
+	bool moved = !x->placed || x->place_x != b.x || x->place_y != b.y;
+	x->placed = true;
+	x->place_x = b.x;
+	x->place_y = b.y;
+	if (m->edges && (x->size_w != b.w || x->size_h != b.h)) {
+		x->size_w = b.w;
+		x->size_h = b.h;
+		send_configure(x);
+	}
+	if (moved)
+		server_schedule_repaint(x->srv);
+}
+
+static void move_grab_button(struct seat_pointer_grab *g, uint32_t ms, uint32_t button,
+	bool pressed)
+{
+	/* the seat ends the grab at the last release (release_ends) */
+}
+
+/* The grab ended (the last button released, or the seat cancelled it). */
+static void move_grab_cancel(struct seat_pointer_grab *g)
+{
+	struct move_grab *m = wl_container_of(g, m, grab);
+	struct shell_surface *x = m->x;
+	m->x = NULL;
+	if (x && x->resizing) {
+		x->resizing = false;
+		send_configure(x); /* without the resizing state */
+	}
+}
+
+/* The toplevel goes: its grab moves nothing more (the seat ends it at the release). */
+static void move_grab_forget(struct shell_surface *x)
+{
+	struct press_listener *pl = press_listener_of(x->srv);
+	if (pl && pl->move.x == x) {
+		x->resizing = false;
+		pl->move.x = NULL;
+	}
+}
+
+/* A move (edges 0) or resize from the implicit grab of the press that sent serial. The
+ * kiosk policy places windows itself and ignores both; so does the free policy for a
+ * full-screen or maximized toplevel. */
+static void start_move(struct wl_resource *res, uint32_t serial, uint32_t edges)
+{
+	struct shell_surface *x = toplevel_from(res);
+	struct press_listener *pl = x ? press_listener_of(x->srv) : NULL;
+	if (!pl || !x->surface || !x->configured || x->srv->policy != DISPMAN_WAYLAND_POLICY_FREE ||
+	    x->want_fullscreen || x->want_maximized || pl->move.x) {
+		wlog(DISPMAN_LOG_DEBUG, "xdg_toplevel.%s ignored (the kiosk policy, a full-screen "
+			"or maximized window, or one already runs)", edges ? "resize" : "move");
+		return;
+	}
+	struct move_grab *m = &pl->move;
+	m->grab = (struct seat_pointer_grab){ .motion = move_grab_motion,
+		.button = move_grab_button, .cancel = move_grab_cancel, .release_ends = true };
+	struct server_grab_request req = { .surface = x->surface, .serial = serial,
+		.grab = &m->grab };
+	wl_signal_emit(&x->srv->events.grab_request, &req);
+	if (!req.started)
+		return;
+	struct box g;
+	window_geometry(x, &g);
+	m->x = x;
+	m->edges = edges;
+	m->px = req.x;
+	m->py = req.y;
+	m->start = (struct box){ x->placed ? x->place_x : 0, x->placed ? x->place_y : 0,
+		g.w, g.h };
+	if (edges) {
+		x->resizing = true;
+		x->size_w = g.w;
+		x->size_h = g.h;
+		send_configure(x);
+	}
+}
+
 static void toplevel_move(struct wl_client *c, struct wl_resource *res, struct wl_resource *seat,
 	uint32_t serial)
 {
+	start_move(res, serial, 0);
 }
 
 static void toplevel_resize(struct wl_client *c, struct wl_resource *res,
 	struct wl_resource *seat, uint32_t serial, uint32_t edges)
 {
+	struct shell_surface *x = toplevel_from(res);
+	if (!x)
+		return;
+	if (edges == XDG_TOPLEVEL_RESIZE_EDGE_NONE || edges > 15 ||
+	    (edges & 3) == 3 || (edges & 12) == 12) {
+		server_post_error(x->srv, res, XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE,
+			"resize edge %u is not one of the enum's", edges);
+		return;
+	}
+	start_move(res, serial, edges);
 }
 
 static void toplevel_set_max_size(struct wl_client *c, struct wl_resource *res, int32_t w,
@@ -810,6 +962,7 @@ static void xsurface_resource_destroy(struct wl_resource *res)
 {
 	struct shell_surface *x = wl_resource_get_user_data(res);
 	wl_signal_emit(&x->destroy_signal, x);
+	move_grab_forget(x);
 	if (x->role_resource) {
 		wl_resource_set_user_data(x->role_resource, NULL);
 		wl_list_remove(&x->link);

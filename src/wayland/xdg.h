@@ -35,6 +35,10 @@ struct shell_surface {
 	bool want_fullscreen;           /* set_fullscreen (the free policy honours it) */
 	uint32_t want_output;           /* set_fullscreen's output (output.id), 0: none */
 	bool want_maximized;            /* set_maximized (the free policy honours it) */
+	/* the window geometry size an interactive resize asked for (the free policy; 0: the
+	 * client's own), sent in its configures; resizing: the resize runs */
+	int32_t size_w, size_h;
+	bool resizing;
 	bool focused;                   /* it or one of its popups has the keyboard focus */
 	bool activated;                 /* the last configure said activated */
 	bool seen_mapped;               /* its map was reported (map_changed) */

@@ -532,11 +532,11 @@ dnd)
 	read -r tx ty tw th <<<"$tbox"
 	$check box "$cap" d02020 >/dev/null || fail "the red drag source is not on the output"
 	echo "output ${ow}x${oh}: drag source ${sw}x${sh} at ($sx, $sy), drop target ${tw}x${th} at ($tx, $ty)"
-	# press on the source and move past GTK's drag threshold inside it: the drag starts
-	# (start_drag while the button is held on its origin, the source itself entered);
-	# then to the target's centre in steps, held there. The compositor has no implicit
-	# grab: a pointer that left the origin before a slow client's start_drag would
-	# cancel it.
+	# press on the source, move past GTK's drag threshold inside it and on to the
+	# target's centre in steps without waiting for the drag: the seat's implicit grab
+	# keeps the pointer on the source while the button is held, so the slow client's
+	# start_drag, which may come once the pointer is over the target, still finds the
+	# button held on its origin (without the implicit grab the drag was cancelled)
 	x0=$((sx + sw / 2)) y0=$((sy + sh / 2)) x1=$((tx + tw / 2)) y1=$((ty + th / 2))
 	psend "move $x0 $y0"
 	psend "sleep 300"
@@ -546,16 +546,14 @@ dnd)
 		psend "move $((x0 + 5 * k)) $((y0 + 2 * k))"
 		psend "sleep 150"
 	done
-	psync
-	wait_log src "$spid" '-> wl_data_device@[0-9]*\.start_drag(' 120
-	wait_log src "$spid" 'wl_data_device@[0-9]*\.enter(' 60
-	grep -q '^drag-begin' "$out/client-src.out" || fail "the source started no drag"
 	x0=$((x0 + 30)) y0=$((y0 + 12))
 	for ((k = 1; k <= 10; k++)); do
 		psend "move $((x0 + (x1 - x0) * k / 10)) $((y0 + (y1 - y0) * k / 10))"
 		psend "sleep 150"
 	done
 	psync
+	wait_log src "$spid" '-> wl_data_device@[0-9]*\.start_drag(' 120
+	grep -q '^drag-begin' "$out/client-src.out" || fail "the source started no drag"
 	wait_log dst "$tpid" 'wl_data_device@[0-9]*\.enter(' 60
 	# motion inside the target (it accepts a type and an action on it)
 	for ((k = 1; k <= 4; k++)); do

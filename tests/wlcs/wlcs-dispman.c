@@ -483,7 +483,7 @@ static WlcsTouch *create_touch(WlcsDisplayServer *server)
 /* ---- what the server offers (the globals of src/wayland) ---- */
 
 static const WlcsExtensionDescriptor extensions[] = {
-	{ "wl_compositor", 4 },
+	{ "wl_compositor", 5 },
 	{ "wl_subcompositor", 1 },
 	{ "wl_shm", 1 },
 	{ "wl_output", 4 },
