@@ -93,7 +93,8 @@ struct server {
 	struct wl_event_source *outputs_idle;
 	struct wl_list gone_globals;    /* output.c's: wl_output globals removed, destroyed later */
 	/* output.c's: the pointer in the extended layout (the input's own position is on one
-	 * output), valid once a pointer event came */
+	 * output), valid once a pointer event came (virtual-pointer.c sets it first for an
+	 * absolute motion onto a named output) */
 	double pointer_lx, pointer_ly;
 	bool pointer_in_layout;
 	struct wl_event_source *dev_source;
