@@ -11,7 +11,8 @@
  *   then right, across the edge: the toplevel on head 1 gets wl_pointer.enter. Then head 1
  *   is unplugged (its sysfs status forced off and a hotplug uevent): the toplevel on it is
  *   configured with head 0's size and head 0 shows it; plugged in again, it is configured
- *   with head 1's size again and head 1 shows it.
+ *   with head 1's size again and head 1 shows it. grim -o NAME of each head (screencopy of
+ *   the wl_output named) equals that head's screendump.
  * mirror: dispman-kiosk --layout mirror with one toplevel painting a pattern: head 1's
  *   screendump must equal head 0's where both have pixels, and show the pattern.
  * hotplug: head 1 unplugged before dispman-kiosk --layout extend starts: the client sees
@@ -474,6 +475,29 @@ static size_t count_not(const struct rgb_image *img, uint32_t c)
 	return bad;
 }
 
+static char head0_name[64];
+
+/* grim -o NAME (zwlr_screencopy_manager_v1.capture_output of that wl_output) as a PPM must
+ * equal the head's screendump. */
+static void grim_equals(const char *dir, const char *name, unsigned head,
+	const struct rgb_image *dumped)
+{
+	char path[700], cmd[1600];
+	snprintf(path, sizeof(path), "%s/grim-%u.ppm", dir, head);
+	snprintf(cmd, sizeof(cmd), "WAYLAND_DISPLAY=kiosk-heads grim -t ppm -o '%s' '%s'", name,
+		path);
+	CHECK(system(cmd) == 0, "%s failed (grim is in scripts/setup-debian)", cmd);
+	struct rgb_image shot;
+	CHECK(ppm_read(path, &shot) == 0, "cannot read %s", path);
+	uint32_t fx = 0, fy = 0;
+	size_t differ = rgb_image_diff(dumped, &shot, 0, 0, 0, 0, &fx, &fy);
+	printf("grim -o %s: %ux%u, %zu pixels differ from head %u's screendump\n", name,
+		shot.width, shot.height, differ, head);
+	CHECK(differ == 0, "grim -o %s is not head %u (first difference at %u,%u)", name, head,
+		fx, fy);
+	rgb_image_free(&shot);
+}
+
 static void dump(unsigned head, const char *dir, struct rgb_image *img)
 {
 	char path[700];
@@ -505,6 +529,8 @@ int main(int argc, char **argv)
 	bool dumps = screendump_available(dispman_device_get_path(dev));
 	const char *card = strrchr(dispman_device_get_path(dev), '/');
 	snprintf(card_name, sizeof(card_name), "%s", card ? card + 1 : "card0");
+	snprintf(head0_name, sizeof(head0_name), "%s",
+		dispman_output_get_name(dispman_device_get_output(dev, 0)));
 	if (dispman_device_get_output_count(dev) > 1)
 		snprintf(head1_name, sizeof(head1_name), "%s",
 			dispman_output_get_name(dispman_device_get_output(dev, 1)));
@@ -546,8 +572,8 @@ int main(int argc, char **argv)
 		char self[4096];
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		self[n > 0 ? n : 0] = 0;
-		execl(argv[1], argv[1], "--layout", hotplug ? "extend" : argv[2], "--hide-cursor",
-			"--input",
+		execl(argv[1], argv[1], "--socket", "kiosk-heads", "--layout",
+			hotplug ? "extend" : argv[2], "--hide-cursor", "--input",
 			mouse.devnode, "--", self, "--client", log_path, ready, argv[2],
 			(char *)NULL);
 		_exit(127);
@@ -631,6 +657,9 @@ int main(int argc, char **argv)
 			printf("head %d: %zu pixels are not #%06x\n", i, bad, colour[i]);
 			CHECK(bad == 0, "head %d does not show toplevel %s", i, i ? "B" : "A");
 		}
+		/* screencopy of the output named: each head's own pixels */
+		grim_equals(dir, head1_name, 1, &img[1]);
+		grim_equals(dir, head0_name, 0, &img[0]);
 		/* the pointer: far left and up (on A), then right across the edge (onto B) */
 		for (int i = 0; i < 6; i++)
 			move(mouse.fd, -2000, -2000);
