@@ -194,11 +194,45 @@ static void frame_clear(struct frame *f, bool release)
 	scene_clear(&f->scene);
 }
 
-void output_release_all(struct dispman_output *out)
+/*
+ * Whether an output of the device other than out still holds buf: on screen, queued, or
+ * off its screen with the release still to come (its output_flip_release() not run yet:
+ * that one releases it then). One buffer shown on several outputs (a mirrored scene) is
+ * released when the last of them lets it go, once. Outputs before index from are not
+ * looked at (the device's destruction frees them in order).
+ */
+static bool held_elsewhere(const struct dispman_output *out, const struct dispman_buffer *buf,
+	size_t from)
+{
+	struct dispman_device *dev = out->dev;
+	for (size_t i = from; i < device_n_outputs(dev); i++) {
+		const struct dispman_output *o = device_output(dev, i);
+		if (o == out)
+			continue;
+		if (output_holds_buffer(o, buf))
+			return true;
+		for (size_t j = 0; j < o->old->n; j++)
+			if (o->old->bufs[j] == buf)
+				return true;
+	}
+	return false;
+}
+
+/* The frames go; what it showed is released, but for a buffer an output from index from on
+ * holds (released when that one lets it go). */
+static void release_frames(struct dispman_output *out, size_t from)
 {
 	frame_clear(out->old, false);
 	frame_clear(out->queued, false);
-	frame_clear(out->shown, true);
+	for (size_t i = 0; i < out->shown->n; i++)
+		if (!held_elsewhere(out, out->shown->bufs[i], from))
+			buffer_release(out->shown->bufs[i]);
+	frame_clear(out->shown, false);
+}
+
+void output_release_all(struct dispman_output *out)
+{
+	release_frames(out, 0);
 }
 
 void output_destroy(struct dispman_output *out)
@@ -206,7 +240,8 @@ void output_destroy(struct dispman_output *out)
 	if (!out)
 		return;
 	output_pace_finish(out);
-	output_release_all(out);
+	/* the device frees its outputs in order: the ones before out are gone */
+	release_frames(out, out->index + 1);
 	free(out->modes);
 	free(out);
 }
@@ -386,7 +421,7 @@ void output_flip_release(struct dispman_output *out)
 		 * of both frames per buffer */
 		const struct frame *shown = out->shown;
 		bool same = i < shown->n && shown->bufs[i] == old[i];
-		if (!same && !output_holds_buffer(out, old[i]))
+		if (!same && !output_holds_buffer(out, old[i]) && !held_elsewhere(out, old[i], 0))
 			buffer_release(old[i]);
 		dispman_buffer_unref(old[i]);
 	}

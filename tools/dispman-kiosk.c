@@ -30,8 +30,9 @@
  *                     first; the others in connector order), sharing the scene by L:
  *                     extend (side by side, left to right; toplevels on the first unless
  *                     they ask for another with set_fullscreen; the pointer crosses) or
- *                     mirror (the same scene on every output). Without it one output is
- *                     served.
+ *                     mirror (the same scene on every output); an output plugged in
+ *                     later is served too (and no longer when it is unplugged). Without
+ *                     it one output is served.
  *   --mode WxH[@HZ]   enable the (first) output in this mode (default: its preferred mode);
  *                     with @HZ the mode whose refresh rounds to HZ, else the first of that
  *                     size
@@ -549,6 +550,7 @@ int main(int argc, char **argv)
 	if (o.layout >= 0) {
 		dispman_wayland_set_layout(k.wl, (enum dispman_wayland_layout)o.layout);
 		add_other_outputs(&k);
+		dispman_wayland_serve_new_outputs(k.wl, true);
 	}
 	if (o.xdg_shell_version)
 		dispman_wayland_set_xdg_shell_version(k.wl, o.xdg_shell_version);

@@ -236,6 +236,22 @@ enum dispman_wayland_layout {
 int dispman_wayland_add_output(struct dispman_wayland *wl, struct dispman_output *out);
 
 /**
+ * Serve (serve true) or not the outputs of the device that are plugged in while the
+ * compositor runs. When the device's hotplug re-probe (dispman_device_dispatch()) reports
+ * an output connected that is not served, the compositor serves it as
+ * dispman_wayland_add_output() does (its preferred mode, its own wl_output global, the next
+ * place in the layout: right of the others in the extended layout, the same scene in the
+ * mirror one) and every toplevel is configured again; when such an output is unplugged it
+ * is no longer served: its wl_output global is removed (clients get
+ * wl_registry.global_remove), its toplevels go to another output and its layers are
+ * destroyed. The outputs given to dispman_wayland_create() and dispman_wayland_add_output()
+ * stay served while unplugged, as before. Both happen from an idle callback of the
+ * compositor's loop after the hotplug. Off by default. Returns 0, or -EINVAL (logged) for
+ * a NULL compositor.
+ */
+int dispman_wayland_serve_new_outputs(struct dispman_wayland *wl, bool serve);
+
+/**
  * Choose how the outputs share the scene; every toplevel is configured again and every
  * output repainted. Returns 0, or -EINVAL (logged) for a NULL compositor or an unknown
  * layout.

@@ -56,6 +56,11 @@ static void output_bind(struct wl_client *client, void *data, uint32_t version, 
 		return;
 	}
 	wl_resource_set_implementation(res, &output_impl, o, output_unlink);
+	if (!o) {
+		/* bound before the client saw the global's removal: inert, told nothing */
+		wl_list_init(wl_resource_get_link(res));
+		return;
+	}
 	wl_list_insert(&o->resources, wl_resource_get_link(res));
 	send_geometry(o, res);
 	/* the mode as the panel has it; o's size is the viewer's (the transform applied) */
@@ -403,6 +408,47 @@ struct output *output_add(struct server *srv, struct dispman_output *out, int *e
 	return o;
 }
 
+/* A wl_output global of an output gone: removed at once (clients get global_remove) and
+ * destroyed a while later, so that a client binding it meanwhile gets an inert resource
+ * rather than an error (libwayland's advice for globals that go). */
+struct gone_global {
+	struct wl_global *global;
+	struct wl_event_source *timer;
+	struct wl_list link;            /* server.gone_globals */
+};
+
+static void gone_global_free(struct gone_global *g)
+{
+	wl_global_destroy(g->global);
+	if (g->timer)
+		wl_event_source_remove(g->timer);
+	wl_list_remove(&g->link);
+	free(g);
+}
+
+static int on_gone_global_timer(void *data)
+{
+	gone_global_free(data);
+	return 0;
+}
+
+static void global_retire(struct server *srv, struct wl_global *global)
+{
+	struct gone_global *g = calloc(1, sizeof(*g));
+	if (g)
+		g->timer = wl_event_loop_add_timer(srv->loop, on_gone_global_timer, g);
+	if (!g || !g->timer) {
+		free(g);
+		wl_global_destroy(global); /* out of memory: at once, as before */
+		return;
+	}
+	wl_global_set_user_data(global, NULL);
+	wl_global_remove(global);
+	g->global = global;
+	wl_list_insert(&srv->gone_globals, &g->link);
+	wl_event_source_timer_update(g->timer, 5000);
+}
+
 void output_remove(struct output *o)
 {
 	struct server *srv = o->srv;
@@ -427,7 +473,9 @@ void output_remove(struct output *o)
 		wl_list_remove(wl_resource_get_link(res));
 		wl_list_init(wl_resource_get_link(res));
 	}
-	if (o->global)
+	if (o->global && o->hotplugged)
+		global_retire(srv, o->global);
+	else if (o->global)
 		wl_global_destroy(o->global);
 	wl_list_remove(&o->link);
 	free(o);
@@ -437,8 +485,14 @@ void output_remove(struct output *o)
 void output_finish(struct server *srv)
 {
 	struct output *o, *tmp;
-	wl_list_for_each_safe(o, tmp, &srv->output_list, link)
+	wl_list_for_each_safe(o, tmp, &srv->output_list, link) {
+		o->hotplugged = false; /* the globals go at once */
 		output_remove(o);
+	}
+	struct gone_global *g, *gt;
+	if (srv->gone_globals.next)
+		wl_list_for_each_safe(g, gt, &srv->gone_globals, link)
+			gone_global_free(g);
 	if (srv->surface_map.link.next)
 		wl_list_remove(&srv->surface_map.link);
 }

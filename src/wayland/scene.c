@@ -424,8 +424,39 @@ static bool toplevel_owner(struct output *o, struct shell_surface *t)
 	return output_for(o->srv, t->want_output) == o;
 }
 
+/* Whether o shows a toplevel (by its own layers, or mirrored by its mirror layers). */
+static bool shows_toplevel(struct output *o)
+{
+	struct shell_surface *t;
+	wl_list_for_each(t, &o->srv->toplevels, link)
+		if (t->surface && (toplevel_owner(o, t) ||
+				   o->srv->layout == DISPMAN_WAYLAND_LAYOUT_MIRROR))
+			return true;
+	return false;
+}
+
+/*
+ * Whether o's frame takes the frame callbacks and feedback waiting: when it shows a
+ * toplevel, or when no output that can repaint does and o is the first connected one. An
+ * output showing nothing (a second head beside the application's) must not: its empty
+ * frame would end the callbacks before the output that shows the client's buffer flipped
+ * to it, and a double-buffered client would draw again with both buffers still held.
+ */
+static bool takes_frames(struct output *o)
+{
+	struct server *srv = o->srv;
+	if (wl_list_length(&srv->output_list) < 2 || shows_toplevel(o))
+		return true;
+	struct output *other;
+	wl_list_for_each(other, &srv->output_list, link)
+		if (other != o && !other->disconnected && !other->blanked &&
+		    shows_toplevel(other))
+			return false;
+	return output_for(srv, 0) == o;
+}
+
 /* One output's frame: its surfaces to its layers, one commit; the frame callbacks and
- * feedback waiting go with it. */
+ * feedback waiting go with it (takes_frames()). */
 static void paint_output(struct output *o)
 {
 	struct server *srv = o->srv;
@@ -452,8 +483,13 @@ static void paint_output(struct output *o)
 	/* mirrored: the other outputs show what o's layers show from now on */
 	if (mirror && owns && wl_list_length(&srv->output_list) > 1)
 		server_schedule_others(srv, o);
+	bool takes = takes_frames(o);
 	int ret = dispman_output_commit(o->out);
 	srv->stats.repaints++;
+	if (ret < 0 && !takes)
+		wlog(DISPMAN_LOG_ERROR, "commit failed (%s)", strerror(-ret));
+	if (ret < 0 && !takes)
+		return;
 	if (ret < 0) {
 		wlog(DISPMAN_LOG_ERROR, "commit failed (%s): frame callbacks sent without a flip",
 			strerror(-ret));
@@ -471,6 +507,9 @@ static void paint_output(struct output *o)
 	}
 	if (zero_copy)
 		srv->stats.zero_copy_frames++;
+	o->flip_pending = true;
+	if (!takes)
+		return;
 	struct feedback *f;
 	wl_list_for_each(f, &srv->fb_waiting, link)
 		f->zero_copy = f->surface && f->surface->zero_copy;
@@ -478,7 +517,6 @@ static void paint_output(struct output *o)
 	wl_list_init(&srv->frames_waiting);
 	wl_list_insert_list(o->fb_inflight.prev, &srv->fb_waiting);
 	wl_list_init(&srv->fb_waiting);
-	o->flip_pending = true;
 }
 
 /* paint_output() with srv->repainting set: the map changes it makes are the repaint's */
@@ -521,7 +559,8 @@ static void output_after_flip(struct output *o)
 	uint32_t ms = (uint32_t)(o->flip_time.tv_sec * 1000 + o->flip_time.tv_nsec / 1000000);
 	send_frame_callbacks(&o->frames_inflight, ms, &srv->stats.frame_callbacks);
 	send_feedback(o, &o->fb_inflight, true);
-	if (o->dirty || !wl_list_empty(&srv->frames_waiting) || !wl_list_empty(&srv->fb_waiting))
+	if (o->dirty || ((!wl_list_empty(&srv->frames_waiting) ||
+			  !wl_list_empty(&srv->fb_waiting)) && takes_frames(o)))
 		repaint_output(o);
 }
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * zwlr_screencopy_manager_v1 (version 3): a client asks for a frame of the output (or of a
- * region of it), is told the wl_shm buffer it needs (XRGB8888, the output's or the region's
- * size), and sends a copy. Copies are made from an idle callback, all those waiting with
- * one dispman_output_capture() (writeback where the CRTC has a writeback connector, else
- * the library's CPU composition of its own planes), then the pixels go into each client's
- * buffer. copy_with_damage waits until the scene was repainted since the manager's
+ * zwlr_screencopy_manager_v1 (version 3): a client asks for a frame of an output it names
+ * (or of a region of it), is told the wl_shm buffer it needs (XRGB8888, the output's or the
+ * region's size), and sends a copy. Copies are made from an idle callback, all those
+ * waiting for one output with one dispman_output_capture() of it (writeback where its CRTC
+ * has a writeback connector, else the library's CPU composition of its own planes), then
+ * the pixels go into each client's buffer. copy_with_damage waits until the scene was repainted since the manager's
  * previous copy and reports the whole region as damaged. No dma-buf targets: frames send
  * no linux_dmabuf event.
  */
@@ -47,9 +47,11 @@ struct sc_frame {
 	struct wl_resource *buffer;     /* the target, while queued */
 	struct wl_listener buffer_destroy;
 	struct wl_list link;            /* screencopy.queued, or itself */
+	struct dispman_output *out;     /* the output captured (the device's: outlives us) */
 	int32_t x, y, w, h;             /* the region, in output pixels */
 	bool used;
 	bool with_damage;
+	bool in_run;                    /* due at the start of the current run_copies() */
 };
 
 static void manager_unref(struct sc_manager *m)
@@ -144,41 +146,62 @@ static void frame_done(struct sc_frame *f, struct dispman_buffer *cap, const voi
 
 static void schedule(struct screencopy *sc);
 
-/* Make every due copy with one capture; those waiting for damage look again later. */
+/* One capture of out for the frames of this run that copy it; each of them leaves the run. */
+static void capture_for(struct screencopy *sc, struct dispman_output *out)
+{
+	struct server *srv = sc->srv;
+	struct dispman_buffer *cap = NULL;
+	void *pixels = NULL;
+	uint32_t stride = 0;
+	int ret = dispman_output_capture(out, &cap);
+	if (ret < 0)
+		wlog(DISPMAN_LOG_ERROR, "screencopy: capture of %s failed: %s",
+			dispman_output_get_name(out), strerror(-ret));
+	struct output *o = output_find(srv, out);
+	if (o)
+		scene_after_capture(o);
+	if (ret == 0 && (ret = dispman_buffer_map(cap, &pixels, &stride)) < 0)
+		wlog(DISPMAN_LOG_ERROR, "screencopy: cannot map the frame: %s", strerror(-ret));
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	uint64_t repaints = srv->stats.repaints;
+	struct sc_frame *f, *tmp;
+	wl_list_for_each_safe(f, tmp, &sc->queued, link) {
+		if (!f->in_run || f->out != out)
+			continue;
+		f->in_run = false;
+		/* repaints made inside the capture must not make a waiting frame due */
+		if (f->with_damage && f->mgr->copied && f->mgr->copied_at == repaints)
+			continue;
+		frame_done(f, ret == 0 ? cap : NULL, pixels, stride, &now);
+	}
+	dispman_buffer_unref(cap);
+}
+
+/* Make every due copy, one capture per output; those waiting for damage look again
+ * later. */
 static void run_copies(void *data)
 {
 	struct screencopy *sc = data;
 	struct server *srv = sc->srv;
 	sc->idle = NULL;
-	bool due = false, waiting = false;
-	struct sc_frame *f, *tmp;
+	bool waiting = false;
+	struct sc_frame *f;
 	wl_list_for_each(f, &sc->queued, link) {
-		if (frame_due(f))
-			due = true;
-		else
-			waiting = true;
+		f->in_run = frame_due(f);
+		waiting = waiting || !f->in_run;
 	}
-	if (due) {
-		struct dispman_buffer *cap = NULL;
-		void *pixels = NULL;
-		uint32_t stride = 0;
-		int ret = dispman_output_capture(srv->out, &cap);
-		if (ret < 0)
-			wlog(DISPMAN_LOG_ERROR, "screencopy: capture failed: %s", strerror(-ret));
-		scene_after_capture(output_first(srv));
-		if (ret == 0 && (ret = dispman_buffer_map(cap, &pixels, &stride)) < 0)
-			wlog(DISPMAN_LOG_ERROR, "screencopy: cannot map the frame: %s",
-				strerror(-ret));
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		uint64_t repaints = srv->stats.repaints;
-		wl_list_for_each_safe(f, tmp, &sc->queued, link) {
-			/* repaints made inside the capture must not make a waiting frame due */
-			if (f->with_damage && f->mgr->copied && f->mgr->copied_at == repaints)
-				continue;
-			frame_done(f, ret == 0 ? cap : NULL, pixels, stride, &now);
+	for (;;) {
+		struct dispman_output *out = NULL;
+		wl_list_for_each(f, &sc->queued, link) {
+			if (f->in_run) {
+				out = f->out;
+				break;
+			}
 		}
-		dispman_buffer_unref(cap);
+		if (!out)
+			break;
+		capture_for(sc, out);
 	}
 	if (waiting || !wl_list_empty(&sc->queued))
 		wl_event_source_timer_update(sc->timer, DAMAGE_POLL_MS);
@@ -260,13 +283,13 @@ static const struct zwlr_screencopy_frame_v1_interface frame_impl = {
 	.copy_with_damage = frame_copy_with_damage,
 };
 
-/* A new frame of the region (x, y, w, h) of the output, clipped to it; an empty region
- * (or an output that is off) makes a frame that fails at once. */
-static void frame_create(struct wl_resource *mgr_res, uint32_t id, int32_t x, int32_t y,
-	int32_t w, int32_t h)
+/* A new frame of the region (x, y, w, h) of the output of wl_output resource output,
+ * clipped to it; an empty region, an output gone or one that is off makes a frame that
+ * fails at once. */
+static void frame_create(struct wl_resource *mgr_res, uint32_t id, struct wl_resource *output,
+	int32_t x, int32_t y, int32_t w, int32_t h)
 {
 	struct sc_manager *m = wl_resource_get_user_data(mgr_res);
-	struct server *srv = m->sc->srv;
 	struct wl_client *c = wl_resource_get_client(mgr_res);
 	struct sc_frame *f = calloc(1, sizeof(*f));
 	struct wl_resource *res = f ? wl_resource_create(c, &zwlr_screencopy_frame_v1_interface,
@@ -282,18 +305,21 @@ static void frame_create(struct wl_resource *mgr_res, uint32_t id, int32_t x, in
 	f->resource = res;
 	wl_list_init(&f->link);
 	wl_resource_set_implementation(res, &frame_impl, f, frame_resource_destroy);
+	struct output *o = output_from_resource(output);
 	/* clip in 64 bits: the client's numbers may be anything */
 	int64_t x0 = x > 0 ? x : 0, y0 = y > 0 ? y : 0;
 	int64_t x1 = (int64_t)x + w, y1 = (int64_t)y + h;
-	if (x1 > srv->width)
-		x1 = srv->width;
-	if (y1 > srv->height)
-		y1 = srv->height;
-	if (w <= 0 || h <= 0 || x1 <= x0 || y1 <= y0 || !dispman_output_is_enabled(srv->out)) {
+	if (o && x1 > o->width)
+		x1 = o->width;
+	if (o && y1 > o->height)
+		y1 = o->height;
+	if (!o || w <= 0 || h <= 0 || x1 <= x0 || y1 <= y0 ||
+	    !dispman_output_is_enabled(o->out)) {
 		f->used = true; /* a copy now would be a protocol error: it has failed */
 		zwlr_screencopy_frame_v1_send_failed(res);
 		return;
 	}
+	f->out = o->out;
 	f->x = (int32_t)x0;
 	f->y = (int32_t)y0;
 	f->w = (int32_t)(x1 - x0);
@@ -307,14 +333,14 @@ static void frame_create(struct wl_resource *mgr_res, uint32_t id, int32_t x, in
 static void manager_capture_output(struct wl_client *c, struct wl_resource *res, uint32_t id,
 	int32_t overlay_cursor, struct wl_resource *output)
 {
-	frame_create(res, id, 0, 0, INT32_MAX, INT32_MAX);
+	frame_create(res, id, output, 0, 0, INT32_MAX, INT32_MAX);
 }
 
 static void manager_capture_output_region(struct wl_client *c, struct wl_resource *res,
 	uint32_t id, int32_t overlay_cursor, struct wl_resource *output, int32_t x, int32_t y,
 	int32_t w, int32_t h)
 {
-	frame_create(res, id, x, y, w, h);
+	frame_create(res, id, output, x, y, w, h);
 }
 
 static void manager_destroy_req(struct wl_client *c, struct wl_resource *res)

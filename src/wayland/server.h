@@ -97,6 +97,8 @@ struct output {
 	bool blanked;                   /* idle.c turned the output off: no repaint */
 	uint32_t blank_w, blank_h, blank_mhz; /* idle.c: its mode when it was blanked */
 	bool disconnected;              /* the output was unplugged: no repaint */
+	bool hotplugged;                /* served by the compositor itself when it was plugged
+					 * in (serve_new_outputs): removed when it is unplugged */
 	struct wl_list frames_inflight; /* wl_callback: in its committed frame */
 	struct wl_list fb_inflight;     /* feedback.link */
 	struct wl_list mirror_layers;   /* scene.c's mirror_layer.link (mirror layout) */
@@ -115,8 +117,14 @@ struct server {
 	struct wl_list output_list;     /* output.link, in the order added */
 	uint32_t next_output_id;
 	enum dispman_wayland_layout layout;
+	/* wayland.c's: serve outputs plugged in at run time (dispman_wayland_serve_new_outputs()),
+	 * added and removed from an idle callback after the hotplug */
+	bool serve_new_outputs;
+	struct wl_event_source *outputs_idle;
+	struct wl_list gone_globals;    /* output.c's: wl_output globals removed, destroyed later */
 	/* output.c's: the pointer in the extended layout (the input's own position is on one
-	 * output), valid once a pointer event came */
+	 * output), valid once a pointer event came (virtual-pointer.c sets it first for an
+	 * absolute motion onto a named output) */
 	double pointer_lx, pointer_ly;
 	bool pointer_in_layout;
 	struct wl_event_source *dev_source;

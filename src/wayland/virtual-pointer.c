@@ -7,7 +7,8 @@
  *
  * Relative motion moves the seat's pointer from where it is (the seat carries it across
  * an extended layout by its dx, dy: output.c), absolute motion maps the client's extent
- * onto the first output, as an absolute input device's (the output argument is not used).
+ * onto the output it named (create_virtual_pointer_with_output), else onto the first
+ * output, as an absolute input device's.
  * Each request is delivered at once, each with its own wl_pointer.frame: `frame` groups
  * nothing more. The client's timestamps have no defined base, so events carry the
  * compositor's CLOCK_MONOTONIC time. Buttons still down when a virtual pointer goes are
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "output.h"
 #include "seat.h"
 
 #include "wlr-virtual-pointer-unstable-v1-server-protocol.h"
@@ -38,6 +40,7 @@ struct vptr {
 	uint32_t buttons[MAX_BUTTONS_DOWN];
 	unsigned nbuttons;
 	enum dispman_input_axis_source source; /* for the next axis events */
+	uint32_t output_id;             /* output.id of the output named, 0: none */
 };
 
 static uint64_t now_usec(void)
@@ -103,8 +106,31 @@ static void vptr_motion_absolute(struct wl_client *c, struct wl_resource *res, u
 	}
 	double ox, oy;
 	seat_pointer_position(srv, &ox, &oy);
-	double nx = (double)x * srv->width / x_extent, ny = (double)y * srv->height / y_extent;
-	move_to(vp, nx, ny, nx - ox, ny - oy);
+	/* the output named (if it is still served), else the first */
+	struct output *o, *on = NULL;
+	wl_list_for_each(o, &srv->output_list, link)
+		if (vp->output_id && o->id == vp->output_id)
+			on = o;
+	if (!on || on->width <= 0 || on->height <= 0) {
+		double nx = (double)x * srv->width / x_extent;
+		double ny = (double)y * srv->height / y_extent;
+		move_to(vp, nx, ny, nx - ox, ny - oy);
+		return;
+	}
+	double nx = (double)x * on->width / x_extent, ny = (double)y * on->height / y_extent;
+	if (srv->layout != DISPMAN_WAYLAND_LAYOUT_EXTEND || wl_list_length(&srv->output_list) < 2) {
+		move_to(vp, nx, ny, nx - ox, ny - oy);
+		return;
+	}
+	/* in the extended layout, where the seat carries the pointer by dx, dy (output.c):
+	 * from where it is in the layout to that output's point */
+	if (!srv->pointer_in_layout) {
+		srv->pointer_lx = ox;
+		srv->pointer_ly = oy;
+		srv->pointer_in_layout = true;
+	}
+	double lx = on->x + nx, ly = on->y + ny;
+	move_to(vp, lx, ly, lx - srv->pointer_lx, ly - srv->pointer_ly);
 }
 
 static bool button_down(struct vptr *vp, uint32_t button, unsigned *at)
@@ -266,6 +292,8 @@ static void create_pointer(struct wl_client *c, struct wl_resource *res,
 	vp->mgr = mgr;
 	vp->resource = r;
 	vp->source = DISPMAN_INPUT_AXIS_WHEEL;
+	struct output *o = output_from_resource(output);
+	vp->output_id = o ? o->id : 0;
 	wl_list_insert(&mgr->pointers, &vp->link);
 	wl_resource_set_implementation(r, &vptr_impl, vp, vptr_destroy);
 	wlog(DISPMAN_LOG_INFO, "a client made a virtual pointer");

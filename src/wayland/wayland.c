@@ -49,6 +49,60 @@ static bool any_connected(struct server *srv)
 }
 
 /*
+ * After a hotplug (from an idle callback, outside the device's probe): outputs the
+ * compositor added itself and that are now unplugged are removed (their wl_output global
+ * goes, their toplevels go to another output), and, with serve_new_outputs, every connected
+ * output not served yet is served at the end of the layout.
+ */
+static void outputs_sync(void *data)
+{
+	struct server *srv = data;
+	srv->outputs_idle = NULL;
+	bool changed = false;
+	struct output *o, *tmp;
+	wl_list_for_each_safe(o, tmp, &srv->output_list, link) {
+		if (!o->hotplugged || !o->disconnected)
+			continue;
+		wlog(DISPMAN_LOG_INFO, "%s unplugged: no longer served",
+			dispman_output_get_name(o->out));
+		scene_output_finish(o);
+		output_remove(o);
+		changed = true;
+	}
+	for (size_t i = 0; srv->serve_new_outputs &&
+	     i < dispman_device_get_output_count(srv->dev); i++) {
+		struct dispman_output *out = dispman_device_get_output(srv->dev, i);
+		if (dispman_output_get_status(out) != DISPMAN_CONNECTED || output_find(srv, out))
+			continue;
+		int ret = 0;
+		o = output_add(srv, out, &ret);
+		if (o && (ret = scene_output_init(o)) < 0) {
+			output_remove(o);
+			o = NULL;
+		}
+		if (!o) {
+			wlog(DISPMAN_LOG_ERROR, "%s plugged in, not served: %s",
+				dispman_output_get_name(out), strerror(-ret));
+			continue;
+		}
+		o->hotplugged = true;
+		wlog(DISPMAN_LOG_INFO, "%s plugged in: served at %d,%d in the layout",
+			dispman_output_get_name(out), o->x, o->y);
+		changed = true;
+	}
+	if (changed) {
+		xdg_reconfigure_all(srv);
+		server_schedule_repaint(srv);
+	}
+}
+
+static void schedule_outputs_sync(struct server *srv)
+{
+	if (!srv->outputs_idle)
+		srv->outputs_idle = wl_event_loop_add_idle(srv->loop, outputs_sync, srv);
+}
+
+/*
  * A hotplug re-probe changed a served output. The library has already disabled it if it
  * was unplugged (its frames stop; clients keep running; toplevels on it go to another
  * connected output, configured for its size) or enabled it again in its mode, or the
@@ -61,10 +115,15 @@ static void on_output_event(struct dispman_device *dev, struct dispman_output *o
 {
 	struct server *srv = data;
 	struct output *o = output_find(srv, out);
-	if (!o)
+	if (!o) {
+		if (event == DISPMAN_OUTPUT_CONNECTED && srv->serve_new_outputs)
+			schedule_outputs_sync(srv);
 		return;
+	}
 	if (event == DISPMAN_OUTPUT_DISCONNECTED) {
 		o->disconnected = true;
+		if (o->hotplugged)
+			schedule_outputs_sync(srv);
 		bool others = any_connected(srv);
 		wlog(DISPMAN_LOG_INFO, "%s disconnected: clients keep running, %s",
 			dispman_output_get_name(out), others ? "shown on the other outputs" :
@@ -129,6 +188,7 @@ static void server_init_lists(struct server *srv, struct dispman_device *dev,
 	srv->dev = dev;
 	srv->out = out;
 	wl_list_init(&srv->output_list);
+	wl_list_init(&srv->gone_globals);
 	wl_list_init(&srv->surfaces);
 	wl_list_init(&srv->toplevels);
 	wl_list_init(&srv->buffers);
@@ -227,6 +287,8 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 		wl_display_destroy_clients(srv->display);
 	if (srv->idle)
 		wl_event_source_remove(srv->idle);
+	if (srv->outputs_idle)
+		wl_event_source_remove(srv->outputs_idle);
 	if (srv->dev_source)
 		wl_event_source_remove(srv->dev_source);
 	vt_switch_finish(srv);
@@ -519,6 +581,16 @@ int dispman_wayland_add_output(struct dispman_wayland *wl, struct dispman_output
 	wlog(DISPMAN_LOG_INFO, "serving %s too, at %d,%d in the layout",
 		dispman_output_get_name(out), o->x, o->y);
 	server_schedule_repaint(srv);
+	return 0;
+}
+
+int dispman_wayland_serve_new_outputs(struct dispman_wayland *wl, bool serve)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_serve_new_outputs: the compositor is NULL");
+		return -EINVAL;
+	}
+	wl->srv.serve_new_outputs = serve;
 	return 0;
 }
 

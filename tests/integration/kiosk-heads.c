@@ -11,11 +11,17 @@
  *   then right, across the edge: the toplevel on head 1 gets wl_pointer.enter. Then head 1
  *   is unplugged (its sysfs status forced off and a hotplug uevent): the toplevel on it is
  *   configured with head 0's size and head 0 shows it; plugged in again, it is configured
- *   with head 1's size again and head 1 shows it.
+ *   with head 1's size again and head 1 shows it. grim -o NAME of each head (screencopy of
+ *   the wl_output named) equals that head's screendump.
  * mirror: dispman-kiosk --layout mirror with one toplevel painting a pattern: head 1's
  *   screendump must equal head 0's where both have pixels, and show the pattern.
+ * hotplug: head 1 unplugged before dispman-kiosk --layout extend starts: the client sees
+ *   one wl_output and maps toplevel A on it. Head 1 plugged in: a second wl_output global
+ *   appears (right of head 0 in the layout), the client makes toplevel B full-screen on it
+ *   and head 1's screendump shows B; unplugged again: the global is removed
+ *   (wl_registry.global_remove) and B is configured with head 0's size and shown there.
  *
- *   kiosk-heads KIOSK extend|mirror
+ *   kiosk-heads KIOSK extend|mirror|hotplug
  *
  * Exit 77 (n/a) without two connected outputs and a screendump of the device.
  */
@@ -54,7 +60,9 @@ static struct wl_shm *shm;
 static struct xdg_wm_base *wm;
 static struct wl_seat *seat;
 static struct wl_output *outputs[2];
+static uint32_t output_global[2];
 static int n_outputs;
+static bool hotplug_mode;
 static char out_name[2][64];
 static int32_t out_x[2];
 
@@ -175,11 +183,19 @@ static void global(void *data, struct wl_registry *reg, uint32_t name, const cha
 	} else if (strcmp(iface, wl_output_interface.name) == 0 && n_outputs < 2) {
 		outputs[n_outputs] = wl_registry_bind(reg, name, &wl_output_interface, 2);
 		wl_output_add_listener(outputs[n_outputs], &output_listener, NULL);
+		output_global[n_outputs] = name;
+		if (logf_)
+			client_log("output-added %d", n_outputs);
 		n_outputs++;
 	}
 }
 
-static void global_remove(void *data, struct wl_registry *reg, uint32_t name) {}
+static void global_remove(void *data, struct wl_registry *reg, uint32_t name)
+{
+	for (int i = 0; i < n_outputs; i++)
+		if (output_global[i] == name)
+			client_log("output-removed %d", i);
+}
 static const struct wl_registry_listener registry_listener = { global, global_remove };
 
 static struct wl_buffer *paint(const struct win *w)
@@ -251,6 +267,67 @@ static void s_leave(void *data, struct wl_surface *s, struct wl_output *o)
 }
 static const struct wl_surface_listener surface_listener = { s_enter, s_leave };
 
+static void make_window(int i, bool mirror, struct wl_output *on)
+{
+	struct win *w = &wins[i];
+	w->tag = i ? "B" : "A";
+	w->colour = colour[i];
+	w->pattern = mirror;
+	w->surface = wl_compositor_create_surface(compositor);
+	wl_surface_add_listener(w->surface, &surface_listener, NULL);
+	w->xs = xdg_wm_base_get_xdg_surface(wm, w->surface);
+	xdg_surface_add_listener(w->xs, &xs_listener, w);
+	w->tl = xdg_surface_get_toplevel(w->xs);
+	xdg_toplevel_add_listener(w->tl, &tl_listener, w);
+	if (on)
+		xdg_toplevel_set_fullscreen(w->tl, on);
+	wl_surface_commit(w->surface);
+}
+
+/* The first buffer of a configured window, with a frame callback. */
+static void show_window(struct win *w)
+{
+	CHECK(w->w > 0 && w->h > 0, "client: %s configured without a size", w->tag);
+	client_log("configure %s %d %d", w->tag, w->w, w->h);
+	w->painted_w = w->w;
+	w->painted_h = w->h;
+	wl_surface_attach(w->surface, paint(w), 0, 0);
+	wl_surface_damage(w->surface, 0, 0, w->w, w->h);
+	wl_callback_add_listener(wl_surface_frame(w->surface), &frame_listener, w);
+	wl_surface_commit(w->surface);
+}
+
+/* hotplug: one output at start and toplevel A on it; when a second wl_output appears,
+ * toplevel B full-screen on it. */
+static int run_hotplug_client(struct wl_display *d, const char *ready_path)
+{
+	CHECK(n_outputs == 1, "client: %d wl_output globals at start, not 1", n_outputs);
+	make_window(0, false, NULL);
+	while (!wins[0].configured)
+		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
+	show_window(&wins[0]);
+	while (!wins[0].framed)
+		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
+	client_log("mapped");
+	FILE *r = fopen(ready_path, "w");
+	CHECK(r, "%s", ready_path);
+	fclose(r);
+	while (n_outputs < 2)
+		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
+	wl_display_roundtrip(d); /* its geometry */
+	client_log("output 1 %s at %d", out_name[1], out_x[1]);
+	make_window(1, false, outputs[1]);
+	while (!wins[1].configured)
+		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
+	show_window(&wins[1]);
+	while (!wins[1].framed)
+		CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
+	client_log("mapped B");
+	while (wl_display_dispatch(d) >= 0)
+		;
+	return 0;
+}
+
 static int run_client(const char *log_path, const char *ready_path, bool mirror)
 {
 	logf_ = fopen(log_path, "w");
@@ -265,6 +342,8 @@ static int run_client(const char *log_path, const char *ready_path, bool mirror)
 	client_log("outputs %d", n_outputs);
 	for (int i = 0; i < n_outputs; i++)
 		client_log("output %d %s at %d", i, out_name[i], out_x[i]);
+	if (hotplug_mode)
+		return run_hotplug_client(d, ready_path);
 	CHECK(n_outputs == 2, "client: %d wl_output globals, not 2", n_outputs);
 	int n = mirror ? 1 : 2;
 	for (int i = 0; i < n; i++) {
@@ -396,6 +475,29 @@ static size_t count_not(const struct rgb_image *img, uint32_t c)
 	return bad;
 }
 
+static char head0_name[64];
+
+/* grim -o NAME (zwlr_screencopy_manager_v1.capture_output of that wl_output) as a PPM must
+ * equal the head's screendump. */
+static void grim_equals(const char *dir, const char *name, unsigned head,
+	const struct rgb_image *dumped)
+{
+	char path[700], cmd[1600];
+	snprintf(path, sizeof(path), "%s/grim-%u.ppm", dir, head);
+	snprintf(cmd, sizeof(cmd), "WAYLAND_DISPLAY=kiosk-heads grim -t ppm -o '%s' '%s'", name,
+		path);
+	CHECK(system(cmd) == 0, "%s failed (grim is in scripts/setup-debian)", cmd);
+	struct rgb_image shot;
+	CHECK(ppm_read(path, &shot) == 0, "cannot read %s", path);
+	uint32_t fx = 0, fy = 0;
+	size_t differ = rgb_image_diff(dumped, &shot, 0, 0, 0, 0, &fx, &fy);
+	printf("grim -o %s: %ux%u, %zu pixels differ from head %u's screendump\n", name,
+		shot.width, shot.height, differ, head);
+	CHECK(differ == 0, "grim -o %s is not head %u (first difference at %u,%u)", name, head,
+		fx, fy);
+	rgb_image_free(&shot);
+}
+
 static void dump(unsigned head, const char *dir, struct rgb_image *img)
 {
 	char path[700];
@@ -407,11 +509,14 @@ static void dump(unsigned head, const char *dir, struct rgb_image *img)
 
 int main(int argc, char **argv)
 {
-	if (argc == 5 && strcmp(argv[1], "--client") == 0)
+	if (argc == 5 && strcmp(argv[1], "--client") == 0) {
+		hotplug_mode = strcmp(argv[4], "hotplug") == 0;
 		return run_client(argv[2], argv[3], strcmp(argv[4], "mirror") == 0);
-	CHECK(argc == 3 && (strcmp(argv[2], "extend") == 0 || strcmp(argv[2], "mirror") == 0),
-		"usage: kiosk-heads KIOSK extend|mirror");
+	}
+	CHECK(argc == 3 && (strcmp(argv[2], "extend") == 0 || strcmp(argv[2], "mirror") == 0 ||
+		strcmp(argv[2], "hotplug") == 0), "usage: kiosk-heads KIOSK extend|mirror|hotplug");
 	bool mirror = strcmp(argv[2], "mirror") == 0;
+	bool hotplug = strcmp(argv[2], "hotplug") == 0;
 
 	/* two connected outputs and a screendump, or n/a */
 	struct dispman_device *dev = dispman_device_open(check_device());
@@ -424,6 +529,8 @@ int main(int argc, char **argv)
 	bool dumps = screendump_available(dispman_device_get_path(dev));
 	const char *card = strrchr(dispman_device_get_path(dev), '/');
 	snprintf(card_name, sizeof(card_name), "%s", card ? card + 1 : "card0");
+	snprintf(head0_name, sizeof(head0_name), "%s",
+		dispman_output_get_name(dispman_device_get_output(dev, 0)));
 	if (dispman_device_get_output_count(dev) > 1)
 		snprintf(head1_name, sizeof(head1_name), "%s",
 			dispman_output_get_name(dispman_device_get_output(dev, 1)));
@@ -453,13 +560,20 @@ int main(int argc, char **argv)
 	set_bit(mouse.fd, UI_SET_RELBIT, REL_Y);
 	uinput_create(&mouse, "kiosk-heads mouse", "E:ID_INPUT_MOUSE=1\n");
 
+	if (hotplug) {
+		/* head 1 unplugged before the compositor starts */
+		atexit(restore_head1);
+		plug("off");
+		usleep(500000);
+	}
 	pid_t kiosk = fork();
 	CHECK(kiosk >= 0, "fork");
 	if (kiosk == 0) {
 		char self[4096];
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		self[n > 0 ? n : 0] = 0;
-		execl(argv[1], argv[1], "--layout", argv[2], "--hide-cursor", "--input",
+		execl(argv[1], argv[1], "--socket", "kiosk-heads", "--layout",
+			hotplug ? "extend" : argv[2], "--hide-cursor", "--input",
 			mouse.devnode, "--", self, "--client", log_path, ready, argv[2],
 			(char *)NULL);
 		_exit(127);
@@ -474,9 +588,54 @@ int main(int argc, char **argv)
 	const char *log = slurp(log_path);
 	printf("client log:\n%s", log);
 	struct rgb_image img[2];
-	dump(0, dir, &img[0]);
-	dump(1, dir, &img[1]);
-	if (!mirror) {
+	if (hotplug) {
+		dump(0, dir, &img[0]);
+		size_t bad = count_not(&img[0], colour[0]);
+		printf("head 1 unplugged at start: head 0: %zu pixels are not #%06x\n", bad,
+			colour[0]);
+		CHECK(strstr(log, "outputs 1\n"), "not one wl_output at start");
+		CHECK(bad == 0, "head 0 does not show A");
+		/* plugged in: a second wl_output, B full-screen on it, head 1 shows B */
+		plug("on");
+		wait_log(log_path, "mapped B", kiosk, 180);
+		usleep(1500000);
+		dump(1, dir, &img[1]);
+		log = slurp(log_path);
+		printf("client log:\n%s", log);
+		int w1 = 0, h1 = 0, x1 = -1;
+		const char *p = strstr(log, "configure B ");
+		CHECK(p && sscanf(p, "configure B %d %d", &w1, &h1) == 2, "no configure of B");
+		p = strstr(log, "output 1 ");
+		CHECK(p && sscanf(p, "output 1 %*s at %d", &x1) == 1, "no output 1 line");
+		CHECK((uint32_t)w1 == img[1].width && (uint32_t)h1 == img[1].height,
+			"B configured %dx%d on a %ux%u head", w1, h1, img[1].width, img[1].height);
+		CHECK(x1 == (int)img[0].width, "output 1 at x %d in the layout, not %u", x1,
+			img[0].width);
+		CHECK(strstr(log, "enter B 1"), "B did not enter the new output");
+		bad = count_not(&img[1], colour[1]);
+		printf("head 1 plugged in: wl_output added at x %d, B configured %dx%d; head 1: "
+			"%zu pixels are not #%06x\n", x1, w1, h1, bad, colour[1]);
+		CHECK(bad == 0, "head 1 does not show B");
+		/* unplugged again: its wl_output global goes, B goes to head 0 */
+		char want[64];
+		snprintf(want, sizeof(want), "configure B %u %u", img[0].width, img[0].height);
+		plug("off");
+		wait_log(log_path, "output-removed 1", kiosk, 120);
+		wait_log(log_path, want, kiosk, 120);
+		usleep(1500000);
+		rgb_image_free(&img[0]);
+		dump(0, dir, &img[0]);
+		bad = count_not(&img[0], colour[1]);
+		printf("head 1 unplugged: wl_output removed, B on head 0: %zu pixels are not "
+			"#%06x\n", bad, colour[1]);
+		CHECK(bad == 0, "head 0 does not show B after head 1 went");
+	} else {
+		dump(0, dir, &img[0]);
+		dump(1, dir, &img[1]);
+	}
+	if (hotplug) {
+		/* done above */
+	} else if (!mirror) {
 		int w0 = 0, h0 = 0, w1 = 0, h1 = 0, x1 = -1;
 		const char *p = strstr(log, "configure A ");
 		CHECK(p && sscanf(p, "configure A %d %d", &w0, &h0) == 2, "no configure of A");
@@ -498,6 +657,9 @@ int main(int argc, char **argv)
 			printf("head %d: %zu pixels are not #%06x\n", i, bad, colour[i]);
 			CHECK(bad == 0, "head %d does not show toplevel %s", i, i ? "B" : "A");
 		}
+		/* screencopy of the output named: each head's own pixels */
+		grim_equals(dir, head1_name, 1, &img[1]);
+		grim_equals(dir, head0_name, 0, &img[0]);
 		/* the pointer: far left and up (on A), then right across the edge (onto B) */
 		for (int i = 0; i < 6; i++)
 			move(mouse.fd, -2000, -2000);

@@ -645,6 +645,93 @@ static void test_release_after_flip(void **state)
 	assert_false(mock_drm_get_fb(fb_b, &fb));
 }
 
+static int count_released(const struct unit_release_log *rel, const struct dispman_buffer *b)
+{
+	int n = 0;
+	for (int i = 0; i < rel->n && i < 8; i++)
+		n += rel->bufs[i] == b;
+	return n;
+}
+
+/*
+ * One buffer on two outputs (a mirrored scene): released once, when the second output's
+ * flip replaces it, not at the first's; and once when both flips come in one dispatch.
+ */
+static void test_release_mirrored(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
+	drmModeModeInfo m = mock_drm_mode(640, 480, 60, true);
+	uint32_t crtc[2] = { mock_drm_add_crtc(), mock_drm_add_crtc() };
+	for (int i = 0; i < 2; i++) {
+		mock_drm_add_connector(&(struct mock_drm_connector_info){
+			.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &m, .num_modes = 1,
+			.possible_crtcs = 1u << i });
+		mock_drm_add_plane(&(struct mock_drm_plane_info){
+			.type = DRM_PLANE_TYPE_PRIMARY, .possible_crtcs = 1u << i,
+			.formats = formats, .num_formats = 1 });
+	}
+	unit_open_device(f);
+	struct dispman_output *o[2] = { dispman_device_get_output(f->dev, 0),
+		dispman_device_get_output(f->dev, 1) };
+	struct unit_release_log rel = { 0 };
+	struct dispman_buffer *b = unit_pattern_buffer(f->dev, 640, 480, DRM_FORMAT_XRGB8888, 1);
+	struct dispman_buffer *c = unit_pattern_buffer(f->dev, 640, 480, DRM_FORMAT_XRGB8888, 2);
+	dispman_buffer_set_release_callback(b, unit_record_release, &rel);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(dispman_output_enable(o[i], NULL), 0);
+		assert_int_equal(dispman_output_set_buffer(o[i], b), 0);
+	}
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 2);
+	mock_drm_set_flip_delay(true);
+
+	/* the first output lets it go: the second still shows it */
+	assert_int_equal(dispman_output_set_buffer(o[0], c), 0);
+	assert_int_equal(dispman_output_commit(o[0]), 0);
+	assert_int_equal(mock_drm_release_crtc_flips(crtc[0]), 1);
+	assert_int_equal(unit_dispatch(f->dev, 1000), 1);
+	assert_int_equal(count_released(&rel, b), 0);
+	/* the second too: released now, once */
+	assert_int_equal(dispman_output_set_buffer(o[1], c), 0);
+	assert_int_equal(dispman_output_commit(o[1]), 0);
+	assert_int_equal(mock_drm_release_crtc_flips(crtc[1]), 1);
+	assert_int_equal(unit_dispatch(f->dev, 1000), 1);
+	assert_int_equal(count_released(&rel, b), 1);
+
+	/* on both again, then off both in one commit whose flips are read together */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(dispman_output_set_buffer(o[i], b), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	mock_drm_release_flips();
+	unit_drain(f->dev);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(dispman_output_set_buffer(o[i], c), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(mock_drm_release_flips(), 2);
+	unit_drain(f->dev);
+	assert_int_equal(count_released(&rel, b), 2);
+
+	/* on both, one output disabled: not released while the other shows it */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(dispman_output_set_buffer(o[i], b), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	mock_drm_release_flips();
+	unit_drain(f->dev);
+	assert_int_equal(dispman_output_disable(o[1]), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	mock_drm_release_flips();
+	unit_drain(f->dev);
+	assert_int_equal(count_released(&rel, b), 2);
+	mock_drm_set_flip_delay(false);
+	dispman_buffer_unref(b);
+	dispman_buffer_unref(c);
+	/* the device's end takes it off the first output: released then, once */
+	dispman_device_destroy(f->dev);
+	f->dev = NULL;
+	assert_int_equal(count_released(&rel, b), 3);
+}
+
 /* Showing the same buffer again does not release it. */
 static void test_same_buffer_not_released(void **state)
 {
@@ -704,6 +791,8 @@ int main(int argc, char **argv)
 		{ "buffer@same-buffer-not-released", test_same_buffer_not_released,
 			unit_setup_vkms, unit_teardown, NULL },
 		{ "buffer@other-device", test_other_device, unit_setup_vkms, unit_teardown, NULL },
+		{ "buffer@release-mirrored", test_release_mirrored, unit_setup_empty,
+			unit_teardown, NULL },
 	};
 	enum {
 		N_DUMB = UNIT_ARRAY_LEN(dumb_cases),
