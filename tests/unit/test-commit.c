@@ -1320,7 +1320,7 @@ static void test_request_from_proposal(void **state)
 	record(dev, layer, &before);
 	struct atomic_req r;
 	assert_int_equal(req_init(dev, &r), 0);
-	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
+	req_build(dev, &next, &r);
 	assert_int_equal(req_commit(dev, &r, 0, NULL), 0);
 	req_finish(dev, &r);
 	assert_int_equal(prop(plane_id(device_plane(dev, to)), "FB_ID"), buffer_fb_id(sq));
@@ -1328,7 +1328,7 @@ static void test_request_from_proposal(void **state)
 	assert_int_equal(prop(plane_id(device_plane(dev, from)), "FB_ID"), 0);
 	record(dev, layer, &after);
 	assert_recorded_equal(&before, &after); /* built and committed, not recorded */
-	proposal_record(&next, dev, true);
+	proposal_record(&next, dev);
 	proposal_finish(&next);
 	assert_ptr_equal(plane_cur_layer(device_plane(dev, to)), layer);
 	assert_int_equal(plane_cur_fb_id(device_plane(dev, to)), buffer_fb_id(sq));
