@@ -1002,11 +1002,11 @@ static void test_shape_change_waits_for_all(void **state)
 }
 
 /*
- * The short frame path (commit.c: commit_kept_frame()): a frame of one output that only
- * brings new buffers to the planes it shows is committed as the new FB_IDs alone and
- * counted in buffer_commits; everything else goes the general way (two outputs asked for,
- * new rectangles, a composition buffer on a plane), and a refused short frame leaves the
- * kernel as it was and makes the next frame search.
+ * Buffer-only frames (the one frame path with the committed assignment kept): a frame of
+ * one output that only brings new buffers to the planes it shows is committed as the new
+ * FB_IDs alone and counted in buffer_commits; other frames are not counted (two outputs
+ * asked for, new rectangles), and a refused buffer-only frame leaves the kernel as it was
+ * and makes the next frame search.
  */
 static void test_short_frame_path(void **state)
 {
