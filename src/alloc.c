@@ -379,7 +379,7 @@ static int test_request(struct dispman_device *dev, const struct proposal *prop,
 	if (ret < 0)
 		return ret;
 	/* a search tests the whole assignment: every plane's full state */
-	req_build(dev, prop, &r, &(struct frame_kind){ .reused = false });
+	req_build(dev, prop, &r); /* not prop->diff: a search */
 	ret = req_commit(dev, &r, DRM_MODE_ATOMIC_TEST_ONLY | flags, NULL);
 	req_finish(dev, &r);
 	return ret;
@@ -595,6 +595,10 @@ static bool stacking_holds(struct dispman_output *out, struct dispman_layer *d, 
 	bool d_plane = layer_plane(d) != NULL, d_comp = layer_composited(d);
 	if (!d_plane && !d_comp)
 		return true;
+	/* on a plane above every composited layer: nothing to overlap (the usual sprite) */
+	struct dispman_layer *top = output_top_composited(out);
+	if (d_plane && (!top || layer_below(top, d)))
+		return true;
 	struct rect rd = shown_rect(d, w, h);
 	if (rect_empty(&rd))
 		return true;
@@ -702,15 +706,13 @@ bool alloc_assignment_holds(const struct dispman_device *dev)
 		!device_geometry_dirty(dev) && !device_alloc_state(dev)->stale;
 }
 
-int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop,
-	struct frame_kind *kind)
+int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop)
 {
 	/* a commit of these outputs: their layers' update rates count it (layer.c) */
 	for (size_t i = 0; i < device_n_outputs(dev); i++)
 		if (proposal_has_output(prop, i))
 			output_count_prepared(device_output(dev, i));
 	bool search = device_shape_dirty(dev);
-	*kind = (struct frame_kind){ 0 };
 	if (search) {
 		device_alloc_state(dev)->stale = false;
 		device_stats(dev)->searches++;
@@ -749,18 +751,17 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	}
 	/* Same shape as the last accepted commit: only the framebuffers change (the kernel
 	 * keeps the rest), unless a modeset is part of this commit. */
-	kind->reused = !search && !(flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
+	prop->diff = !search && !(flags & DRM_MODE_ATOMIC_ALLOW_MODESET);
 	/* only rectangles changed and alloc_check_geometry() found the assignment holds:
 	 * the new rectangles go into the request without a test */
-	kind->geometry = kind->reused && device_geometry_dirty(dev);
+	prop->geometry = prop->diff && device_geometry_dirty(dev);
 	return 0;
 }
 
-bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
-	const struct frame_kind *kind, bool ok)
+bool alloc_done(struct dispman_device *dev, const struct proposal *prop, bool ok)
 {
 	bool full = prop->scope->full;
-	bool geometry = kind->geometry;
+	bool geometry = prop->geometry;
 	if (!ok) {
 		/* a refused commit left the shape dirty: the next one searches again; a refused
 		 * untested geometry change is searched and committed again at once */

@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 struct dispman_device;
-struct frame_kind;
 struct proposal;
 
 /* What the allocator keeps per device (device_alloc_state(), its body alloc.c's: the search
@@ -21,11 +20,10 @@ void alloc_finish(struct dispman_device *dev);
  * the device's budget (proposal_start_search()), else propose the committed one again, as
  * it is (proposal_keep_committed()); then compose the layers prop
  * leaves for the CPU. Planes and layers keep their committed state (proposal_record() after
- * an accepted commit changes it); *kind says how the request is to be built (req_build())
- * and goes to alloc_done(). Returns 0 or -errno.
+ * an accepted commit changes it); prop->diff and prop->geometry say how the request is to
+ * be built (req_build()). Returns 0 or -errno.
  */
-int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop,
-	struct frame_kind *kind);
+int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *prop);
 /*
  * Before a commit picks its outputs: when only rectangles changed, check that the
  * committed assignment still holds them; if not, mark the shape dirty (a search, which
@@ -38,13 +36,12 @@ void alloc_check_geometry(struct dispman_device *dev);
  * nothing to do). */
 bool alloc_assignment_holds(const struct dispman_device *dev);
 /*
- * The real commit of prop that followed alloc_prepare() (which made kind) succeeded (true)
+ * The real commit of prop that followed alloc_prepare() succeeded (true)
  * or was refused. Returns
  * true when the refused commit only moved layers on the previous assignment without a
  * test: then the shape is marked dirty and the caller prepares and commits again at once
  * (a refused atomic commit changed nothing).
  */
-bool alloc_done(struct dispman_device *dev, const struct proposal *prop,
-	const struct frame_kind *kind, bool ok);
+bool alloc_done(struct dispman_device *dev, const struct proposal *prop, bool ok);
 
 #endif

@@ -278,7 +278,7 @@ static int handle_frames(int fd, uint32_t events, void *data)
 	}
 	if (!(cam->flags & DISPMAN_CAMERA_MANUAL_COMMIT)) {
 		/* the layer's output only (another output's frame is its own business, and
-		 * one output's new buffers take the short frame path); from this handler:
+		 * one output's new buffers are its FB_IDs alone); from this handler:
 		 * queued, made after the handlers (device_run_queued()) */
 		r = dispman_output_commit(layer_output(cam->layer));
 		if (r < 0 && r != -EACCES && r != -EPERM)

@@ -148,10 +148,11 @@ static void scene_add(struct dispman_output *out, struct dispman_layer *layer)
  * composition buffer on its plane), and its scene, what it puts on the planes bottom to
  * top: the composition buffer (always on the primary, below every other plane), then the
  * layers on planes in their stacking order, which the plane assignment keeps. A frame that
- * keeps the shape and every rectangle (keep) reuses the output's last scene with the
- * layers' new buffers, when the frame holds every buffer it shows.
+ * keeps the assignment (keep) reuses the output's last scene with the layers' new buffers
+ * and the moved layers' new rectangles (geometry), when the frame holds every buffer it
+ * shows.
  */
-static void record_frame(struct dispman_output *out, bool keep)
+static void record_frame(struct dispman_output *out, bool keep, bool geometry)
 {
 	struct dispman_layer *comp = compose_peek_layer(out), *on[MAX_SCENE];
 	size_t n = 0;
@@ -175,8 +176,17 @@ static void record_frame(struct dispman_output *out, bool keep)
 	}
 	struct scene *kept = keep && all_held ? output_scene_reuse(out, n) : NULL;
 	if (kept) {
-		for (size_t i = 0; i < kept->n; i++)
-			kept->e[i].buf = layer_buffer(kept->e[i].layer);
+		bool moved = false;
+		for (size_t i = 0; i < kept->n; i++) {
+			struct dispman_layer *layer = kept->e[i].layer;
+			kept->e[i].buf = layer_buffer(layer);
+			if (geometry && layer_geom_dirty(layer)) {
+				layer_scanout_entry(layer, &kept->e[i]);
+				moved = true;
+			}
+		}
+		if (moved)
+			output_scene_renew(out); /* the other frames' copies are older */
 		return;
 	}
 	/* a new scene: the layers on planes in stacking order (a handful, usually in order),
@@ -195,35 +205,33 @@ static void record_frame(struct dispman_output *out, bool keep)
 
 /* An enabled output's commit was accepted: its CRTC is on (with blob, the new MODE_ID blob,
  * which it now owns; 0: none), the CRTC it leaves is off, and what it queued and when
- * (keep_scene: see record_frame(); modeset: the commit allowed one). */
+ * (prop: how the frame was made, see record_frame(); modeset: the commit allowed one). */
 static void record_output_on(struct dispman_device *dev, struct dispman_output *out,
-	uint32_t blob, bool keep_scene, bool modeset)
+	uint32_t blob, const struct proposal *prop, bool modeset)
 {
 	struct crtc *crtc = output_crtc(out), *cur = output_cur_crtc(out);
 	crtc_record_on(dev, crtc, blob);
 	if (cur && cur != crtc && !crtc_user(cur) && crtc_cur_mode_blob(cur))
 		crtc_record_off(dev, cur);
 	output_record_enabled(out, blob != 0);
-	record_frame(out, keep_scene);
+	record_frame(out, prop->diff, prop->geometry);
 	output_frame_committed(out, modeset);
 }
 
 /* The kernel accepted the commit of prop (whose mode blobs the CRTCs take from scope;
- * modeset: it allowed one): record it, then what it queued on each output and when
- * (kind: how its request was made; a frame that kept the shape and every rectangle keeps
- * the scenes too, see record_frame()). */
+ * modeset: it allowed one): record it, then what it queued on each output and when (a
+ * frame that kept the shape and every rectangle keeps the scenes too, see
+ * record_frame()). */
 static void apply_success(struct dispman_device *dev, const struct proposal *prop,
-	const struct frame_kind *kind, struct commit_scope *scope, bool modeset)
+	struct commit_scope *scope, bool modeset)
 {
-	bool keep_scene = kind->reused && !kind->geometry;
-	proposal_record(prop, dev, !kind->reused);
+	proposal_record(prop, dev);
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct dispman_output *out = device_output(dev, i);
 		if (!scope->outputs[i].in)
 			continue;
 		if (output_enabled(out)) {
-			record_output_on(dev, out, scope->outputs[i].mode_blob, keep_scene,
-				modeset);
+			record_output_on(dev, out, scope->outputs[i].mode_blob, prop, modeset);
 			scope->outputs[i].mode_blob = 0; /* the CRTC's now */
 		} else if (output_active(out)) {
 			struct crtc *old = output_record_disabled(out);
@@ -276,6 +284,7 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 		return false;
 	}
 	scope->full = full;
+	scope->n_in = 0;
 	bool now = false;
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct dispman_output *out = device_output(dev, i);
@@ -283,6 +292,7 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 		bool want = run->want[i];
 		if (full ? live : want && !output_flip_pending(out)) {
 			scope->outputs[i].in = true;
+			scope->n_in++;
 			set_queued(dev, out, false);
 			now = true;
 		} else if (want) {
@@ -306,19 +316,19 @@ static int commit_selected(struct dispman_device *dev, struct commit_scope *scop
 		return ret;
 
 	uint32_t mode_flag = modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0;
-	struct atomic_req r = { 0 };
+	struct atomic_req r;
+	r.buf = NULL; /* for req_finish() before req_init(); req_init() sets the rest */
 	/* Plane assignment (TEST_ONLY search only for a new shape) and CPU composition into a
 	 * proposal: recorded in the planes and layers only if the kernel accepts it. */
 	struct proposal prop;
-	struct frame_kind kind;
 	proposal_init(&prop, scope);
-	ret = alloc_prepare(dev, mode_flag, &prop, &kind);
+	ret = alloc_prepare(dev, mode_flag, &prop);
 	if (ret < 0)
 		goto out;
 	ret = req_init(dev, &r);
 	if (ret < 0)
 		goto out;
-	req_build(dev, &prop, &r, &kind);
+	req_build(dev, &prop, &r);
 	if (r.failed) {
 		ret = r.failed;
 		goto out;
@@ -328,13 +338,17 @@ static int commit_selected(struct dispman_device *dev, struct commit_scope *scop
 		(modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : DRM_MODE_ATOMIC_NONBLOCK);
 	ret = req_commit(dev, &r, flags, dev);
 	if (ret == 0) {
-		/* the shape and every rectangle kept: the outputs' scenes too */
-		apply_success(dev, &prop, &kind, scope, modeset);
-		alloc_done(dev, &prop, &kind, true);
+		/* new buffers alone on the planes one output showed (a camera's, a video's
+		 * frame): counted as such */
+		if (prop.diff && !prop.geometry && !scope->full && scope->n_in == 1 &&
+		    !layer_compose_dirty(dev))
+			device_stats(dev)->buffer_commits++;
+		apply_success(dev, &prop, scope, modeset);
+		alloc_done(dev, &prop, true);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */
 		device_shape_changed(dev);
-		if (alloc_done(dev, &prop, &kind, false))
+		if (alloc_done(dev, &prop, false))
 			ret = RETRY_WITH_SEARCH; /* untested new rectangles: search now */
 	}
 out:
@@ -345,80 +359,9 @@ out:
 	return ret;
 }
 
-/* commit_kept_frame(): not a frame of that kind; the general path takes it */
-#define NOT_KEPT 2
-
-/*
- * The one output of a frame that only brings new buffers to the planes it shows (a
- * camera's, a video's, a kiosk's redraw), or NULL. Nothing may be waiting that changes the
- * shape, a rectangle or a mode (alloc_assignment_holds()), no commit held, no modeset;
- * exactly one output asked for that is live on its committed CRTC with no flip pending,
- * and no composition buffer on its planes (whether that needs a redraw is the general
- * path's question). Live and needing no modeset means enabled, active and on its
- * committed CRTC (output_needs_modeset()).
- */
-static struct dispman_output *kept_frame_output(struct dispman_device *dev, const bool *want)
-{
-	if (!alloc_assignment_holds(dev) || device_commit_state(dev)->hold > 0)
-		return NULL;
-	struct dispman_output *only = NULL;
-	for (size_t i = 0; i < device_n_outputs(dev); i++) {
-		struct dispman_output *out = device_output(dev, i);
-		bool live = output_enabled(out) || output_active(out);
-		if (live && output_needs_modeset(out))
-			return NULL; /* a modeset covers the whole device */
-		if (!want[i] || !live)
-			continue;
-		if (only || output_flip_pending(out))
-			return NULL;
-		only = out;
-	}
-	struct dispman_layer *comp = only ? compose_peek_layer(only) : NULL;
-	return comp && layer_plane(comp) ? NULL : only;
-}
-
-/*
- * The short frame path: the frame of kept_frame_output() as commit_selected() would make
- * it with the committed assignment kept (new FB_IDs, or ACTIVE for the event), and its
- * recording, without a proposal, a scope or walks over every output and plane. Returns 0,
- * -errno, or NOT_KEPT (nothing done but out's queued mark cleared) when the committed
- * planes are not plainly kept (req_build_kept_output()).
- */
-static int commit_kept_frame(struct dispman_device *dev, struct dispman_output *out)
-{
-	struct atomic_req r;
-	int ret = req_init(dev, &r);
-	if (ret < 0)
-		return ret;
-	set_queued(dev, out, false);
-	if (!req_build_kept_output(dev, out, &r)) {
-		ret = r.failed ? r.failed : NOT_KEPT;
-		goto out;
-	}
-	output_count_prepared(out);
-	ret = req_commit(dev, &r, DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK, dev);
-	if (ret == 0) {
-		device_stats(dev)->buffer_commits++;
-		proposal_record_kept_output(dev, out);
-		record_output_on(dev, out, 0, true, false);
-		compose_commit_done(out);
-	} else if (req_error_is_answer(-ret)) {
-		device_shape_changed(dev); /* the kept shape was refused: search next time */
-	}
-out:
-	req_finish(dev, &r);
-	return ret;
-}
-
 /* Commit the outputs run asks for (run->want; see select_outputs()). */
 static int commit_wanted(struct dispman_device *dev, struct commit_run *run)
 {
-	struct dispman_output *kept = kept_frame_output(dev, run->want);
-	if (kept) {
-		int ret = commit_kept_frame(dev, kept);
-		if (ret != NOT_KEPT)
-			return ret; /* done: the other outputs asked for are not live */
-	}
 	bool modeset;
 	if (!select_outputs(dev, run, &modeset))
 		return 0;
@@ -531,7 +474,7 @@ static __attribute__((noinline)) void run_queued(struct dispman_device *dev)
 		 * made with the next events (never in a loop of failures here). */
 		commit_defer(dev, true);
 		for (size_t i = 0; i < n && i < device_n_outputs(dev); i++)
-			if (run.want[i])
+			if (run.scope.outputs[i].in) /* select_outputs() set each */
 				output_commit_failed(device_output(dev, i), ret);
 		commit_defer(dev, false);
 	}

@@ -112,6 +112,8 @@ void layer_destroy_internal(struct dispman_layer *layer)
 	list_remove(&layer->link);
 	if (output_base_layer(layer->out) == layer)
 		output_set_base_layer(layer->out, NULL);
+	if (output_top_composited(layer->out) == layer)
+		output_set_top_composited(layer->out, NULL);
 	dispman_buffer_unref(layer->buf);
 	free(layer);
 }

@@ -43,6 +43,7 @@ struct dispman_output {
 	struct crtc *crtc;
 	struct list layers;              /* dispman_layer.link, creation order */
 	struct dispman_layer *base_layer;/* for dispman_output_set_buffer() */
+	struct dispman_layer *top_composited; /* output_top_composited() */
 	struct compositor *comp;         /* compose.c: CPU composition, NULL until needed */
 	enum dispman_transform transform;/* transform-layer.c: dispman_output_set_transform() */
 

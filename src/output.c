@@ -898,6 +898,16 @@ void output_set_base_layer(struct dispman_output *out, struct dispman_layer *lay
 	out->base_layer = layer;
 }
 
+struct dispman_layer *output_top_composited(const struct dispman_output *out)
+{
+	return out->top_composited;
+}
+
+void output_set_top_composited(struct dispman_output *out, struct dispman_layer *layer)
+{
+	out->top_composited = layer;
+}
+
 bool output_commit_queued(const struct dispman_output *out)
 {
 	return out->commit_queued;
@@ -977,6 +987,13 @@ struct scene *output_scene_reuse(struct dispman_output *out, size_t n)
 		return NULL;
 	q->valid = true;
 	return q;
+}
+
+void output_scene_renew(struct dispman_output *out)
+{
+	if (++out->scene_gen == 0)
+		out->scene_gen = 1; /* 0 is no scene */
+	out->queued->scene.gen = out->scene_gen;
 }
 
 struct scene_entry *output_scene_push(struct dispman_output *out)

@@ -145,6 +145,12 @@ void output_set_compositor(struct dispman_output *out, struct compositor *comp);
  * creates it and when the layer is destroyed (layer_destroy_internal()). */
 struct dispman_layer *output_base_layer(const struct dispman_output *out);
 void output_set_base_layer(struct dispman_output *out, struct dispman_layer *layer);
+/* The highest of the output's layers that the committed assignment composites (NULL:
+ * none), so that a layer on a plane above it that moves needs no walk of the others for
+ * its stacking (alloc.c). Set by proposal_record() for each searched assignment, cleared
+ * by layer_destroy_internal() for the layer it names. */
+struct dispman_layer *output_top_composited(const struct dispman_output *out);
+void output_set_top_composited(struct dispman_output *out, struct dispman_layer *layer);
 /* A commit waits for this output's flip: set by commit.c alone (set_queued(), which also
  * counts it in struct commit_state; run_queued() clears the marks of the outputs it takes
  * and counts the ones left in the same walk). Which outputs one commit asks for and puts in its
@@ -176,8 +182,9 @@ bool output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf)
  * a new number (struct scene, gen). */
 void output_scene_start(struct dispman_output *out);
 /*
- * For a frame that keeps the shape and every rectangle since the output's last recorded
- * frame (the same layers on the same planes in the same order, at the same places): the
+ * For a frame that keeps the shape since the output's last recorded frame (the same
+ * layers on the same planes in the same order; their rectangles the same, or the caller
+ * updates the moved ones' entries and calls output_scene_renew()): the
  * queued scene is the last one the output built (the queued frame's own, when it still
  * holds it, else a copy of the one on screen), valid, with its entries' old buffers for
  * the caller to replace (each entry's layer's buffer now, which the frame must hold). NULL
@@ -185,6 +192,9 @@ void output_scene_start(struct dispman_output *out);
  * a new one (output_scene_start()).
  */
 struct scene *output_scene_reuse(struct dispman_output *out, size_t n);
+/* The reused queued scene got new rectangles: a new number, so that no frame reuses an
+ * older copy of it. */
+void output_scene_renew(struct dispman_output *out);
 /* A new entry on top of the queued scene, for the caller to fill in place; NULL (nothing
  * added) beyond MAX_SCENE. Its buf must be in the committed frame (output_queue_buffer()
  * returned true for it): the scene holds no reference of its own. */

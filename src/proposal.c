@@ -76,7 +76,7 @@ static const struct proposed_layer *proposal_find_layer(const struct proposal *p
 /* Nothing proposed, nothing allocated; the scope stays. */
 static void proposal_reset(struct proposal *prop)
 {
-	prop->kept = false;
+	prop->kept = prop->diff = prop->geometry = false;
 	prop->planes = prop->inline_planes;
 	prop->layers = prop->inline_layers;
 	prop->n_planes = prop->n_layers = prop->max_layers = 0;
@@ -185,8 +185,9 @@ bool proposal_covers_plane_off(const struct proposal *prop, const struct dispman
 	return false;
 }
 
-void proposal_record(const struct proposal *prop, struct dispman_device *dev, bool all_rects)
+void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 {
+	bool all_rects = !prop->diff;
 	/* a kept proposal: the same planes show the same layers (new framebuffers, and a
 	 * new CRTC after a modeset), and the planes it skips stay off */
 	struct plane_walk w = proposal_walk(prop, dev);
@@ -224,6 +225,8 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev, bo
 	ps->live_known = device_n_planes(dev) <= PROPOSAL_LIVE_PLANES;
 	if (prop->kept)
 		return; /* the layers keep their places */
+	for (size_t o = 0; o < device_n_outputs(dev); o++)
+		output_set_top_composited(device_output(dev, o), NULL);
 	for (size_t i = 0; i < prop->n_layers; i++) {
 		const struct proposed_layer *e = &prop->layers[i];
 		/* a layer is on a plane exactly when its placement says so, and that plane
@@ -231,18 +234,11 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev, bo
 		assert((e->placement.state == DISPMAN_PLACEMENT_ON_PLANE) == (e->plane != NULL));
 		assert(!e->plane || plane_cur_layer(e->plane) == e->layer);
 		layer_record_placement(e->layer, e->plane, &e->placement);
-	}
-}
-
-void proposal_record_kept_output(struct dispman_device *dev, const struct dispman_output *out)
-{
-	/* the planes in use, which stay in use */
-	struct plane_walk w = { .mask = device_proposal_state(dev)->live };
-	for (size_t i; proposal_walk_next(&w, &i);) {
-		struct plane *p = device_plane(dev, i);
-		struct dispman_layer *layer = plane_cur_layer(p);
-		if (layer && layer_output(layer) == out)
-			plane_record_commit(p, layer, plane_cur_zpos(p),
-				buffer_fb_id(layer_buffer(layer)), plane_cur_crtc_id(p));
+		if (e->placement.state == DISPMAN_PLACEMENT_COMPOSITED) {
+			struct dispman_output *out = layer_output(e->layer);
+			struct dispman_layer *top = output_top_composited(out);
+			if (!top || layer_below(top, e->layer))
+				output_set_top_composited(out, e->layer);
+		}
 	}
 }

@@ -50,6 +50,7 @@ struct commit_scope {
 	/* the request covers the whole device (a new shape or a modeset): every live output
 	 * and every plane */
 	bool full;
+	size_t n_in; /* outputs whose in is set */
 	struct scope_output *outputs; /* index i is device_output(dev, i) */
 	size_t n_outputs;
 };
@@ -74,6 +75,14 @@ struct proposal {
 	 * and layers are not filled, the readers below read the committed state instead, and
 	 * recording it updates only the planes' framebuffers. No copy in, no copy back. */
 	bool kept;
+	/* How the request is built (alloc_prepare() sets them, the builder, the recording and
+	 * alloc_done() read them). diff: kept, and no modeset: each plane gets only the
+	 * properties whose values differ from its committed state (a new FB_ID, a moved
+	 * layer's changed rectangles); else every plane in the request gets its full state. */
+	bool diff;
+	/* diff, and some layers on planes have new rectangles, which go into the request
+	 * without a TEST_ONLY commit (alloc_check_geometry() found that the plan holds) */
+	bool geometry;
 	struct proposed_plane *planes; /* index i is device_plane(dev, i); unused when kept */
 	size_t n_planes;
 	/* every layer the proposal places (a search: all of the device's, and each output's
@@ -178,14 +187,9 @@ static inline bool proposal_covers_plane_of(const struct proposal *prop,
 	return proposal_covers_plane_off(prop, dev, p);
 }
 /* The kernel accepted the commit of prop: its planes (those it covers) and layers now show
- * it, with the rectangles its request set (req_build()): every plane's when all_rects (the
- * request wrote them all: a frame that did not keep the shape), else those of the layers
- * that moved (layer_geom_dirty()). */
-void proposal_record(const struct proposal *prop, struct dispman_device *dev, bool all_rects);
-
-/* The kernel accepted the request req_build_kept_output() made for out: each plane of out
- * now shows its layer's buffer; the layers, the other planes and the planes in use stay as
- * they were. */
-void proposal_record_kept_output(struct dispman_device *dev, const struct dispman_output *out);
+ * it, with the rectangles its request set (req_build()): every plane's unless prop->diff,
+ * then those of the layers that moved (layer_geom_dirty()). The one recorder of every
+ * frame. */
+void proposal_record(const struct proposal *prop, struct dispman_device *dev);
 
 #endif

@@ -272,7 +272,7 @@ static void add_changed(struct atomic_req *r, uint32_t id, const struct plane_pr
 
 /* The plane properties of the proposed assignment, for the planes the request covers. */
 static void add_planes(const struct dispman_device *dev, const struct proposal *prop,
-	struct atomic_req *r, const struct frame_kind *kind)
+	struct atomic_req *r)
 {
 	struct plane_walk w = proposal_walk(prop, dev);
 	for (size_t i; proposal_walk_next(&w, &i);) {
@@ -295,9 +295,9 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		}
 		const struct dispman_output *out = layer_output(layer);
 		uint32_t fb_id = buffer_fb_id(layer_buffer(layer));
-		if (kind->reused && !(kind->geometry && layer_geom_dirty(layer))) {
+		if (prop->diff && !(prop->geometry && layer_geom_dirty(layer))) {
 			if (cur_fb_id != fb_id) {
-				req_add(r, id, pp->fb_id, fb_id);
+				add(r, id, pp->fb_id, fb_id);
 				note_crtc(r, cur_crtc_id);
 			}
 			continue;
@@ -306,8 +306,8 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 		struct plane_rect rect;
 		enum dispman_transform t = layer_rect(layer, &rect);
 		const struct plane_rect *cur = plane_cur_rect(p);
-		if (kind->reused && cur && cur_crtc_id == out_crtc_id) {
-			/* new rectangles on a kept plane (kind->geometry): only what changed,
+		if (prop->diff && cur && cur_crtc_id == out_crtc_id) {
+			/* new rectangles on a kept plane (prop->geometry): only what changed,
 			 * as the floor's loop sends it; the kernel keeps the rest */
 			size_t before = r->buf->n_props;
 			if (cur_fb_id != fb_id)
@@ -347,42 +347,10 @@ static void add_planes(const struct dispman_device *dev, const struct proposal *
 	}
 }
 
-bool req_build_kept_output(const struct dispman_device *dev, const struct dispman_output *out,
+void req_build(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r)
 {
-	uint64_t live;
-	if (!proposal_live_planes(dev, &live))
-		return false;
-	const struct crtc *crtc = output_crtc(out);
-	uint32_t out_crtc_id = crtc_id(crtc);
-	bool any = false;
-	struct plane_walk w = { .mask = live };
-	for (size_t i; proposal_walk_next(&w, &i);) {
-		const struct plane *p = device_plane(dev, i);
-		const struct dispman_layer *layer = plane_cur_layer(p);
-		uint32_t cur_crtc_id = plane_cur_crtc_id(p);
-		if (!layer || layer_output(layer) != out) {
-			if (cur_crtc_id == out_crtc_id)
-				return false; /* on the CRTC without a layer of it: not a kept plane */
-			continue; /* another output's */
-		}
-		uint32_t fb_id = buffer_fb_id(layer_buffer(layer));
-		if (!fb_id || cur_crtc_id != out_crtc_id)
-			return false;
-		if (fb_id != plane_cur_fb_id(p)) {
-			add(r, plane_id(p), plane_props(p)->fb_id, fb_id);
-			any = true; /* the plane pulls the CRTC into the state */
-		}
-	}
-	if (!any || !crtc_cur_active(crtc))
-		add(r, out_crtc_id, crtc_props(crtc)->active, 1);
-	return r->failed == 0;
-}
-
-void req_build(const struct dispman_device *dev, const struct proposal *prop,
-	struct atomic_req *r, const struct frame_kind *kind)
-{
-	add_planes(dev, prop, r, kind);
+	add_planes(dev, prop, r);
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct dispman_output *out = device_output(dev, i);
 		if (!proposal_has_output(prop, i))

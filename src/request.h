@@ -30,20 +30,6 @@ struct atomic_req {
 	size_t n_crtcs_in;
 };
 
-/*
- * What kind of frame the plane assignment made (alloc_prepare() fills it, the request
- * builder and alloc_done() read it): a value handed down the frame path, not a flag kept
- * in the device.
- */
-struct frame_kind {
-	/* the committed assignment is reused: planes whose layer kept its rectangles get
-	 * only a new FB_ID (the kernel keeps the rest) */
-	bool reused;
-	/* reused, and some layers on planes have new rectangles, which go into the request
-	 * without a TEST_ONLY commit (alloc_check_geometry() found that the plan holds) */
-	bool geometry;
-};
-
 /* Start a request, reusing the memory of the device's last one (no allocation per frame);
  * req_finish() gives it back. -ENOMEM (logged) when none can be allocated. */
 int req_init(struct dispman_device *dev, struct atomic_req *r);
@@ -63,26 +49,14 @@ bool req_error_is_answer(int err);
  * Add to r the state of the outputs in the request (prop->scope: proposal_has_output()):
  * connector and CRTC properties, the MODE_ID blobs prepared for it (proposal_mode_blob()),
  * and the plane properties of the proposed assignment prop for the planes it covers
- * (proposal_covers_plane_of()), as kind says. An active CRTC that a plane property already
+ * (proposal_covers_plane_of()): their full state, or for prop->diff only the values that
+ * differ from the planes' committed state. An active CRTC that a plane property already
  * pulls into the kernel's state gets no ACTIVE property (it sends its flip event anyway);
  * one that nothing else pulls in gets ACTIVE=1, so that a commit with nothing new still
  * completes with an event. Reads, never writes: the planes' and layers' recorded state is
  * the committed one.
  */
 void req_build(const struct dispman_device *dev, const struct proposal *prop,
-	struct atomic_req *r, const struct frame_kind *kind);
-
-/*
- * The request of a frame that keeps out's committed planes as they are and only brings new
- * buffers (commit.c's short frame path): the FB_ID of each plane of out whose layer's
- * buffer is not the one it shows, and the CRTC's ACTIVE=1 when no plane pulls the CRTC in
- * (or it is off), as req_build() makes for a kept proposal of out alone. Reads the recorded
- * state only. Returns false, with r to be dropped, when the committed state is not plainly
- * kept: the planes in use are unknown (proposal_live_planes()), a plane on out's CRTC shows
- * no layer of out or a layer of out is on another CRTC, a layer has no framebuffer, or r
- * failed (its error in r->failed).
- */
-bool req_build_kept_output(const struct dispman_device *dev, const struct dispman_output *out,
 	struct atomic_req *r);
 
 #endif

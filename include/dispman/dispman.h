@@ -314,8 +314,8 @@ struct dispman_stats {
 	uint64_t composition_bytes;      /* composition buffer memory allocated now */
 	uint64_t composition_bytes_peak; /* the most allocated at once */
 	/* of commits: frames that only put new buffers on the planes one output already
-	 * showed, made by the short frame path (no plane assignment, composition or walk of
-	 * the other outputs); the rest went the general way */
+	 * showed (the committed assignment kept, no new rectangle, nothing drawn, one
+	 * output in the request): the request is their FB_IDs alone */
 	uint64_t buffer_commits;
 };
 

@@ -1002,11 +1002,11 @@ static void test_shape_change_waits_for_all(void **state)
 }
 
 /*
- * The short frame path (commit.c: commit_kept_frame()): a frame of one output that only
- * brings new buffers to the planes it shows is committed as the new FB_IDs alone and
- * counted in buffer_commits; everything else goes the general way (two outputs asked for,
- * new rectangles, a composition buffer on a plane), and a refused short frame leaves the
- * kernel as it was and makes the next frame search.
+ * Buffer-only frames (the one frame path with the committed assignment kept): a frame of
+ * one output that only brings new buffers to the planes it shows is committed as the new
+ * FB_IDs alone and counted in buffer_commits; other frames are not counted (two outputs
+ * asked for, new rectangles), and a refused buffer-only frame leaves the kernel as it was
+ * and makes the next frame search.
  */
 static void test_short_frame_path(void **state)
 {
@@ -1320,7 +1320,7 @@ static void test_request_from_proposal(void **state)
 	record(dev, layer, &before);
 	struct atomic_req r;
 	assert_int_equal(req_init(dev, &r), 0);
-	req_build(dev, &next, &r, &(struct frame_kind){ .reused = false });
+	req_build(dev, &next, &r);
 	assert_int_equal(req_commit(dev, &r, 0, NULL), 0);
 	req_finish(dev, &r);
 	assert_int_equal(prop(plane_id(device_plane(dev, to)), "FB_ID"), buffer_fb_id(sq));
@@ -1328,7 +1328,7 @@ static void test_request_from_proposal(void **state)
 	assert_int_equal(prop(plane_id(device_plane(dev, from)), "FB_ID"), 0);
 	record(dev, layer, &after);
 	assert_recorded_equal(&before, &after); /* built and committed, not recorded */
-	proposal_record(&next, dev, true);
+	proposal_record(&next, dev);
 	proposal_finish(&next);
 	assert_ptr_equal(plane_cur_layer(device_plane(dev, to)), layer);
 	assert_int_equal(plane_cur_fb_id(device_plane(dev, to)), buffer_fb_id(sq));
