@@ -201,7 +201,7 @@ run_client() {
 wait_focus() {
 	local end=$((SECONDS + $3)) drew=
 	while [ $SECONDS -lt $end ]; do
-		if grep -q 'wl_keyboard@[0-9]*\.enter(' "$out/client-$1.log" 2>/dev/null; then
+		if grep -q 'wl_keyboard[@#][0-9]*\.enter(' "$out/client-$1.log" 2>/dev/null; then
 			echo "$1: keyboard focus after $(elapsed) s"
 			sleep 2
 			return 0
@@ -210,17 +210,17 @@ wait_focus() {
 			wait "$2"
 			fail "$1 exited ($?) before it had the keyboard focus"
 		}
-		if [ -z "$drew" ] && grep -q -e '-> wl_surface@[0-9]*\.attach(wl_buffer' "$out/client-$1.log"; then
+		if [ -z "$drew" ] && grep -q -e '-> wl_surface[@#][0-9]*\.attach(wl_buffer' "$out/client-$1.log"; then
 			drew=$SECONDS
 			echo "$1: first buffer attached after $(elapsed) s"
 		fi
 		if [ -n "$drew" ] && [ $((SECONDS - drew)) -ge 30 ] &&
-			! grep -q 'wl_registry@[0-9]*\.bind([0-9]*, "wl_seat"' "$out/client-$1.log"; then
+			! grep -q 'wl_registry[@#][0-9]*\.bind([0-9]*, "wl_seat"' "$out/client-$1.log"; then
 			fail "$1 drew but did not bind wl_seat in the 30 s after: no input reaches it"
 		fi
 		sleep 0.2
 	done
-	grep -q 'wl_registry@[0-9]*\.bind([0-9]*, "wl_seat"' "$out/client-$1.log" ||
+	grep -q 'wl_registry[@#][0-9]*\.bind([0-9]*, "wl_seat"' "$out/client-$1.log" ||
 		fail "$1 never bound wl_seat in $3 s: no keyboard, no input"
 	fail "$1 got no wl_keyboard.enter in $3 s"
 }
@@ -737,12 +737,12 @@ JS
 	# surface of the browser's own: an xdg_popup the compositor configures, or (Firefox,
 	# for a popup that fits inside its window: its bug 1760276) a wl_subsurface of the
 	# toplevel's wl_surface, placed by the browser.
-	top=$(grep -a -o 'get_xdg_surface(new id xdg_surface@[0-9]*, wl_surface@[0-9]*)' \
-		"$out/client-$bn.log" | head -n 1 | sed 's/^.*wl_surface@\([0-9]*\))$/\1/')
+	top=$(grep -a -o 'get_xdg_surface(new id xdg_surface[@#][0-9]*, wl_surface[@#][0-9]*)' \
+		"$out/client-$bn.log" | head -n 1 | sed 's/^.*wl_surface[@#]\([0-9]*\))$/\1/')
 	[ -n "$top" ] || fail "$bn made no xdg_surface"
 	popups() {
-		grep -a -c -e 'xdg_popup@[0-9]*\.configure(' \
-			-e "get_subsurface(new id wl_subsurface@[0-9]*, wl_surface@[0-9]*, wl_surface@$top)" \
+		grep -a -c -e 'xdg_popup[@#][0-9]*\.configure(' \
+			-e "get_subsurface(new id wl_subsurface[@#][0-9]*, wl_surface[@#][0-9]*, wl_surface[@#]$top)" \
 			"$out/client-$bn.log"
 	}
 	n0=$(popups)
@@ -757,28 +757,28 @@ JS
 		sleep 0.5
 	done
 	[ "$(popups)" -gt "$n0" ] || fail "no popup (xdg_popup or subsurface) in 300 s after the click on the <select>"
-	pline=$(grep -a -e 'xdg_popup@[0-9]*\.configure(' \
-		-e "get_subsurface(new id wl_subsurface@[0-9]*, wl_surface@[0-9]*, wl_surface@$top)" \
+	pline=$(grep -a -e 'xdg_popup[@#][0-9]*\.configure(' \
+		-e "get_subsurface(new id wl_subsurface[@#][0-9]*, wl_surface[@#][0-9]*, wl_surface[@#]$top)" \
 		"$out/client-$bn.log" | tail -n 1)
-	if echo "$pline" | grep -q 'xdg_popup@'; then
+	if echo "$pline" | grep -q 'xdg_popup[@#]'; then
 		# relative to the parent's window geometry: the output's origin (full-screen)
-		pconf=$(echo "$pline" | sed 's/^.*\(xdg_popup@\)/\1/')
+		pconf=$(echo "$pline" | sed 's/^.*\(xdg_popup[@#]\)/\1/')
 		read -r px py pw ph <<<"$(echo "$pconf" | sed 's/^.*configure(\(-*[0-9]*\), \(-*[0-9]*\), \([0-9]*\), \([0-9]*\)).*$/\1 \2 \3 \4/')"
 	else
 		# its position (set_position) and its first buffer's size
-		read -r sub psurf <<<"$(echo "$pline" | sed 's/^.*wl_subsurface@\([0-9]*\), wl_surface@\([0-9]*\),.*$/\1 \2/')"
+		read -r sub psurf <<<"$(echo "$pline" | sed 's/^.*wl_subsurface[@#]\([0-9]*\), wl_surface[@#]\([0-9]*\),.*$/\1 \2/')"
 		for ((i = 0; i < 300; i++)); do
-			grep -a -q "wl_surface@$psurf\.attach(wl_buffer@" "$out/client-$bn.log" && break
+			grep -a -q "wl_surface[@#]$psurf\.attach(wl_buffer[@#]" "$out/client-$bn.log" && break
 			sleep 0.5
 		done
-		read -r px py <<<"$(grep -a "wl_subsurface@$sub\.set_position(" "$out/client-$bn.log" |
+		read -r px py <<<"$(grep -a "wl_subsurface[@#]$sub\.set_position(" "$out/client-$bn.log" |
 			tail -n 1 | sed 's/^.*set_position(\(-*[0-9]*\), \(-*[0-9]*\)).*$/\1 \2/')"
-		pbuf=$(grep -a -m1 "wl_surface@$psurf\.attach(wl_buffer@" "$out/client-$bn.log" |
-			sed 's/^.*attach(wl_buffer@\([0-9]*\),.*$/\1/')
+		pbuf=$(grep -a -m1 "wl_surface[@#]$psurf\.attach(wl_buffer[@#]" "$out/client-$bn.log" |
+			sed 's/^.*attach(wl_buffer[@#]\([0-9]*\),.*$/\1/')
 		[ -n "$pbuf" ] || fail "the popup's wl_surface@$psurf got no buffer"
 		read -r pw ph <<<"$(awk -v b="wl_buffer@$pbuf," -v a="wl_surface@$psurf.attach(wl_buffer@$pbuf," '
 			index($0, "create_buffer(new id " b) { split($0, f, ", "); w = f[3]; h = f[4] }
-			index($0, a) { print w, h; exit }' "$out/client-$bn.log")"
+			index($0, a) { print w, h; exit }' < <(tr '#' '@' <"$out/client-$bn.log"))"
 		pconf="wl_subsurface@$sub of the toplevel's wl_surface@$top at ($px, $py), ${pw}x${ph}"
 	fi
 	[ -n "$ph" ] || fail "no popup box to read: $pline"
