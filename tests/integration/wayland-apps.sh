@@ -68,9 +68,14 @@ if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	gtk4-popup:*)
 		echo "n/a: gtk4-popup runs on vkms-6.12 only (CI time budget)"
 		exit 77 ;;
-	firefox:virtio-gpu|firefox:|chromium:virtio-gpu|chromium:) ;;
-	firefox:*|chromium:*)
-		echo "n/a: the browsers run on virtio-gpu only (CI time budget)"
+	firefox:virtio-gpu|firefox:) ;;
+	firefox:*)
+		echo "n/a: firefox runs on virtio-gpu only (CI time budget)"
+		exit 77 ;;
+	chromium:*)
+		# under TCG its children (network service, renderers) that the slow browser
+		# does not reach in 15 s end themselves; the page never loaded in 6 minutes
+		echo "n/a: chromium does not load its page in the guest yet (doc/wayland.md)"
 		exit 77 ;;
 	zenity:vkms-6.1)
 		echo "n/a: on vkms-6.1 gtk3-popup types into a GTK 3 entry instead (CI time budget)"
@@ -681,10 +686,14 @@ JS
 		export MOZ_ENABLE_WAYLAND=1 MOZ_CRASHREPORTER_DISABLE=1 MOZ_DISABLE_CONTENT_SANDBOX=1
 		run_client firefox firefox-esr --kiosk --no-remote --profile "$prof" "file://$page"
 	else
+		# fewer processes: each child that the slow browser does not connect to in 15 s
+		# terminates itself (seen under TCG: the network service, a spare renderer)
 		run_client chromium chromium --ozone-platform=wayland --kiosk --no-sandbox \
 			--disable-gpu --user-data-dir="$HOME/chromium" --no-first-run \
 			--no-default-browser-check --disable-dev-shm-usage --password-store=basic \
 			--disable-background-networking --disable-component-update --noerrdialogs \
+			--no-zygote --renderer-process-limit=1 --enable-features=NetworkServiceInProcess \
+			--disable-features=SpareRendererForSitePerProcess,OptimizationGuideOnDeviceModel \
 			--enable-logging=stderr --v=0 --log-level=0 "file://$page"
 	fi
 	bpid=$cpid bn=$case_
@@ -746,7 +755,10 @@ JS
 			"$out/client-$bn.log"
 	}
 	n0=$(popups)
-	sx=$(awk -v d="$dpr" 'BEGIN { printf "%d", 160 * d }') sy=$(awk -v d="$dpr" 'BEGIN { printf "%d", 60 * d }')
+	# at its place in the window: the page's offset in it from the click before (Firefox
+	# --kiosk kept its toolbar, 54 pixels, in one run in three)
+	read -r sx sy <<<"$(awk -v d="$dpr" -v ox=$((mx - mcx)) -v oy=$((my - mcy)) \
+		'BEGIN { printf "%d %d", (160 + ox) * d, (60 + oy) * d }')"
 	psend "move $sx $sy"
 	psend "sleep 300"
 	psend click
