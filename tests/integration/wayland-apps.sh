@@ -788,9 +788,10 @@ JS
 		pbuf=$(grep -a -m1 "wl_surface[@#]$psurf\.attach(wl_buffer[@#]" "$out/client-$bn.log" |
 			sed 's/^.*attach(wl_buffer[@#]\([0-9]*\),.*$/\1/')
 		[ -n "$pbuf" ] || fail "the popup's wl_surface@$psurf got no buffer"
-		read -r pw ph <<<"$(awk -v b="wl_buffer@$pbuf," -v a="wl_surface@$psurf.attach(wl_buffer@$pbuf," '
+		read -r pw ph <<<"$(tr '#' '@' <"$out/client-$bn.log" |
+			awk -v b="wl_buffer@$pbuf," -v a="wl_surface@$psurf.attach(wl_buffer@$pbuf," '
 			index($0, "create_buffer(new id " b) { split($0, f, ", "); w = f[3]; h = f[4] }
-			index($0, a) { print w, h; exit }' < <(tr '#' '@' <"$out/client-$bn.log"))"
+			index($0, a) { print w, h; exit }')"
 		pconf="wl_subsurface@$sub of the toplevel's wl_surface@$top at ($px, $py), ${pw}x${ph}"
 	fi
 	[ -n "$ph" ] || fail "no popup box to read: $pline"
