@@ -32,7 +32,7 @@ fail() {
 	tail -n 40 "$out/kiosk.log" >&2
 	exit 1
 }
-. "$(dirname "$0")/../integration/kiosk-stop.sh"
+. "$(dirname "$0")/../integration/kiosk-lib.sh"
 stat() { kill -USR1 "$kpid" 2>/dev/null; sleep 0.5; awk -v k="$1" '$1 == k { print $2 }' "$stats"; }
 frames() { cat "$good" 2>/dev/null || echo 0; }
 alive() { kill -0 "$kpid" 2>/dev/null || fail "dispman-kiosk died"; }

@@ -52,15 +52,7 @@ fail() {
 	exit 1
 }
 stat() { awk -v k="$1" '$1 == k { print $2 }' "$stats" 2>/dev/null; }
-wait_for() { # SECONDS WHAT CMD...: until CMD succeeds (by the clock: a look is slow in TCG)
-	local end=$((SECONDS + $1)) what=$2
-	shift 2
-	until "$@"; do
-		((SECONDS < end)) || fail "$what: not within the time"
-		[ -n "$kpid" ] && { kill -0 "$kpid" 2>/dev/null || fail "dispman-kiosk exited early"; }
-		sleep 0.1
-	done
-}
+. "$(dirname "$0")/kiosk-lib.sh"
 start() { # LOG ARGS...: dispman-kiosk running kiosk-typed LOG, until the client has focus
 	log=$1
 	shift

@@ -39,7 +39,7 @@ fail() {
 }
 FAIL() { fail "$@"; }
 . "$(dirname "$0")/seatd-start.sh"
-. "$(dirname "$0")/kiosk-stop.sh"
+. "$(dirname "$0")/kiosk-lib.sh"
 
 command -v seatd >/dev/null || fail "seatd is not installed (scripts/setup-debian)"
 command -v chvt >/dev/null || fail "chvt is not installed (kbd, scripts/setup-debian)"
@@ -58,15 +58,6 @@ echo "device $card, debugfs $dri, VT $vt in front; Ctrl+Alt+F$other (key $fkey) 
 master() {
 	awk -v pid="$seatd_pid" '$2 == pid && !f { print $4; f = 1 } END { if (!f) print "none" }' \
 		"$dri/clients"
-}
-wait_for() { # SECONDS WHAT CMD...: until CMD succeeds
-	local end=$((SECONDS + $1)) what=$2
-	shift 2
-	until "$@"; do
-		((SECONDS < end)) || fail "$what: not within $1 s"
-		[ -n "$kpid" ] && { kill -0 "$kpid" 2>/dev/null || fail "dispman-kiosk exited early"; }
-		sleep 0.2
-	done
 }
 is_master() { [ "$(master)" = "$1" ]; }
 in_front() { [ "$(fgconsole)" = "$1" ]; }

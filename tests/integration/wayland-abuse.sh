@@ -24,7 +24,7 @@ fail() {
 	tail -n 40 "$out/kiosk.log" >&2
 	exit 1
 }
-. "$(dirname "$0")/kiosk-stop.sh"
+. "$(dirname "$0")/kiosk-lib.sh"
 stat() { kill -USR1 "$kpid"; sleep 0.5; awk -v k="$1" '$1 == k { print $2 }' "$stats"; }
 wait_stat() { # NAME MIN TIMEOUT_S
 	local i v
