@@ -660,17 +660,9 @@ static int count_released(const struct unit_release_log *rel, const struct dispm
 static void test_release_mirrored(void **state)
 {
 	struct unit_fixture *f = *state;
-	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
 	drmModeModeInfo m = mock_drm_mode(640, 480, 60, true);
-	uint32_t crtc[2] = { mock_drm_add_crtc(), mock_drm_add_crtc() };
-	for (int i = 0; i < 2; i++) {
-		mock_drm_add_connector(&(struct mock_drm_connector_info){
-			.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &m, .num_modes = 1,
-			.possible_crtcs = 1u << i });
-		mock_drm_add_plane(&(struct mock_drm_plane_info){
-			.type = DRM_PLANE_TYPE_PRIMARY, .possible_crtcs = 1u << i,
-			.formats = formats, .num_formats = 1 });
-	}
+	uint32_t crtc[2];
+	unit_add_two_heads((drmModeModeInfo[2]){ m, m }, crtc, NULL);
 	unit_open_device(f);
 	struct dispman_output *o[2] = { dispman_device_get_output(f->dev, 0),
 		dispman_device_get_output(f->dev, 1) };

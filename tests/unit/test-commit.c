@@ -884,24 +884,10 @@ static void test_own_pace(void **state)
 {
 	struct unit_fixture *f = *state;
 	bool device_commit = f->param != NULL;
-	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
 	drmModeModeInfo m60 = mock_drm_mode(640, 480, 60, true);
 	drmModeModeInfo m50 = mock_drm_mode(640, 480, 50, true);
-	uint32_t crtc[2] = { mock_drm_add_crtc(), mock_drm_add_crtc() };
-	for (int i = 0; i < 2; i++) {
-		mock_drm_add_connector(&(struct mock_drm_connector_info){
-			.type = DRM_MODE_CONNECTOR_HDMIA,
-			.modes = i == 0 ? &m60 : &m50,
-			.num_modes = 1,
-			.possible_crtcs = 1u << i,
-		});
-		mock_drm_add_plane(&(struct mock_drm_plane_info){
-			.type = DRM_PLANE_TYPE_PRIMARY,
-			.possible_crtcs = 1u << i,
-			.formats = formats,
-			.num_formats = 1,
-		});
-	}
+	uint32_t crtc[2];
+	unit_add_two_heads((drmModeModeInfo[2]){ m60, m50 }, crtc, NULL);
 	unit_open_device(f);
 	assert_int_equal(dispman_device_get_output_count(f->dev), 2);
 	struct paced p[2];
@@ -954,17 +940,9 @@ static void test_own_pace(void **state)
 static void test_shape_change_waits_for_all(void **state)
 {
 	struct unit_fixture *f = *state;
-	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
 	drmModeModeInfo m = mock_drm_mode(640, 480, 60, true);
-	uint32_t crtc[2] = { mock_drm_add_crtc(), mock_drm_add_crtc() };
-	for (int i = 0; i < 2; i++) {
-		mock_drm_add_connector(&(struct mock_drm_connector_info){
-			.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &m, .num_modes = 1,
-			.possible_crtcs = 1u << i });
-		mock_drm_add_plane(&(struct mock_drm_plane_info){
-			.type = DRM_PLANE_TYPE_PRIMARY, .possible_crtcs = 1u << i,
-			.formats = formats, .num_formats = 1 });
-	}
+	uint32_t crtc[2];
+	unit_add_two_heads((drmModeModeInfo[2]){ m, m }, crtc, NULL);
 	unit_open_device(f);
 	struct dispman_output *o[2] = { dispman_device_get_output(f->dev, 0),
 		dispman_device_get_output(f->dev, 1) };
@@ -1013,16 +991,8 @@ static void test_short_frame_path(void **state)
 	struct unit_fixture *f = *state;
 	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
 	drmModeModeInfo m = mock_drm_mode(640, 480, 60, true);
-	uint32_t crtc[2] = { mock_drm_add_crtc(), mock_drm_add_crtc() };
-	uint32_t primary[2], overlay;
-	for (int i = 0; i < 2; i++) {
-		mock_drm_add_connector(&(struct mock_drm_connector_info){
-			.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &m, .num_modes = 1,
-			.possible_crtcs = 1u << i });
-		primary[i] = mock_drm_add_plane(&(struct mock_drm_plane_info){
-			.type = DRM_PLANE_TYPE_PRIMARY, .possible_crtcs = 1u << i,
-			.formats = formats, .num_formats = 1 });
-	}
+	uint32_t crtc[2], primary[2], overlay;
+	unit_add_two_heads((drmModeModeInfo[2]){ m, m }, crtc, primary);
 	overlay = mock_drm_add_plane(&(struct mock_drm_plane_info){
 		.type = DRM_PLANE_TYPE_OVERLAY, .possible_crtcs = 1u,
 		.formats = formats, .num_formats = 1 });

@@ -206,6 +206,23 @@ int unit_memfd(size_t size)
 	return fd;
 }
 
+void unit_add_two_heads(const drmModeModeInfo modes[2], uint32_t crtc[2], uint32_t primary[2])
+{
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
+	for (int i = 0; i < 2; i++)
+		crtc[i] = mock_drm_add_crtc();
+	for (int i = 0; i < 2; i++) {
+		mock_drm_add_connector(&(struct mock_drm_connector_info){
+			.type = DRM_MODE_CONNECTOR_HDMIA, .modes = &modes[i], .num_modes = 1,
+			.possible_crtcs = 1u << i });
+		uint32_t plane = mock_drm_add_plane(&(struct mock_drm_plane_info){
+			.type = DRM_PLANE_TYPE_PRIMARY, .possible_crtcs = 1u << i,
+			.formats = formats, .num_formats = 1 });
+		if (primary)
+			primary[i] = plane;
+	}
+}
+
 uint32_t unit_pattern(uint32_t x, uint32_t y, uint32_t color)
 {
 	return color ^ ((x * 0x10101u + y * 0x100u) & 0x00ffffffu);

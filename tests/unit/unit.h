@@ -44,6 +44,11 @@ int unit_teardown(void **state);
 /* Opens f->mock_fd as a dispman_device; asserts success. */
 void unit_open_device(struct unit_fixture *f);
 
+/* Adds two heads to the mock: an HDMI connector with the one mode modes[i], its own CRTC
+ * (id in crtc[i]) and its own XRGB8888 primary plane (id in primary[i], when primary is
+ * not NULL). The caller may add more, then calls unit_open_device(). */
+void unit_add_two_heads(const drmModeModeInfo modes[2], uint32_t crtc[2], uint32_t primary[2]);
+
 /* Builds on the (empty) mock device a small device without writeback: one CRTC, one connected HDMI connector (1024x768
  * preferred, 640x480), one primary plane (XR24, AR24). */
 void unit_build_plain_device(void);
