@@ -250,6 +250,17 @@ static void pointer_frame(struct seat *seat, struct wl_client *client)
 			wl_pointer_send_frame(p);
 }
 
+/* The focused surface s hears the pointer at (sx, sy), its own coordinates. */
+static void send_focus_motion(struct seat *seat, struct surface *s, uint32_t ms, double sx,
+	double sy)
+{
+	struct wl_resource *p;
+	seat->fsx = sx;
+	seat->fsy = sy;
+	for_each_of_client(p, &seat->pointers, client_of(s))
+		wl_pointer_send_motion(p, ms, wl_fixed_from_double(sx), wl_fixed_from_double(sy));
+}
+
 /* Moves the pointer focus to what is under (x, y); sends enter/leave. */
 static struct surface *pointer_update(struct seat *seat, double x, double y, double *sx,
 	double *sy)
@@ -360,11 +371,7 @@ static void handle_pointer(struct seat *seat, const struct dispman_input_event *
 	switch (ev->type) {
 	case DISPMAN_INPUT_POINTER_MOTION:
 	case DISPMAN_INPUT_POINTER_MOTION_ABSOLUTE:
-		seat->fsx = sx;
-		seat->fsy = sy;
-		for_each_of_client(p, &seat->pointers, client)
-			wl_pointer_send_motion(p, ms, wl_fixed_from_double(sx),
-				wl_fixed_from_double(sy));
+		send_focus_motion(seat, s, ms, sx, sy);
 		break;
 	case DISPMAN_INPUT_POINTER_BUTTON: {
 		uint32_t serial = next_serial(seat);
@@ -733,13 +740,7 @@ static void repick_pointer(void *data)
 		struct surface *f = implicit_grab_focus(seat, seat->px, seat->py, &gx, &gy);
 		if (!f || (gx == seat->fsx && gy == seat->fsy))
 			return;
-		struct wl_resource *p;
-		uint32_t ms = now_ms();
-		seat->fsx = gx;
-		seat->fsy = gy;
-		for_each_of_client(p, &seat->pointers, client_of(f))
-			wl_pointer_send_motion(p, ms, wl_fixed_from_double(gx),
-				wl_fixed_from_double(gy));
+		send_focus_motion(seat, f, now_ms(), gx, gy);
 		pointer_frame(seat, client_of(f));
 		return;
 	}
@@ -749,13 +750,7 @@ static void repick_pointer(void *data)
 	if (!s)
 		return;
 	if (s == old && (sx != seat->fsx || sy != seat->fsy)) {
-		struct wl_resource *p;
-		uint32_t ms = now_ms();
-		seat->fsx = sx;
-		seat->fsy = sy;
-		for_each_of_client(p, &seat->pointers, client_of(s))
-			wl_pointer_send_motion(p, ms, wl_fixed_from_double(sx),
-				wl_fixed_from_double(sy));
+		send_focus_motion(seat, s, now_ms(), sx, sy);
 	} else if (s == old) {
 		return;
 	}
