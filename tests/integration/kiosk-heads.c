@@ -346,21 +346,8 @@ static int run_client(const char *log_path, const char *ready_path, bool mirror)
 		return run_hotplug_client(d, ready_path);
 	CHECK(n_outputs == 2, "client: %d wl_output globals, not 2", n_outputs);
 	int n = mirror ? 1 : 2;
-	for (int i = 0; i < n; i++) {
-		struct win *w = &wins[i];
-		w->tag = i ? "B" : "A";
-		w->colour = colour[i];
-		w->pattern = mirror;
-		w->surface = wl_compositor_create_surface(compositor);
-		wl_surface_add_listener(w->surface, &surface_listener, NULL);
-		w->xs = xdg_wm_base_get_xdg_surface(wm, w->surface);
-		xdg_surface_add_listener(w->xs, &xs_listener, w);
-		w->tl = xdg_surface_get_toplevel(w->xs);
-		xdg_toplevel_add_listener(w->tl, &tl_listener, w);
-		if (!mirror)
-			xdg_toplevel_set_fullscreen(w->tl, outputs[i]);
-		wl_surface_commit(w->surface);
-	}
+	for (int i = 0; i < n; i++)
+		make_window(i, mirror, mirror ? NULL : outputs[i]);
 	for (int i = 0; i < n; i++) {
 		while (!wins[i].configured)
 			CHECK(wl_display_dispatch(d) >= 0, "client: lost the connection");
