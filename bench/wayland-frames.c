@@ -13,7 +13,11 @@
  * into a second mapping (what a compositor that copies shm must do at least), and prints
  * the same line with its own CPU time of the copies alone as compositor_cpu_ms.
  *
- *   wayland-frames [--floor] [--warmup N] [--frames N]
+ * --size WxH sets the floor's frame size (default 1024x768); the bench gives it the mode of
+ * the output the compositor serves, so that both copy the same bytes. Every line ends with
+ * "size WxH", the frame size that was drawn.
+ *
+ *   wayland-frames [--floor [--size WxH]] [--warmup N] [--frames N]
  */
 #include <dirent.h>
 #include <errno.h>
@@ -182,8 +186,9 @@ static void frame_done(void *data, struct wl_callback *cb, uint32_t t)
 	} else if (frames == warmup + total) {
 		double cpu = cpu_ms(peer) - cpu0, wall = now_s() - t0;
 		printf("frames %u wall_s %.2f compositor_cpu_ms %.2f cpu_us_per_frame %.1f "
-			"sys_us_per_frame %.0f pid %d\n", total, wall, cpu, cpu * 1000.0 / total,
-			(sys_part_ms - sys0) * 1000.0 / total, (int)peer);
+			"sys_us_per_frame %.0f pid %d size %dx%d\n", total, wall, cpu,
+			cpu * 1000.0 / total, (sys_part_ms - sys0) * 1000.0 / total, (int)peer,
+			(int)width, (int)height);
 		fflush(stdout);
 		exit(0);
 	}
@@ -276,8 +281,8 @@ static int run_floor(void)
 		}
 	}
 	printf("frames %u wall_s %.2f compositor_cpu_ms %.0f cpu_us_per_frame %.0f "
-	       "sys_us_per_frame 0 pid %d\n", total, wall, copy_ms, copy_ms * 1000.0 / total,
-		(int)getpid());
+	       "sys_us_per_frame 0 pid %d size %dx%d\n", total, wall, copy_ms,
+		copy_ms * 1000.0 / total, (int)getpid(), (int)width, (int)height);
 	munmap(map, size * 2);
 	return 0;
 }
@@ -292,6 +297,17 @@ int main(int argc, char **argv)
 			warmup = (unsigned)atoi(argv[++i]);
 		else if (i + 1 < argc && strcmp(argv[i], "--frames") == 0)
 			total = (unsigned)atoi(argv[++i]);
+		else if (i + 1 < argc && strcmp(argv[i], "--size") == 0) {
+			int w = 0, h = 0;
+			if (sscanf(argv[++i], "%dx%d", &w, &h) != 2 || w < 1 || h < 1 ||
+			    w > 16384 || h > 16384) {
+				fprintf(stderr, "wayland-frames: --size wants WxH, got '%s'\n",
+					argv[i]);
+				return 2;
+			}
+			width = w;
+			height = h;
+		}
 	}
 	if (warmup < 1)
 		warmup = 1;
