@@ -10,7 +10,7 @@
 #include "device.h"
 #include "log.h"
 #include "output.h"
-#include "transform.h"
+#include "scanout.h"
 
 /* What layer.c keeps per device (dispman_device.layers: layer_init() to layer_finish()). */
 struct layer_state {
