@@ -578,9 +578,24 @@ static bool layer_holds(struct dispman_device *dev, struct dispman_output *out,
 		device_alloc_state(dev)->stale = true;
 		return true;
 	}
-	const struct plan_layer pl = layer_to_plan(l, &vis);
-	const struct plan_plane pp = plane_to_plan(plane);
-	return plan_check_plane(in, &pp, plane_type(plane) == DRM_PLANE_TYPE_PRIMARY, &pl) ==
+	/* only the rectangles changed (anything else that plan_check_plane() reads changes the
+	 * shape): what they decide */
+	struct transform_geom g;
+	layer_scanout(l, &g);
+	bool swap = transform_swaps(g.t);
+	const struct plan_layer pl = {
+		.src_w = swap ? g.src_h : g.src_w,
+		.src_h = swap ? g.src_w : g.src_h,
+		.dst_x = g.dst_x,
+		.dst_y = g.dst_y,
+		.dst_w = g.dst_w,
+		.dst_h = g.dst_h,
+	};
+	int type = plane_type(plane);
+	const struct plan_plane pp = {
+		.type = type == DRM_PLANE_TYPE_CURSOR ? PLAN_PLANE_CURSOR : PLAN_PLANE_OVERLAY,
+	};
+	return plan_check_geometry(in, &pp, type == DRM_PLANE_TYPE_PRIMARY, &pl) ==
 		DISPMAN_REASON_NONE;
 }
 

@@ -142,44 +142,42 @@ static void scene_add(struct dispman_output *out, struct dispman_layer *layer)
 	layer_scanout_entry(layer, e); /* on the scanout: the output's transform applied */
 }
 
-/*
- * What the commit queued on the output, in one walk of its layers: the buffers it holds
- * until they leave the screen (the layers on planes and the composited ones, and the
- * composition buffer on its plane), and its scene, what it puts on the planes bottom to
- * top: the composition buffer (always on the primary, below every other plane), then the
- * layers on planes in their stacking order, which the plane assignment keeps. A frame that
- * keeps the assignment (keep) reuses the output's last scene with the layers' new buffers
- * and the moved layers' new rectangles (geometry), when the frame holds every buffer it
- * shows.
- */
-static void record_frame(struct dispman_output *out, bool keep, bool geometry)
+/* The buffers of out's composited layers, after the scene's (see record_frame()). */
+static void queue_composited(struct dispman_output *out)
 {
-	struct dispman_layer *comp = compose_peek_layer(out), *on[MAX_SCENE];
-	size_t n = 0;
-	bool all_held = true;
-	if (comp && layer_plane(comp)) {
-		all_held = output_queue_buffer(out, layer_buffer(comp));
-		if (all_held && layer_buffer(comp))
-			on[n++] = comp;
-	}
-	size_t first = n;
 	struct list *pos, *tmp;
 	list_for_each_safe(pos, tmp, output_layers(out)) {
 		struct dispman_layer *layer = layer_from_link(pos);
-		bool on_plane = layer_plane(layer) != NULL;
-		if (!on_plane && !layer_composited(layer))
-			continue;
-		bool held = output_queue_buffer(out, layer_buffer(layer));
-		all_held = all_held && held;
-		if (on_plane && layer_buffer(layer) && held && n < MAX_SCENE)
-			on[n++] = layer;
+		if (!layer_plane(layer) && layer_composited(layer) && layer_buffer(layer))
+			output_queue_composited(out, layer_buffer(layer));
 	}
-	struct scene *kept = keep && all_held ? output_scene_reuse(out, n) : NULL;
+}
+
+/*
+ * What the commit queued on the output: the buffers it holds until they leave the screen
+ * and its scene, what it puts on the planes bottom to top (the composition buffer, always
+ * on the primary below every other plane, then the layers on planes in their stacking
+ * order, which the plane assignment keeps). The frame holds the scene's buffers first, in
+ * its order, then the composited layers' buffers in the layers' order.
+ *
+ * A frame that keeps the assignment (keep) is the output's last frame with the changes
+ * applied: its scene with the layers' new buffers and the moved layers' new rectangles
+ * (geometry), and, when no composited layer changed (same_composited), the composited
+ * layers' buffers of the frame on screen, without a walk of the layers.
+ */
+static void record_frame(struct dispman_output *out, bool keep, bool geometry,
+	bool same_composited)
+{
+	struct scene *kept = keep ? output_scene_reuse(out) : NULL;
+	for (size_t i = 0; kept && i < kept->n; i++)
+		if (!layer_buffer(kept->e[i].layer))
+			kept = NULL; /* not the shape it was: a new scene */
 	if (kept) {
 		bool moved = false;
 		for (size_t i = 0; i < kept->n; i++) {
 			struct dispman_layer *layer = kept->e[i].layer;
 			kept->e[i].buf = layer_buffer(layer);
+			output_queue_buffer(out, kept->e[i].buf); /* n <= MAX_SCENE: held */
 			if (geometry && layer_geom_dirty(layer)) {
 				layer_scanout_entry(layer, &kept->e[i]);
 				moved = true;
@@ -187,10 +185,28 @@ static void record_frame(struct dispman_output *out, bool keep, bool geometry)
 		}
 		if (moved)
 			output_scene_renew(out); /* the other frames' copies are older */
+		if (!same_composited || !output_queue_shown_rest(out, kept->n))
+			queue_composited(out);
 		return;
 	}
 	/* a new scene: the layers on planes in stacking order (a handful, usually in order),
 	 * above the composition buffer */
+	struct dispman_layer *comp = compose_peek_layer(out), *on[MAX_SCENE];
+	size_t n = 0;
+	if (comp && layer_plane(comp) && layer_buffer(comp))
+		on[n++] = comp;
+	size_t first = n;
+	bool composited = false;
+	struct list *pos, *tmp;
+	list_for_each_safe(pos, tmp, output_layers(out)) {
+		struct dispman_layer *layer = layer_from_link(pos);
+		if (!layer_buffer(layer))
+			continue;
+		if (layer_plane(layer) && n < MAX_SCENE)
+			on[n++] = layer;
+		else if (layer_composited(layer))
+			composited = true;
+	}
 	for (size_t j = first + 1; j < n; j++) {
 		struct dispman_layer *layer = on[j];
 		size_t i = j;
@@ -200,7 +216,10 @@ static void record_frame(struct dispman_output *out, bool keep, bool geometry)
 	}
 	output_scene_start(out);
 	for (size_t i = 0; i < n; i++)
-		scene_add(out, on[i]);
+		if (output_queue_buffer(out, layer_buffer(on[i])))
+			scene_add(out, on[i]);
+	if (composited)
+		queue_composited(out);
 }
 
 /* An enabled output's commit was accepted: its CRTC is on (with blob, the new MODE_ID blob,
@@ -214,7 +233,7 @@ static void record_output_on(struct dispman_device *dev, struct dispman_output *
 	if (cur && cur != crtc && !crtc_user(cur) && crtc_cur_mode_blob(cur))
 		crtc_record_off(dev, cur);
 	output_record_enabled(out, blob != 0);
-	record_frame(out, prop->diff, prop->geometry);
+	record_frame(out, prop->diff, prop->geometry, !layer_compose_dirty(output_device(out)));
 	output_frame_committed(out, modeset);
 }
 
@@ -363,8 +382,11 @@ out:
 static int commit_wanted(struct dispman_device *dev, struct commit_run *run)
 {
 	bool modeset;
-	if (!select_outputs(dev, run, &modeset))
+	layer_frame_begin(dev);
+	if (!select_outputs(dev, run, &modeset)) {
+		layer_frame_end(dev);
 		return 0;
+	}
 	int ret = commit_selected(dev, &run->scope, modeset);
 	if (ret == RETRY_WITH_SEARCH) {
 		/* The kernel refused new rectangles on the committed planes, which changed
@@ -375,6 +397,7 @@ static int commit_wanted(struct dispman_device *dev, struct commit_run *run)
 		ret = select_outputs(dev, run, &modeset) ?
 			commit_selected(dev, &run->scope, modeset) : 0;
 	}
+	layer_frame_end(dev);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "log.h"
 #include "output.h"
+#include "scanout.h"
 
 /* What layer.c keeps per device (dispman_device.layers: layer_init() to layer_finish()). */
 struct layer_state {
@@ -23,6 +24,10 @@ struct layer_state {
 	/* a composited layer got new content or rectangles since every output last composed
 	 * (layer_compose_dirty()) */
 	bool compose_dirty;
+	/* a commit runs (layer_frame_begin() to layer_frame_end()): the layers' rectangles on
+	 * the scanout stay as they are, and each is computed once (layer_scanout_cached()) */
+	bool in_frame;
+	unsigned frame; /* the commit's number, never 0 */
 };
 
 int layer_init(struct dispman_device *dev)
@@ -80,7 +85,17 @@ struct dispman_layer {
 	int32_t composed_box[4];  /* compose.c: x1, y1, x2, y2 where it was last drawn */
 	enum dispman_transform transform; /* of its buffer's content */
 	bool composition;         /* an output's composition layer (layer_create_composition()) */
+	/* its rectangles on the scanout, unclipped [0] and clipped [1], as computed during the
+	 * commit numbered scan_frame[i] (layer_scanout_cached()); 0: none */
+	struct transform_geom scan[2];
+	unsigned scan_frame[2];
 };
+
+/* The rectangles changed: nothing computed before holds. */
+static void scan_forget(struct dispman_layer *layer)
+{
+	layer->scan_frame[0] = layer->scan_frame[1] = 0;
+}
 
 struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 {
@@ -140,6 +155,7 @@ static void mark_moved(struct dispman_layer *layer)
 	struct layer_state *st = device_layer_state(dev);
 	if (layer->composited)
 		st->compose_dirty = true;
+	scan_forget(layer);
 	device_geometry_changed(dev);
 	if (layer->geom_dirty)
 		return;
@@ -169,6 +185,7 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	if (!old || !buf || !buffer_same_shape(old, buf))
 		device_shape_changed(output_device(layer->out));
 	layer->buf = buf ? dispman_buffer_ref(buf) : NULL;
+	scan_forget(layer); /* the default source and destination are the buffer's */
 	rate_settle(layer);
 	layer->content_serial++; /* new content, even with the same buffer: redraw it */
 	if (layer->composited)
@@ -253,6 +270,7 @@ int dispman_layer_set_transform(struct dispman_layer *layer, enum dispman_transf
 	}
 	if (layer->transform != transform) {
 		layer->transform = transform;
+		scan_forget(layer);
 		device_shape_changed(output_device(layer->out));
 	}
 	return 0;
@@ -569,6 +587,42 @@ struct dispman_layer *layer_create_composition(struct dispman_output *out)
 void layer_set_composition_buffer(struct dispman_layer *layer, struct dispman_buffer *buf)
 {
 	layer->buf = buf;
+	scan_forget(layer);
+}
+
+void layer_frame_begin(struct dispman_device *dev)
+{
+	struct layer_state *st = device_layer_state(dev);
+	st->in_frame = true;
+	if (++st->frame == 0)
+		st->frame = 1; /* 0 is no commit */
+}
+
+void layer_frame_end(struct dispman_device *dev)
+{
+	device_layer_state(dev)->in_frame = false;
+}
+
+bool layer_scanout_cached(const struct dispman_layer *layer, bool clipped,
+	struct transform_geom *g)
+{
+	const struct layer_state *st = device_layer_state(output_device(layer->out));
+	if (!st->in_frame || layer->scan_frame[clipped] != st->frame)
+		return false;
+	*g = layer->scan[clipped];
+	return true;
+}
+
+void layer_scanout_keep(const struct dispman_layer *layer, bool clipped,
+	const struct transform_geom *g)
+{
+	const struct layer_state *st = device_layer_state(output_device(layer->out));
+	if (!st->in_frame)
+		return;
+	/* a memo of what the layer's state gives: the layer stays the same to its readers */
+	struct dispman_layer *l = (struct dispman_layer *)layer;
+	l->scan[clipped] = *g;
+	l->scan_frame[clipped] = st->frame;
 }
 
 void layer_destroy_composition(struct dispman_layer *layer)

@@ -10,6 +10,8 @@
 
 #include "list.h"
 
+struct transform_geom;
+
 struct dispman_buffer;
 struct dispman_device;
 struct dispman_output;
@@ -73,6 +75,22 @@ bool layer_moved_list(const struct dispman_device *dev, struct dispman_layer *co
  * layer_compose_clean(), which alloc.c calls once every output composed them: a frame
  * that keeps the assignment and finds this false has nothing to draw. */
 bool layer_compose_dirty(const struct dispman_device *dev);
+/*
+ * A commit of dev starts and ends (commit.c): in between no layer's rectangles change, so
+ * that the frame path computes each layer's rectangles on the scanout once
+ * (transform-layer.c's layer_scanout() and layer_scanout_clipped()), not once per stage.
+ */
+void layer_frame_begin(struct dispman_device *dev);
+void layer_frame_end(struct dispman_device *dev);
+/* Inside a commit: layer's rectangles on the scanout (clipped: cut to its output's mode)
+ * as computed earlier in the same commit, into g; false when not computed yet (or outside a
+ * commit). */
+bool layer_scanout_cached(const struct dispman_layer *layer, bool clipped,
+	struct transform_geom *g);
+/* Inside a commit: keeps g, layer's rectangles on the scanout, for layer_scanout_cached();
+ * outside one, nothing. */
+void layer_scanout_keep(const struct dispman_layer *layer, bool clipped,
+	const struct transform_geom *g);
 void layer_compose_clean(struct dispman_device *dev);
 
 /* The camera's copy path: its buffer holds a CPU copy, and why (FORMAT, IMPORT), which

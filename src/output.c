@@ -182,15 +182,43 @@ static void scene_clear(struct scene *scene)
 	scene->gen = 0;
 }
 
-/* Drops the frame's references (releasing its buffers first when release) and its scene. */
-static void frame_clear(struct frame *f, bool release)
+/* Whether the buffers of h (NULL: none) include buf. */
+static inline __attribute__((always_inline)) bool held_has(const struct held *h, const struct dispman_buffer *buf)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		if (release)
-			buffer_release(f->bufs[i]);
+	for (size_t i = 0; h && i < h->n; i++)
+		if (h->bufs[i] == buf)
+			return true;
+	return false;
+}
+
+/* Whether frame f holds buf (inline: each flip asks for every buffer that left a plane). */
+static inline __attribute__((always_inline)) bool frame_has(const struct frame *f, const struct dispman_buffer *buf)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->bufs[i] == buf)
+			return true;
+	return held_has(f->rest, buf);
+}
+
+/* The frame lets its rest go; the last of its users drops the references. */
+static void frame_drop_rest(struct frame *f)
+{
+	struct held *h = f->rest;
+	f->rest = NULL;
+	if (!h || --h->users > 0)
+		return;
+	for (size_t i = 0; i < h->n; i++)
+		dispman_buffer_unref(h->bufs[i]);
+	h->n = 0;
+}
+
+/* Drops the frame's references and its scene. */
+static void frame_clear(struct frame *f)
+{
+	for (size_t i = 0; i < f->n; i++)
 		dispman_buffer_unref(f->bufs[i]);
-	}
 	f->n = 0;
+	frame_drop_rest(f);
 	scene_clear(&f->scene);
 }
 
@@ -209,11 +237,8 @@ static bool held_elsewhere(const struct dispman_output *out, const struct dispma
 		const struct dispman_output *o = device_output(dev, i);
 		if (o == out)
 			continue;
-		if (output_holds_buffer(o, buf))
+		if (output_holds_buffer(o, buf) || frame_has(o->old, buf))
 			return true;
-		for (size_t j = 0; j < o->old->n; j++)
-			if (o->old->bufs[j] == buf)
-				return true;
 	}
 	return false;
 }
@@ -222,12 +247,16 @@ static bool held_elsewhere(const struct dispman_output *out, const struct dispma
  * holds (released when that one lets it go). */
 static void release_frames(struct dispman_output *out, size_t from)
 {
-	frame_clear(out->old, false);
-	frame_clear(out->queued, false);
-	for (size_t i = 0; i < out->shown->n; i++)
-		if (!held_elsewhere(out, out->shown->bufs[i], from))
-			buffer_release(out->shown->bufs[i]);
-	frame_clear(out->shown, false);
+	frame_clear(out->old);
+	frame_clear(out->queued);
+	const struct frame *s = out->shown;
+	for (size_t i = 0; i < s->n; i++)
+		if (!held_elsewhere(out, s->bufs[i], from))
+			buffer_release(s->bufs[i]);
+	for (size_t i = 0; s->rest && i < s->rest->n; i++)
+		if (!held_elsewhere(out, s->rest->bufs[i], from))
+			buffer_release(s->rest->bufs[i]);
+	frame_clear(out->shown);
 }
 
 void output_release_all(struct dispman_output *out)
@@ -248,13 +277,7 @@ void output_destroy(struct dispman_output *out)
 
 bool output_holds_buffer(const struct dispman_output *out, const struct dispman_buffer *buf)
 {
-	for (size_t i = 0; i < out->shown->n; i++)
-		if (out->shown->bufs[i] == buf)
-			return true;
-	for (size_t i = 0; i < out->queued->n; i++)
-		if (out->queued->bufs[i] == buf)
-			return true;
-	return false;
+	return frame_has(out->shown, buf) || frame_has(out->queued, buf);
 }
 
 
@@ -391,12 +414,14 @@ void output_flip_notify(struct dispman_output *out)
 	const struct frame *old = out->old, *shown = out->shown;
 	for (size_t j = 0; j < shown->n; j++) {
 		struct dispman_buffer *b = shown->bufs[j];
-		if (!buffer_has_shown_callback(b))
-			continue;
-		size_t i = 0;
-		while (i < old->n && old->bufs[i] != b)
-			i++;
-		if (i == old->n) /* not on screen before this flip */
+		if (buffer_has_shown_callback(b) && !frame_has(old, b))
+			buffer_notify_shown(b, &ts); /* not on screen before this flip */
+	}
+	/* a rest the frame before had too was on screen before */
+	const struct held *rest = shown->rest != old->rest ? shown->rest : NULL;
+	for (size_t j = 0; rest && j < rest->n; j++) {
+		struct dispman_buffer *b = rest->bufs[j];
+		if (buffer_has_shown_callback(b) && !frame_has(old, b))
 			buffer_notify_shown(b, &ts);
 	}
 	/* the application's callback may dispatch events itself: it comes last */
@@ -406,22 +431,35 @@ void output_flip_notify(struct dispman_output *out)
 
 void output_flip_release(struct dispman_output *out)
 {
-	size_t n_old = out->old->n;
-	if (!n_old)
+	struct frame *f = out->old;
+	size_t n_old = f->n;
+	/* the composited layers' buffers: nothing left the screen while a newer frame shares
+	 * them */
+	struct held *h = f->rest;
+	f->rest = NULL;
+	size_t n_rest = h && --h->users == 0 ? h->n : 0;
+	if (!n_old && !n_rest)
 		return; /* released already (output_flip_complete() releases the last flip's) */
 	/* the release callbacks may dispatch (another flip handled): iterate over a copy */
-	struct dispman_buffer *old[MAX_SHOWN];
-	memcpy(old, out->old->bufs, n_old * sizeof(old[0]));
-	out->old->n = 0;
+	struct dispman_buffer *old[2 * MAX_SHOWN];
+	memcpy(old, f->bufs, n_old * sizeof(old[0]));
+	f->n = 0;
+	if (n_rest) {
+		memcpy(old + n_old, h->bufs, n_rest * sizeof(old[0]));
+		h->n = 0;
+	}
 	/* A buffer left the screen when neither the new frame nor a frame
 	 * committed since (the callbacks' commits) holds it. */
-	for (size_t i = 0; i < n_old; i++) {
+	for (size_t i = 0; i < n_old + n_rest; i++) {
 		/* the usual case first: the new frame holds it at the same place (commit.c
-		 * queues a frame's buffers in the order of its layers), which spares the walk
-		 * of both frames per buffer */
+		 * queues a frame's buffers in the same order each frame), which spares the
+		 * walk of both frames per buffer */
 		const struct frame *shown = out->shown;
-		bool same = i < shown->n && shown->bufs[i] == old[i];
-		if (!same && !output_holds_buffer(out, old[i]) && !held_elsewhere(out, old[i], 0))
+		bool same = i < n_old ? i < shown->n && shown->bufs[i] == old[i] :
+			shown->rest && i - n_old < shown->rest->n &&
+			shown->rest->bufs[i - n_old] == old[i];
+		if (!same && !frame_has(shown, old[i]) && !frame_has(out->queued, old[i]) &&
+		    (device_n_outputs(out->dev) == 1 || !held_elsewhere(out, old[i], 0)))
 			buffer_release(old[i]);
 		dispman_buffer_unref(old[i]);
 	}
@@ -970,7 +1008,7 @@ void output_scene_start(struct dispman_output *out)
 	scene->gen = out->scene_gen;
 }
 
-struct scene *output_scene_reuse(struct dispman_output *out, size_t n)
+struct scene *output_scene_reuse(struct dispman_output *out)
 {
 	struct scene *q = &out->queued->scene;
 	const struct scene *s = &out->shown->scene;
@@ -983,10 +1021,39 @@ struct scene *output_scene_reuse(struct dispman_output *out, size_t n)
 		q->n = s->n;
 		q->gen = s->gen;
 	}
-	if (q->n != n)
-		return NULL;
 	q->valid = true;
 	return q;
+}
+
+bool output_queue_composited(struct dispman_output *out, struct dispman_buffer *buf)
+{
+	struct frame *f = out->queued;
+	if (!f->rest) {
+		for (size_t i = 0; i < ARRAY_SIZE(out->helds) && !f->rest; i++)
+			if (!out->helds[i].users)
+				f->rest = &out->helds[i];
+		if (!f->rest)
+			return false; /* cannot be: one each for three frames */
+		f->rest->users = 1;
+		f->rest->n = 0;
+	}
+	if (f->rest->n >= MAX_SHOWN)
+		return false;
+	f->rest->bufs[f->rest->n++] = dispman_buffer_ref(buf);
+	return true;
+}
+
+bool output_queue_shown_rest(struct dispman_output *out, size_t from)
+{
+	const struct frame *s = out->shown;
+	struct frame *f = out->queued;
+	/* the frame on screen holds its scene's buffers and its rest only (commit.c) */
+	if (!s->scene.valid || s->scene.n != from || s->n != from || f->n != from || f->rest)
+		return false;
+	f->rest = s->rest;
+	if (f->rest)
+		f->rest->users++;
+	return true;
 }
 
 void output_scene_renew(struct dispman_output *out)

@@ -184,14 +184,23 @@ void output_scene_start(struct dispman_output *out);
 /*
  * For a frame that keeps the shape since the output's last recorded frame (the same
  * layers on the same planes in the same order; their rectangles the same, or the caller
- * updates the moved ones' entries and calls output_scene_renew()): the
- * queued scene is the last one the output built (the queued frame's own, when it still
- * holds it, else a copy of the one on screen), valid, with its entries' old buffers for
- * the caller to replace (each entry's layer's buffer now, which the frame must hold). NULL
- * when the output has no such scene or its number of entries is not n: the caller starts
- * a new one (output_scene_start()).
+ * updates the moved ones' entries and calls output_scene_renew()): the queued scene is the
+ * last one the output built (the queued frame's own, when it still holds it, else a copy
+ * of the one on screen), valid, with its entries' old buffers for the caller to replace
+ * (each entry's layer's buffer now, which the frame must hold). NULL when the output has
+ * no such scene: the caller starts a new one (output_scene_start()).
  */
-struct scene *output_scene_reuse(struct dispman_output *out, size_t n);
+struct scene *output_scene_reuse(struct dispman_output *out);
+/* buf (referenced here), a composited layer's, is in the committed frame, after its scene's
+ * buffers: true; false (ignored) beyond MAX_SHOWN such buffers. */
+bool output_queue_composited(struct dispman_output *out, struct dispman_buffer *buf);
+/*
+ * The queued frame, which holds the from buffers of its reused scene, shares the
+ * composited layers' buffers of the frame on screen (output_queue_composited()), for a frame
+ * that keeps the shape and changed no composited layer: no buffer is referenced again.
+ * False (nothing shared) when the frame on screen is not such a frame.
+ */
+bool output_queue_shown_rest(struct dispman_output *out, size_t from);
 /* The reused queued scene got new rectangles: a new number, so that no frame reuses an
  * older copy of it. */
 void output_scene_renew(struct dispman_output *out);

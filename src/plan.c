@@ -79,14 +79,9 @@ static int reason_rank(enum dispman_placement_reason r)
 	}
 }
 
-enum dispman_placement_reason plan_check_plane(const struct plan_input *in,
-	const struct plan_plane *p, bool primary, const struct plan_layer *l)
+static enum dispman_placement_reason check_scaling(const struct plan_input *in,
+	const struct plan_layer *l)
 {
-	/* no framebuffer: the kernel refused one for the format (composition only) */
-	if (!l->has_fb || !has_format(p, l->format))
-		return DISPMAN_REASON_FORMAT;
-	if (!has_format_modifier(p, l->format, l->modifier))
-		return DISPMAN_REASON_MODIFIER;
 	if (plan_layer_scaled(l)) {
 		/* at most 16x either way, like the kernel's helpers allow at best */
 		uint64_t w16 = (uint64_t)l->dst_w << 16, h16 = (uint64_t)l->dst_h << 16;
@@ -95,14 +90,12 @@ enum dispman_placement_reason plan_check_plane(const struct plan_input *in,
 		    (uint64_t)l->src_h * 16 < h16)
 			return DISPMAN_REASON_SCALING;
 	}
-	/* turned by the plane: every bit of the rotation value it needs (0: not turned) */
-	if (l->rotation && (l->rotation & ~p->rotations))
-		return DISPMAN_REASON_ROTATION;
-	if (l->alpha != 0xffff && !p->has_alpha)
-		return DISPMAN_REASON_ALPHA;
-	if (l->has_alpha && l->blend != DISPMAN_BLEND_PREMULTIPLIED &&
-	    !(p->has_blend_mode && (unsigned)l->blend < 3 && p->blend[l->blend]))
-		return DISPMAN_REASON_ALPHA;
+	return DISPMAN_REASON_NONE;
+}
+
+static enum dispman_placement_reason check_place(const struct plan_input *in,
+	const struct plan_plane *p, bool primary, const struct plan_layer *l)
+{
 	if (p->type == PLAN_PLANE_CURSOR &&
 	    (l->dst_w > in->limits.cursor_width || l->dst_h > in->limits.cursor_height))
 		return DISPMAN_REASON_NO_PLANE;
@@ -111,6 +104,35 @@ enum dispman_placement_reason plan_check_plane(const struct plan_input *in,
 	    l->dst_h != (uint32_t)in->height))
 		return DISPMAN_REASON_NO_PLANE;
 	return DISPMAN_REASON_NONE;
+}
+
+enum dispman_placement_reason plan_check_plane(const struct plan_input *in,
+	const struct plan_plane *p, bool primary, const struct plan_layer *l)
+{
+	/* no framebuffer: the kernel refused one for the format (composition only) */
+	if (!l->has_fb || !has_format(p, l->format))
+		return DISPMAN_REASON_FORMAT;
+	if (!has_format_modifier(p, l->format, l->modifier))
+		return DISPMAN_REASON_MODIFIER;
+	enum dispman_placement_reason r = check_scaling(in, l);
+	if (r != DISPMAN_REASON_NONE)
+		return r;
+	/* turned by the plane: every bit of the rotation value it needs (0: not turned) */
+	if (l->rotation && (l->rotation & ~p->rotations))
+		return DISPMAN_REASON_ROTATION;
+	if (l->alpha != 0xffff && !p->has_alpha)
+		return DISPMAN_REASON_ALPHA;
+	if (l->has_alpha && l->blend != DISPMAN_BLEND_PREMULTIPLIED &&
+	    !(p->has_blend_mode && (unsigned)l->blend < 3 && p->blend[l->blend]))
+		return DISPMAN_REASON_ALPHA;
+	return check_place(in, p, primary, l);
+}
+
+enum dispman_placement_reason plan_check_geometry(const struct plan_input *in,
+	const struct plan_plane *p, bool primary, const struct plan_layer *l)
+{
+	enum dispman_placement_reason r = check_scaling(in, l);
+	return r != DISPMAN_REASON_NONE ? r : check_place(in, p, primary, l);
 }
 
 static void compute_compat(struct ctx *c)

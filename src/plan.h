@@ -124,6 +124,14 @@ int plan_compute(const struct plan_input *in, struct plan_result *res);
  */
 enum dispman_placement_reason plan_check_plane(const struct plan_input *in,
 	const struct plan_plane *p, bool primary, const struct plan_layer *l);
+/*
+ * The part of plan_check_plane() that the layer's rectangles decide: scaling (l's src_w,
+ * src_h, dst_w, dst_h), the cursor plane's size and the primary covering the screen (of p,
+ * only type is read; of l, the rectangles). For a layer that only moved on the plane it
+ * has: everything else (format, modifier, rotation, alpha, blend) is as when it got it.
+ */
+enum dispman_placement_reason plan_check_geometry(const struct plan_input *in,
+	const struct plan_plane *p, bool primary, const struct plan_layer *l);
 
 /* Whether the layer's source and destination sizes differ. */
 bool plan_layer_scaled(const struct plan_layer *l);

@@ -38,7 +38,7 @@ enum dispman_transform dispman_output_get_transform(struct dispman_output *out)
 	return output_transform(out);
 }
 
-void layer_scanout(const struct dispman_layer *layer, struct transform_geom *g)
+static void scanout(const struct dispman_layer *layer, struct transform_geom *g)
 {
 	layer_get_src(layer, &g->src_x, &g->src_y, &g->src_w, &g->src_h);
 	layer_get_dst(layer, &g->dst_x, &g->dst_y, &g->dst_w, &g->dst_h);
@@ -59,14 +59,26 @@ void layer_scanout(const struct dispman_layer *layer, struct transform_geom *g)
 	transform_geometry(ot, bt, w, h, g);
 }
 
+/* Computed once per commit (layer_scanout_cached()): the frame path asks at each stage. */
+void layer_scanout(const struct dispman_layer *layer, struct transform_geom *g)
+{
+	if (layer_scanout_cached(layer, false, g))
+		return;
+	scanout(layer, g);
+	layer_scanout_keep(layer, false, g);
+}
+
 void layer_scanout_clipped(const struct dispman_layer *layer, struct transform_geom *g)
 {
+	if (layer_scanout_cached(layer, true, g))
+		return;
 	layer_scanout(layer, g);
 	const drmModeModeInfo *mode = output_mode(layer_output(layer));
 	/* the destination cut to the screen, the source with it (as the plane turns it);
 	 * wholly off-screen layers never get a plane */
 	if (mode)
 		transform_clip(g, mode->hdisplay, mode->vdisplay);
+	layer_scanout_keep(layer, true, g);
 }
 
 struct rect layer_scanout_rect(const struct dispman_layer *layer, int32_t w, int32_t h)

@@ -14,6 +14,7 @@
 #include <dispman/dispman.h>
 
 #include "rect.h"
+#include "scanout.h"
 
 /* The kernel's plane "rotation" bits (DRM_MODE_ROTATE_* and DRM_MODE_REFLECT_*). */
 #define TRANSFORM_DRM_ROTATE_0 (1u << 0)
@@ -48,13 +49,8 @@ const char *transform_name(int t);
 /* The transform of a name transform_name() gives (also "flipped-0"); -1 when unknown. */
 int transform_from_name(const char *name);
 
-/* A layer's rectangles on the scanout. */
-struct transform_geom {
-	uint32_t src_x, src_y, src_w, src_h; /* 16.16, in buffer coordinates */
-	int32_t dst_x, dst_y;                /* in the mode's space */
-	uint32_t dst_w, dst_h;
-	enum dispman_transform t;            /* what the plane does to the source */
-};
+/* struct transform_geom, a layer's rectangles on the scanout: scanout.h (the layer keeps
+ * one, layer.c, which this module's transform-layer.c reads). */
 
 /*
  * A layer on an output transformed by out_t (view_w x view_h: the viewer's size) with a

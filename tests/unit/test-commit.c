@@ -24,6 +24,7 @@
 #include "layer.h"
 #include "master.h"
 #include "output.h"
+#include "output-private.h" /* the frames' shared rests */
 #include "plane.h"
 #include "proposal.h"
 #include "request.h"
@@ -1367,6 +1368,87 @@ static void test_many_layers(void **state)
 	dispman_buffer_unref(sq[1]);
 }
 
+/*
+ * A frame that only moves a layer on a plane shares the composited layers' buffers of the
+ * frame on screen (output.c's struct held) instead of referencing each again, and a
+ * composited buffer is still released once, after the flip of the first frame without it.
+ */
+static void test_composited_buffers_shared(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *bg = unit_show_first_frame(f, 0);
+	struct dispman_buffer *sq = unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 1);
+	struct dispman_buffer *old = unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 2);
+	struct dispman_buffer *new = unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 3);
+	struct dispman_layer *layers[20];
+	const size_t n = UNIT_ARRAY_LEN(layers);
+	for (size_t i = 0; i < n; i++) {
+		layers[i] = dispman_layer_create(f->out);
+		assert_int_equal(dispman_layer_set_buffer(layers[i], sq), 0);
+		assert_int_equal(dispman_layer_set_destination(layers[i], (int32_t)i * 20, 0, 16,
+			16), 0);
+		assert_int_equal(dispman_layer_set_z(layers[i], (int)i + 1), 0);
+	}
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	/* more layers than planes: some composited; the top one on a plane (the cursor) */
+	struct dispman_layer *comp = NULL, *top = layers[n - 1];
+	for (size_t i = 0; i < n && !comp; i++) {
+		struct dispman_placement p;
+		assert_int_equal(dispman_layer_get_placement(layers[i], &p), 0);
+		if (p.state == DISPMAN_PLACEMENT_COMPOSITED)
+			comp = layers[i];
+	}
+	assert_non_null(comp);
+	assert_non_null(layer_plane(top));
+	struct unit_release_log rel = { 0 };
+	dispman_buffer_set_release_callback(old, unit_record_release, &rel);
+	dispman_buffer_set_release_callback(new, unit_record_release, &rel);
+	assert_int_equal(dispman_layer_set_buffer(comp, old), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	uint64_t tests = stats(f->dev).test_commits;
+
+	/* moving the top layer: each frame shares the rest of the one on screen */
+	for (int32_t k = 1; k <= 4; k++) {
+		assert_int_equal(dispman_layer_set_destination(top, ((int32_t)n - 1) * 20 + k, 0,
+			16, 16), 0);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_non_null(f->out->queued->rest);
+		assert_ptr_equal(f->out->queued->rest, f->out->shown->rest);
+		assert_true(output_holds_buffer(f->out, old));
+		assert_int_equal(unit_drain(f->dev), 1);
+		assert_int_equal(rel.n, 0);
+	}
+	assert_int_equal(stats(f->dev).test_commits, tests);
+
+	/* a composited layer's new buffer: a rest of its own; the old buffer is released after
+	 * the flip that takes it off the screen, once */
+	assert_int_equal(dispman_layer_set_buffer(comp, new), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_ptr_not_equal(f->out->queued->rest, f->out->shown->rest);
+	assert_int_equal(rel.n, 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(rel.n, 1);
+	assert_ptr_equal(rel.bufs[0], old);
+	assert_false(output_holds_buffer(f->out, old));
+	for (int32_t k = 5; k <= 6; k++) {
+		assert_int_equal(dispman_layer_set_destination(top, ((int32_t)n - 1) * 20 + k, 0,
+			16, 16), 0);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(unit_drain(f->dev), 1);
+	}
+	assert_int_equal(rel.n, 1);
+	assert_true(output_holds_buffer(f->out, new));
+	assert_int_equal(stats(f->dev).test_commits, tests);
+	dispman_buffer_set_release_callback(old, NULL, NULL);
+	dispman_buffer_set_release_callback(new, NULL, NULL);
+	dispman_buffer_unref(bg);
+	dispman_buffer_unref(sq);
+	dispman_buffer_unref(old);
+	dispman_buffer_unref(new);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1413,6 +1495,8 @@ int main(int argc, char **argv)
 		{ "commit@request-from-proposal", test_request_from_proposal, unit_setup_vkms,
 			unit_teardown, NULL },
 		{ "commit@many-layers", test_many_layers, unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@composited-buffers-shared", test_composited_buffers_shared,
+			unit_setup_vkms, unit_teardown, NULL },
 	};
 	enum {
 		N_ROLLBACK = UNIT_ARRAY_LEN(rollback_cases),
