@@ -11,6 +11,19 @@
  * slot: one that falls in a slot that already had its callback runs at that next slot's
  * time, from a timer, with the latest flip's sequence and time. Buffer releases and shown
  * callbacks are never delayed. Drivers with a vblank counter are left alone.
+ *
+ * What a compositor needs to commit late (just before the vblank a frame aims at, so that
+ * content ready in the meantime still makes that vblank) is here too: the next vblank,
+ * predicted on the grid of the last flip's timestamp and the mode's period
+ * (dispman_output_get_next_vblank()), and a commit cost learned from the frames
+ * (dispman_output_get_commit_cost()). Each frame gives one sample: the time its commit
+ * call took to the atomic ioctl's return (plane assignment, TEST_ONLY, CPU composition,
+ * the ioctl) when its flip came at the vblank it aimed at (the first predicted vblank after
+ * the call started); when it came a vblank later, the call had less time than the kernel
+ * needed, and the sample is that slack (aimed vblank - call start) plus a tenth of a
+ * period. The cost is the largest sample of the last 64 to 128 frames (two windows of 64),
+ * capped at one period: it follows a slower device within a frame, and forgets a
+ * one-time stall after two windows.
  */
 #include "output-private.h"
 
@@ -20,6 +33,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "device.h"
 #include "event.h"
 #include "log.h"
 
@@ -119,4 +133,98 @@ void output_pace_finish(struct dispman_output *out)
 	if (out->pace_fd >= 0)
 		close(out->pace_fd);
 	out->pace_fd = -1;
+}
+
+/* Frames per window of the commit cost's running max; the cost is the max of two. */
+#define COST_WINDOW 64
+
+/*
+ * The first vblank after t (ns, CLOCK_MONOTONIC) on the grid of the last flip: false when
+ * there is none to go by (off, no flip since the last modeset, no period).
+ */
+static bool predict_vblank(const struct dispman_output *out, int64_t t, int64_t *vblank)
+{
+	int64_t period = (int64_t)output_period_ns(out);
+	if (!out->active || !out->pacing_run || period <= 0)
+		return false;
+	int64_t base = timespec_ns(&out->pacing.last_time);
+	int64_t d = t - base;
+	int64_t k = d < 0 ? 0 : d / period + 1;
+	*vblank = base + k * period;
+	return true;
+}
+
+void output_pace_commit_begin(struct dispman_device *dev)
+{
+	int64_t now = clock_ns();
+	for (size_t i = 0; i < device_n_outputs(dev); i++)
+		device_output(dev, i)->commit_begin_ns = now;
+}
+
+void output_pace_committed(struct dispman_output *out, bool modeset)
+{
+	int64_t begin = out->commit_begin_ns, end = timespec_ns(&out->commit_time);
+	out->commit_cpu_ns = begin > 0 && end >= begin ? end - begin : 0;
+	out->aim_ns = 0;
+	int64_t vblank;
+	if (!modeset && begin > 0 && predict_vblank(out, begin, &vblank)) {
+		out->aim_ns = vblank;
+		out->aim_slack_ns = vblank - begin;
+	}
+}
+
+void output_pace_flipped(struct dispman_output *out)
+{
+	int64_t period = (int64_t)output_period_ns(out);
+	if (out->commit_begin_ns <= 0 || period <= 0)
+		return;
+	int64_t sample = out->commit_cpu_ns;
+	if (out->aim_ns) {
+		/* later than half a period past the aim, and not so late that the grid was
+		 * wrong (a clock jump, a device whose timestamps are not ours) */
+		int64_t late = timespec_ns(&out->flip_ts) - out->aim_ns;
+		if (late > period / 2 && late < 4 * period) {
+			int64_t needed = out->aim_slack_ns + period / 10;
+			sample = needed > sample ? needed : sample;
+			dispman_log(DISPMAN_LOG_DEBUG, "%s: frame committed %.2f ms before the vblank "
+				"it aimed at came %.2f ms later", out->name,
+				(double)out->aim_slack_ns / 1e6, (double)late / 1e6);
+		}
+	}
+	out->commit_begin_ns = 0;
+	out->aim_ns = 0;
+	if (sample > period)
+		sample = period;
+	if (out->cost_window == COST_WINDOW) {
+		out->cost_max[1] = out->cost_max[0];
+		out->cost_max[0] = 0;
+		out->cost_window = 0;
+	}
+	if (sample > out->cost_max[0])
+		out->cost_max[0] = sample;
+	out->cost_window++;
+	out->cost_known = true;
+}
+
+int dispman_output_get_next_vblank(struct dispman_output *out, struct timespec *when)
+{
+	if (refuse_null(out, "out") || refuse_null(when, "when"))
+		return -EINVAL;
+	int64_t vblank;
+	if (!predict_vblank(out, clock_ns(), &vblank))
+		return -ENODATA;
+	when->tv_sec = (time_t)(vblank / 1000000000);
+	when->tv_nsec = (long)(vblank % 1000000000);
+	return 0;
+}
+
+int dispman_output_get_commit_cost(struct dispman_output *out, uint64_t *cost_ns)
+{
+	if (refuse_null(out, "out") || refuse_null(cost_ns, "cost_ns"))
+		return -EINVAL;
+	if (!out->cost_known)
+		return -ENODATA;
+	int64_t cost = out->cost_max[0] > out->cost_max[1] ? out->cost_max[0] : out->cost_max[1];
+	*cost_ns = (uint64_t)cost;
+	return 0;
 }
