@@ -21,13 +21,16 @@
  * the ioctl) when its flip came at the vblank it aimed at (the first predicted vblank after
  * the call started); when it came a vblank later, the call had less time than the kernel
  * needed, and the sample is that slack (aimed vblank - call start) plus a tenth of a
- * period. The cost is the largest sample of the last 64 to 128 frames (two windows of 64),
- * capped at one period: it follows a slower device within a frame, and forgets a
- * one-time stall after two windows.
+ * period (a modeset gives none). The cost is the 90th percentile of the last 32 samples
+ * (the 4th largest; of fewer, the smallest of the 4 largest), each capped at one period: a
+ * one-time stall (a client's first buffer, allocated in its commit) does not move it, a
+ * device that got slower or misses more than one frame in ten raises it within a few
+ * frames.
  */
 #include "output-private.h"
 
 #include <errno.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -135,8 +138,10 @@ void output_pace_finish(struct dispman_output *out)
 	out->pace_fd = -1;
 }
 
-/* Frames per window of the commit cost's running max; the cost is the max of two. */
-#define COST_WINDOW 64
+/* The commit cost is the COST_RANK-th largest of the last COST_SAMPLES samples: their
+ * 90th percentile once the ring is full. */
+#define COST_SAMPLES 32
+#define COST_RANK 4
 
 /*
  * The first vblank after t (ns, CLOCK_MONOTONIC) on the grid of the last flip: false when
@@ -167,7 +172,11 @@ void output_pace_committed(struct dispman_output *out, bool modeset)
 	out->commit_cpu_ns = begin > 0 && end >= begin ? end - begin : 0;
 	out->aim_ns = 0;
 	int64_t vblank;
-	if (!modeset && begin > 0 && predict_vblank(out, begin, &vblank)) {
+	if (modeset) {
+		out->commit_begin_ns = 0; /* a modeset's time says nothing of a frame's */
+		return;
+	}
+	if (begin > 0 && predict_vblank(out, begin, &vblank)) {
 		out->aim_ns = vblank;
 		out->aim_slack_ns = vblank - begin;
 	}
@@ -195,15 +204,10 @@ void output_pace_flipped(struct dispman_output *out)
 	out->aim_ns = 0;
 	if (sample > period)
 		sample = period;
-	if (out->cost_window == COST_WINDOW) {
-		out->cost_max[1] = out->cost_max[0];
-		out->cost_max[0] = 0;
-		out->cost_window = 0;
-	}
-	if (sample > out->cost_max[0])
-		out->cost_max[0] = sample;
-	out->cost_window++;
-	out->cost_known = true;
+	out->cost_ring[out->cost_pos] = sample;
+	out->cost_pos = (out->cost_pos + 1) % COST_SAMPLES;
+	if (out->cost_n < COST_SAMPLES)
+		out->cost_n++;
 }
 
 int dispman_output_get_next_vblank(struct dispman_output *out, struct timespec *when)
@@ -222,9 +226,22 @@ int dispman_output_get_commit_cost(struct dispman_output *out, uint64_t *cost_ns
 {
 	if (refuse_null(out, "out") || refuse_null(cost_ns, "cost_ns"))
 		return -EINVAL;
-	if (!out->cost_known)
+	unsigned n = out->cost_n;
+	if (!n)
 		return -ENODATA;
-	int64_t cost = out->cost_max[0] > out->cost_max[1] ? out->cost_max[0] : out->cost_max[1];
-	*cost_ns = (uint64_t)cost;
+	/* the rank-th largest (or the smallest of fewer): a partial selection sort */
+	int64_t v[COST_SAMPLES];
+	memcpy(v, out->cost_ring, sizeof(v));
+	unsigned rank = n < COST_RANK ? n : COST_RANK;
+	for (unsigned i = 0; i < rank; i++) {
+		unsigned m = i;
+		for (unsigned j = i + 1; j < n; j++)
+			if (v[j] > v[m])
+				m = j;
+		int64_t t = v[i];
+		v[i] = v[m];
+		v[m] = t;
+	}
+	*cost_ns = (uint64_t)v[rank - 1];
 	return 0;
 }

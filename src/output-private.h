@@ -97,9 +97,8 @@ struct dispman_output {
 	int64_t commit_cpu_ns;           /* the frame in flight: its call to the ioctl's return */
 	int64_t aim_ns;                  /* the vblank it aimed at (predicted), 0: none */
 	int64_t aim_slack_ns;            /* aim_ns - commit_begin_ns */
-	int64_t cost_max[2];             /* max sample of this window of frames, of the last */
-	unsigned cost_window;            /* samples in this window */
-	bool cost_known;                 /* at least one sample */
+	int64_t cost_ring[32];           /* the last samples (COST_SAMPLES), oldest at cost_pos */
+	unsigned cost_pos, cost_n;       /* next to write; how many are set */
 };
 
 

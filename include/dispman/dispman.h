@@ -643,12 +643,14 @@ int dispman_output_get_next_vblank(struct dispman_output *out, struct timespec *
  * dispman_device_commit()) to make that vblank. Each flip gives one sample: the time its
  * commit call took to the atomic ioctl's return, or, when the flip came a vblank later
  * than the one predicted at the call's start (dispman_output_get_next_vblank()), the time
- * the call had before that vblank plus a tenth of a refresh period. The cost is the
- * largest sample of the last 64 to 128 flips, at most one refresh period. It does not
- * count the caller's own work before the call.
+ * the call had before that vblank plus a tenth of a refresh period; a modeset gives none.
+ * The cost is the 90th percentile of the last 32 samples (the 4th largest), each at most
+ * one refresh period: one slow frame (a new buffer allocated in its commit) does not move
+ * it, frames that miss their vblank more than one time in ten raise it. It does not count
+ * the caller's own work before the call.
  *
  * Writes *cost_ns (caller-owned storage). Returns 0, -EINVAL (out or cost_ns NULL), or
- * -ENODATA: no frame flipped on this output yet.
+ * -ENODATA: no frame (other than a modeset) flipped on this output yet.
  */
 int dispman_output_get_commit_cost(struct dispman_output *out, uint64_t *cost_ns);
 
