@@ -3,7 +3,8 @@
  * Input-to-photon under a Wayland compositor: a key pressed on a uinput keyboard to the
  * presentation-feedback timestamp of the first frame that shows the client's answer.
  *
- *   latency-kiosk [--presses N] [--socket NAME] [--log FILE] -- COMPOSITOR [ARGS...]
+ *   latency-kiosk [--presses N] [--socket NAME] [--log FILE] [--animate]
+ *                 -- COMPOSITOR [ARGS...]
  *
  * Order: create a uinput keyboard (so the compositor finds it when it starts; without
  * udevd its udev database entry is written, as tests/integration/seat-kiosk.sh does, and
@@ -17,6 +18,10 @@
  * ask for presentation feedback and commit; the latency is the feedback's presented time
  * minus t0. A discarded feedback (the frame was never shown) counts as a miss.
  * Start-up (fork of the compositor to the first frame presented) is printed on its own.
+ *
+ * --animate: a 64x64 desynchronized subsurface at the toplevel's corner draws a new colour
+ * at every frame callback (an animation beside the answer, as a clock or a spinner): the
+ * compositor always has a frame in flight when a press comes (issue 31's late repaints).
  *
  * Prints one line per press: "press I LATENCY_US RECEIVED_US" (received: when the client got
  * the key event), then "startup_ms S presses N missed M clock C" (C: the presentation
@@ -57,6 +62,14 @@ static struct wl_seat *seat;
 static struct wl_keyboard *keyboard;
 static struct wp_presentation *presentation;
 static struct wl_surface *surface;
+static struct wl_subcompositor *subcompositor;
+/* --animate: the subsurface, its buffers, whether it waits for a free one */
+#define ANIM_NBUF 4
+#define ANIM_SIZE 64
+static struct wl_surface *anim_surface;
+static struct buf anim_bufs[ANIM_NBUF];
+static bool anim_stalled;
+static unsigned anim_frames;
 static struct buf bufs[NBUF];
 static int32_t width, height;
 static bool configured, focused, closed;
@@ -106,10 +119,16 @@ static void key_event(int code, int value)
 		DIE("uinput write: %s", strerror(errno));
 }
 
+static void anim_frame(void);
+
 static void buf_release(void *data, struct wl_buffer *b)
 {
 	(void)b;
 	((struct buf *)data)->busy = false;
+	if (anim_stalled && data >= (void *)anim_bufs && data < (void *)(anim_bufs + ANIM_NBUF)) {
+		anim_stalled = false;
+		anim_frame();
+	}
 }
 
 static const struct wl_buffer_listener buf_listener = { buf_release };
@@ -133,6 +152,67 @@ static void make_buffers(void)
 	}
 	wl_shm_pool_destroy(pool);
 	close(fd);
+}
+
+static void anim_done(void *data, struct wl_callback *cb, uint32_t ms)
+{
+	(void)data, (void)ms;
+	wl_callback_destroy(cb);
+	anim_frame();
+}
+
+static const struct wl_callback_listener anim_listener = { anim_done };
+
+/* The animation's next frame: a new colour in a free buffer, committed with a frame
+ * callback that draws the one after. */
+static void anim_frame(void)
+{
+	struct buf *b = NULL;
+	for (int i = 0; i < ANIM_NBUF && !b; i++)
+		if (!anim_bufs[i].busy)
+			b = &anim_bufs[i];
+	if (!b) {
+		anim_stalled = true; /* resumed by the next release */
+		return;
+	}
+	anim_frames++;
+	uint32_t c = (anim_frames * 0x1f3d5bu) & 0xffffff;
+	for (size_t i = 0; i < ANIM_SIZE * ANIM_SIZE; i++)
+		b->px[i] = c;
+	wl_surface_attach(anim_surface, b->b, 0, 0);
+	wl_surface_damage_buffer(anim_surface, 0, 0, ANIM_SIZE, ANIM_SIZE);
+	struct wl_callback *cb = wl_surface_frame(anim_surface);
+	wl_callback_add_listener(cb, &anim_listener, NULL);
+	wl_surface_commit(anim_surface);
+	b->busy = true;
+}
+
+/* The animated subsurface at the toplevel's top-left corner, desynchronized (its commits
+ * apply at once); it appears with the parent's next commit. */
+static void anim_start(void)
+{
+	size_t size = ANIM_SIZE * ANIM_SIZE * 4;
+	int fd = memfd_create("latency-kiosk-anim", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)(size * ANIM_NBUF)) < 0)
+		DIE("memfd: %s", strerror(errno));
+	uint8_t *map = mmap(NULL, size * ANIM_NBUF, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		DIE("mmap: %s", strerror(errno));
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)(size * ANIM_NBUF));
+	for (int i = 0; i < ANIM_NBUF; i++) {
+		anim_bufs[i].b = wl_shm_pool_create_buffer(pool, (int32_t)(size * (size_t)i),
+			ANIM_SIZE, ANIM_SIZE, ANIM_SIZE * 4, WL_SHM_FORMAT_XRGB8888);
+		anim_bufs[i].px = (uint32_t *)(void *)(map + size * (size_t)i);
+		wl_buffer_add_listener(anim_bufs[i].b, &buf_listener, &anim_bufs[i]);
+	}
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	anim_surface = wl_compositor_create_surface(compositor);
+	struct wl_subsurface *ss = wl_subcompositor_get_subsurface(subcompositor, anim_surface,
+		surface);
+	wl_subsurface_set_position(ss, 0, 0);
+	wl_subsurface_set_desync(ss);
+	anim_frame();
 }
 
 static void fb_sync(void *data, struct wp_presentation_feedback *f, struct wl_output *o)
@@ -298,6 +378,8 @@ static void global(void *data, struct wl_registry *reg, uint32_t name, const cha
 	(void)data, (void)version;
 	if (!strcmp(iface, "wl_compositor"))
 		compositor = wl_registry_bind(reg, name, &wl_compositor_interface, 4);
+	else if (!strcmp(iface, "wl_subcompositor"))
+		subcompositor = wl_registry_bind(reg, name, &wl_subcompositor_interface, 1);
 	else if (!strcmp(iface, "wl_shm"))
 		shm = wl_registry_bind(reg, name, &wl_shm_interface, 1);
 	else if (!strcmp(iface, "xdg_wm_base")) {
@@ -358,6 +440,7 @@ int main(int argc, char **argv)
 {
 	unsigned presses = 50;
 	const char *sock = "wl-latency", *log = "/dev/null";
+	bool animate = false;
 	int i = 1;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--presses") && i + 1 < argc)
@@ -366,6 +449,8 @@ int main(int argc, char **argv)
 			sock = argv[++i];
 		else if (!strcmp(argv[i], "--log") && i + 1 < argc)
 			log = argv[++i];
+		else if (!strcmp(argv[i], "--animate"))
+			animate = true;
 		else if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
@@ -374,7 +459,7 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc || !presses) {
 		fprintf(stderr, "usage: latency-kiosk [--presses N] [--socket NAME] [--log FILE] "
-			"-- COMPOSITOR [ARGS...]\n");
+			"[--animate] -- COMPOSITOR [ARGS...]\n");
 		return 2;
 	}
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
@@ -439,6 +524,11 @@ int main(int argc, char **argv)
 		height = 768;
 	}
 	make_buffers();
+	if (animate) {
+		if (!subcompositor)
+			DIE("--animate: no wl_subcompositor");
+		anim_start();
+	}
 	draw();
 	if (!dispatch_until(d, &waiting_present, false, 300000) || !presented_ok)
 		DIE("the first frame was not presented");
@@ -469,8 +559,8 @@ int main(int argc, char **argv)
 		printf("press %u %.1f %.1f\n", n, (double)(t_present - t0) / 1e3,
 			(double)(t_key - t0) / 1e3);
 	}
-	printf("startup_ms %.1f presses %u missed %u clock %u size %dx%d\n", startup_ms, presses,
-		missed, clock_id, width, height);
+	printf("startup_ms %.1f presses %u missed %u clock %u size %dx%d anim_frames %u\n",
+		startup_ms, presses, missed, clock_id, width, height, anim_frames);
 	fflush(stdout);
 	wl_display_disconnect(d);
 	cleanup();

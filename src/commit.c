@@ -330,6 +330,7 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 static int commit_selected(struct dispman_device *dev, struct commit_scope *scope,
 	bool modeset)
 {
+	output_pace_commit_begin(dev);
 	int ret = prepare_blobs(dev, scope, modeset);
 	if (ret < 0)
 		return ret;

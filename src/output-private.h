@@ -105,6 +105,13 @@ struct dispman_output {
 	bool cb_deferred;                /* a frame callback waits for the pace timer */
 	int pace_fd;                     /* timerfd, -1 until first needed */
 	struct event_source *pace_source;
+	/* output-pace.c: the learned commit cost (dispman_output_get_commit_cost()) */
+	int64_t commit_begin_ns;         /* the last commit call started, 0: none measured */
+	int64_t commit_cpu_ns;           /* the frame in flight: its call to the ioctl's return */
+	int64_t aim_ns;                  /* the vblank it aimed at (predicted), 0: none */
+	int64_t aim_slack_ns;            /* aim_ns - commit_begin_ns */
+	int64_t cost_ring[32];           /* the last samples (COST_SAMPLES), oldest at cost_pos */
+	unsigned cost_pos, cost_n;       /* next to write; how many are set */
 };
 
 

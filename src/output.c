@@ -286,6 +286,7 @@ void output_frame_committed(struct dispman_output *out, bool modeset)
 	clock_gettime(CLOCK_MONOTONIC, &out->commit_time);
 	if (modeset)
 		out->pacing_run = false;
+	output_pace_committed(out, modeset);
 }
 
 /*
@@ -392,6 +393,7 @@ void output_flip_complete(struct dispman_output *out)
 	out->flip_done = false;
 	/* the previous flip's releases, if a callback read this flip's event before they ran */
 	output_flip_release(out);
+	output_pace_flipped(out);
 	output_count_pacing(out, out->flip_seq, &out->flip_ts);
 	/* Move the flipped frame on screen first, so that every callback of
 	 * output_flip_notify() (shown, frame, release) sees the new state, and a commit

@@ -219,5 +219,13 @@ struct scene_entry *output_scene_push(struct dispman_output *out);
 bool output_pace_frame(struct dispman_output *out);
 /* Drop a deferred frame callback and the timer (output destroyed). */
 void output_pace_finish(struct dispman_output *out);
+/* A commit of the device starts (commit.c): its time, for every output's commit cost. */
+void output_pace_commit_begin(struct dispman_device *dev);
+/* The output's frame was committed (output_frame_committed(), commit_time set): its cost
+ * and the vblank it aims at. */
+void output_pace_committed(struct dispman_output *out, bool modeset);
+/* The output's frame flipped (flip_ts set, before output_count_pacing()): did it make the
+ * vblank it aimed at; one sample of the commit cost. */
+void output_pace_flipped(struct dispman_output *out);
 
 #endif

@@ -39,6 +39,10 @@
  *   --blank-after S   turn the output off after S seconds without input, unless a shown
  *                     surface inhibits idleness; the next input turns it on (and is not
  *                     given to clients)
+ *   --repaint-window off|auto|MS  repaint late: at the output's next vblank less MS
+ *                     milliseconds (auto: learned from the commits' cost), so that client
+ *                     commits made meanwhile go out in one frame; off (the default)
+ *                     repaints as soon as something changed and right after each flip
  *   --allow-virtual-input  let clients type and point (zwp_virtual_keyboard_manager_v1:
  *                     wtype; with zwlr_virtual_pointer_manager_v1: wayvnc); off by
  *                     default, as any client of the socket could type into the app
@@ -109,7 +113,7 @@ static void write_stats(struct kiosk *k)
 	P(flips); P(frame_callbacks); P(presented); P(discarded); P(releases); P(shm_copies);
 	P(bytes_copied); P(dmabuf_imports); P(dmabuf_failed); P(zero_copy_frames);
 	P(protocol_errors); P(layer_errors); P(screencopies); P(blanks); P(unblanks);
-	P(shm_imports); P(shm_import_refused); P(virtual_keys);
+	P(shm_imports); P(shm_import_refused); P(virtual_keys); P(late_repaints);
 #undef P
 	fprintf(f, "compositions %llu\ncommits %llu\nfailed_commits %llu\n",
 		(unsigned long long)d.compositions, (unsigned long long)d.commits,
@@ -242,7 +246,7 @@ static void usage(void)
 		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
 		"[--vt-switch] "
 		"[--transform T] [--blank-after SECONDS] [--output NAME] [--layout extend|mirror] "
-		"[--mode WxH[@HZ]] [--allow-virtual-input] [--virtual-input-socket NAME] [--] "
+		"[--mode WxH[@HZ]] [--repaint-window off|auto|MS] [--allow-virtual-input] [--virtual-input-socket NAME] [--] "
 		"[COMMAND [ARGS...]]\n");
 }
 
@@ -258,11 +262,28 @@ struct options {
 	const char *vinput_socket;      /* --virtual-input-socket */
 	int transform;                  /* enum dispman_transform */
 	unsigned blank_after;           /* seconds, 0: never */
+	int32_t repaint_window_us;      /* --repaint-window: -1 off, 0 auto */
 	const char *output_name;        /* --output */
 	int layout;                     /* --layout: enum dispman_wayland_layout, -1: none */
 	unsigned mode_w, mode_h, mode_hz; /* --mode (0: preferred; hz 0: any) */
 	char **command; /* NULL: serve until killed */
 };
+
+/* --repaint-window: off, auto or milliseconds (a decimal, at most 1000) into *us. */
+static bool parse_window(const char *s, int32_t *us)
+{
+	if (strcmp(s, "off") == 0 || strcmp(s, "auto") == 0) {
+		*us = s[0] == 'o' ? -1 : 0;
+		return true;
+	}
+	char *end;
+	errno = 0;
+	double ms = strtod(s, &end);
+	if (errno || end == s || *end || !(ms > 0) || ms > 1000)
+		return false;
+	*us = (int32_t)(ms * 1000 + 0.5);
+	return *us > 0;
+}
 
 /* A whole decimal number in [min, max] into *v. */
 static bool parse_uint(const char *s, unsigned min, unsigned max, unsigned *v)
@@ -334,6 +355,9 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			;
 		else if (strcmp(a, "--blank-after") == 0 && has &&
 			 parse_uint(argv[++i], 1, 86400, &o->blank_after))
+			;
+		else if (strcmp(a, "--repaint-window") == 0 && has &&
+			 parse_window(argv[++i], &o->repaint_window_us))
 			;
 		else if (strcmp(a, "--stats") == 0 && has)
 			k->stats_path = argv[++i];
@@ -517,7 +541,7 @@ static void serve(struct kiosk *k, char **command)
 int main(int argc, char **argv)
 {
 	struct kiosk k = { .child = -1 };
-	struct options o = { .layout = -1 };
+	struct options o = { .layout = -1, .repaint_window_us = -1 };
 	int rc = parse_args(argc, argv, &o, &k);
 	if (rc >= 0)
 		return rc;
@@ -560,6 +584,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dispman-kiosk: --vt-switch: out of memory\n");
 	if (o.blank_after)
 		dispman_wayland_set_blank_timeout(k.wl, o.blank_after * 1000u);
+	if (o.repaint_window_us >= 0 &&
+	    dispman_wayland_set_repaint_window(k.wl, o.repaint_window_us) < 0)
+		fprintf(stderr, "dispman-kiosk: --repaint-window: cannot set it (see the log)\n");
 	if ((o.virtual_input && dispman_wayland_set_virtual_input(k.wl, true) < 0) ||
 	    (o.vinput_socket && !dispman_wayland_add_virtual_input_socket(k.wl, o.vinput_socket))) {
 		fprintf(stderr, "dispman-kiosk: cannot offer virtual input\n");

@@ -623,6 +623,37 @@ struct dispman_output_stats {
  */
 int dispman_output_get_stats(struct dispman_output *out, struct dispman_output_stats *stats);
 
+/**
+ * Predict the output's next vblank: the first vblank after now on the grid of the last
+ * page flip's timestamp (CLOCK_MONOTONIC, as the flip events and
+ * dispman_output_stats.last_time) and the committed mode's refresh period. For a compositor
+ * that commits late: a frame committed dispman_output_get_commit_cost() before this time
+ * should reach the screen at it. On a driver whose flips do not wait for a vblank
+ * (dispman_output_stats.clock DISPMAN_PACING_TIMESTAMP, virtio-gpu) the grid is the pacing
+ * grid of its flips, not a vblank the device waits for.
+ *
+ * Writes *when (caller-owned storage). Returns 0, -EINVAL (out or when NULL), or -ENODATA:
+ * the output is off, has not flipped since its last modeset, or its mode has no period.
+ */
+int dispman_output_get_next_vblank(struct dispman_output *out, struct timespec *when);
+
+/**
+ * The commit cost the library learned on this output, in nanoseconds: how long before the
+ * vblank a frame aims at its commit call must start (dispman_output_commit() or
+ * dispman_device_commit()) to make that vblank. Each flip gives one sample: the time its
+ * commit call took to the atomic ioctl's return, or, when the flip came a vblank later
+ * than the one predicted at the call's start (dispman_output_get_next_vblank()), the time
+ * the call had before that vblank plus a tenth of a refresh period; a modeset gives none.
+ * The cost is the 90th percentile of the last 32 samples (the 4th largest), each at most
+ * one refresh period: one slow frame (a new buffer allocated in its commit) does not move
+ * it, frames that miss their vblank more than one time in ten raise it. It does not count
+ * the caller's own work before the call.
+ *
+ * Writes *cost_ns (caller-owned storage). Returns 0, -EINVAL (out or cost_ns NULL), or
+ * -ENODATA: no frame (other than a modeset) flipped on this output yet.
+ */
+int dispman_output_get_commit_cost(struct dispman_output *out, uint64_t *cost_ns);
+
 /** How dispman_output_capture_with() gets the frame. */
 enum dispman_capture_path {
 	/* writeback when the output's CRTC has a writeback connector, else CPU */

@@ -197,6 +197,8 @@ struct dispman_wayland_stats {
 	uint64_t shm_import_refused;
 	/* keys of virtual keyboards delivered to a client (dispman_wayland_set_virtual_input()) */
 	uint64_t virtual_keys;
+	/* repaints run from the late-repaint timer (dispman_wayland_set_repaint_window()) */
+	uint64_t late_repaints;
 };
 
 /**
@@ -327,6 +329,23 @@ int dispman_wayland_place_surface(struct dispman_wayland *wl, struct wl_resource
  * starts again at each call. Returns 0, or -EINVAL (logged) for a NULL compositor.
  */
 int dispman_wayland_set_blank_timeout(struct dispman_wayland *wl, uint32_t ms);
+
+/**
+ * Repaint late: a repaint waits until its output's next vblank
+ * (dispman_output_get_next_vblank()) less window_us microseconds, so that client commits
+ * made meanwhile go out in the same frame, and a commit made while a flip is pending shows
+ * at the vblank after it rather than a refresh later (the repaint does not run right
+ * after the flip). window_us 0 learns the window: the larger of the library's commit cost
+ * (dispman_output_get_commit_cost()) and the compositor's own repaint time (timer wake-up
+ * to commit), plus one millisecond. A negative window_us (the default) repaints as soon as
+ * something changed and right after each flip. An output whose flips do not wait for a
+ * vblank (dispman_output_stats.clock DISPMAN_PACING_TIMESTAMP: virtio-gpu), or before its
+ * first flips, repaints at once; so does one whose deadline is less than 0.3 ms away.
+ * Repaints made late are counted in dispman_wayland_stats.late_repaints. Returns 0,
+ * -EINVAL (logged) for a NULL compositor, -ERANGE (logged) for a window above one second,
+ * or a negative errno of timerfd_create() (logged).
+ */
+int dispman_wayland_set_repaint_window(struct dispman_wayland *wl, int32_t window_us);
 
 /**
  * Let clients type and point (allow) or not (the default): offer

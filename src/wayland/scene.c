@@ -16,6 +16,7 @@
 
 #include "buffer.h"
 #include "output.h"
+#include "repaint.h"
 #include "shm.h"
 #include "surface.h"
 #include "xdg.h"
@@ -527,14 +528,28 @@ static void repaint_output(struct output *o)
 	o->srv->repainting = false;
 }
 
-/* The idle repaint: every output that is free and has something to show. */
-static void repaint(struct server *srv)
+/* Every output that is free and has something to show. */
+static void paint_dirty(struct server *srv)
 {
 	struct output *o;
 	srv->dirty = false;
 	wl_list_for_each(o, &srv->output_list, link)
 		if (o->dirty)
 			repaint_output(o);
+}
+
+/* The idle repaint: now, or with late repaints on its outputs' deadlines (repaint.c). */
+static void repaint(struct server *srv)
+{
+	if (!srv->late)
+		paint_dirty(srv);
+	else if (!late_repaint_schedule(srv))
+		late_repaint_run(srv);
+}
+
+int scene_set_repaint_window(struct server *srv, int32_t window_us)
+{
+	return late_repaint_set(srv, window_us, paint_dirty);
 }
 
 static void on_flip(struct dispman_output *out, uint64_t sequence, const struct timespec *time,
@@ -559,6 +574,13 @@ static void output_after_flip(struct output *o)
 	uint32_t ms = (uint32_t)(o->flip_time.tv_sec * 1000 + o->flip_time.tv_nsec / 1000000);
 	send_frame_callbacks(&o->frames_inflight, ms, &srv->stats.frame_callbacks);
 	send_feedback(o, &o->fb_inflight, true);
+	/* late repaints: a dirty output's repaint waits for its deadline, or runs now timed
+	 * (repaint.c) */
+	if (o->dirty && srv->late) {
+		if (!late_repaint_schedule(srv))
+			late_repaint_run(srv);
+		return;
+	}
 	if (o->dirty || ((!wl_list_empty(&srv->frames_waiting) ||
 			  !wl_list_empty(&srv->fb_waiting)) && takes_frames(o)))
 		repaint_output(o);

@@ -22,6 +22,9 @@ int scene_output_init(struct output *o);
 void scene_output_finish(struct output *o);
 /* After the device's dispatch: ends the frames whose flips arrived, repaints if needed. */
 void scene_after_flip(struct server *srv);
+/* Late repaints (dispman_wayland_set_repaint_window(), repaint.c): window_us < 0 off, 0
+ * learned, > 0 fixed. Returns 0 or a negative errno. */
+int scene_set_repaint_window(struct server *srv, int32_t window_us);
 /* A capture's (or modeset's) restoring commit ended o's frame cycle without a flip event. */
 void scene_after_capture(struct output *o);
 

@@ -28,6 +28,7 @@ struct dmabuf_global;
 struct data_device_manager;
 struct cursor;
 struct screencopy;
+struct late_repaint;
 struct idle_state;
 struct vt_switch;
 struct vkbd_manager;
@@ -135,6 +136,7 @@ struct server {
 	enum dispman_wayland_window_policy policy;
 	/* The scene's repaint, run from an idle callback (server_schedule_repaint()). */
 	void (*repaint)(struct server *srv);
+	struct late_repaint *late;      /* repaint.c's, NULL: repaints run at once */
 
 	struct wl_list surfaces;        /* surface.link */
 	struct wl_list toplevels;       /* shell_surface.link, bottom to top */

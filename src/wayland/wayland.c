@@ -2,6 +2,7 @@
 /* libdispman-wayland's public API (dispman/wayland.h): create, run and destroy the
  * compositor; every module's globals are made here and nowhere else. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "output.h"
 #include "idle.h"
 #include "presentation.h"
+#include "repaint.h"
 #include "scene.h"
 #include "screencopy.h"
 #include "seat.h"
@@ -287,6 +289,7 @@ void dispman_wayland_destroy(struct dispman_wayland *wl)
 		wl_display_destroy_clients(srv->display);
 	if (srv->idle)
 		wl_event_source_remove(srv->idle);
+	late_repaint_finish(srv);
 	if (srv->outputs_idle)
 		wl_event_source_remove(srv->outputs_idle);
 	if (srv->dev_source)
@@ -517,6 +520,19 @@ int dispman_wayland_set_blank_timeout(struct dispman_wayland *wl, uint32_t ms)
 		return -EINVAL;
 	}
 	return idle_set_blank_timeout(&wl->srv, ms);
+}
+
+int dispman_wayland_set_repaint_window(struct dispman_wayland *wl, int32_t window_us)
+{
+	if (!wl) {
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_repaint_window: the compositor is NULL");
+		return -EINVAL;
+	}
+	int ret = scene_set_repaint_window(&wl->srv, window_us);
+	if (ret < 0)
+		wlog(DISPMAN_LOG_ERROR, "dispman_wayland_set_repaint_window(%" PRId32 "): %s",
+			window_us, strerror(-ret));
+	return ret;
 }
 
 int dispman_wayland_set_virtual_input(struct dispman_wayland *wl, bool allow)

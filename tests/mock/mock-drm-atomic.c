@@ -544,10 +544,11 @@ static void apply(struct stage *st, uint32_t flags, void *user_data)
 		};
 		c->time_us += frame_time_us(mode_of(props_get(&c->props, g.p.mode_id)));
 		f.time_us = c->time_us;
-		if (g.unpaced) {
+		if (g.unpaced || g.flips_now) {
 			struct timespec now;
 			clock_gettime(CLOCK_MONOTONIC, &now);
-			f.seq = 0;
+			if (g.unpaced)
+				f.seq = 0;
 			f.time_us = (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
 		}
 		uint64_t ptr = props_get(&c->props, g.p.out_fence_ptr);

@@ -171,6 +171,7 @@ struct mock_state {
 	bool cursor_hotspot;            /* DRM_CLIENT_CAP_CURSOR_PLANE_HOTSPOT set */
 	bool master, hold;
 	bool unpaced; /* flips: sequence 0, stamped with the commit's CLOCK_MONOTONIC time */
+	bool flips_now; /* flips: sequence counts, stamped with the commit's CLOCK_MONOTONIC time */
 	bool other_master; /* another client holds master: drmSetMaster fails */
 	uint32_t dumb_align;
 	uint32_t min_width, max_width, min_height, max_height;

@@ -991,6 +991,12 @@ void mock_drm_set_unpaced_flips(bool on)
 	g.unpaced = on;
 }
 
+void mock_drm_set_flips_now(bool on)
+{
+	ensure_init();
+	g.flips_now = on;
+}
+
 void mock_drm_set_flip_delay(bool hold)
 {
 	ensure_init();

@@ -199,6 +199,13 @@ void mock_drm_set_flip_delay(bool hold);
  * counts and the time steps by the mode's frame time.
  */
 void mock_drm_set_unpaced_flips(bool on);
+/*
+ * on = true: flip events counting their sequence but stamped with the commit's
+ * CLOCK_MONOTONIC time (a vblank right at the commit), so that a prediction from the last
+ * flip (dispman_output_get_next_vblank()) lies a period after it in the caller's clock.
+ * Default false.
+ */
+void mock_drm_set_flips_now(bool on);
 /* Completes all pending flips; returns how many were completed. */
 int mock_drm_release_flips(void);
 /* Completes the pending flips of one CRTC (its vblank); returns how many, or -ENOENT. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "buffer.h"
+#include "clock.h"
 #include "commit.h"
 #include "compose.h"
 #include "device.h"
@@ -937,6 +938,53 @@ static void test_own_pace(void **state)
 	}
 }
 
+/*
+ * The next vblank lies on the grid of the last flip (stamped with the commit's time by the
+ * mock: a vblank right at it) and the mode's period; the learned commit cost is the commit
+ * call's time, known from the first flip on and never more than a period. Neither exists
+ * before the first flip.
+ */
+static void test_next_vblank_and_cost(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct timespec when;
+	uint64_t cost = 0;
+	mock_drm_set_flips_now(true);
+	assert_int_equal(dispman_output_get_next_vblank(f->out, &when), -ENODATA);
+	assert_int_equal(dispman_output_get_commit_cost(f->out, &cost), -ENODATA);
+	struct dispman_buffer *first = unit_show_first_frame(f, 0x10);
+	int64_t period = (int64_t)output_period_ns(f->out);
+	assert_true(period > 0);
+	for (int i = 0; i < 5; i++) {
+		struct dispman_buffer *buf = next_frame(f, 0x20u + (uint32_t)i);
+		int64_t before = clock_ns();
+		assert_int_equal(dispman_output_commit(f->out), 0);
+		int64_t after = clock_ns();
+		assert_true(unit_dispatch(f->dev, 1000) >= 1);
+		dispman_buffer_unref(buf);
+		struct dispman_output_stats st = { .size = sizeof(st) };
+		assert_int_equal(dispman_output_get_stats(f->out, &st), 0);
+		int64_t now = clock_ns();
+		assert_int_equal(dispman_output_get_next_vblank(f->out, &when), 0);
+		int64_t later = clock_ns();
+		int64_t next = timespec_ns(&when), last = timespec_ns(&st.last_time);
+		assert_true(next > now); /* after the call's own reading of the clock */
+		assert_true(next - later <= period);
+		assert_int_equal((next - last) % period, 0);
+		assert_int_equal(dispman_output_get_commit_cost(f->out, &cost), 0);
+		assert_true(cost > 0);
+		assert_true((int64_t)cost <= after - before || (int64_t)cost <= period);
+		assert_true((int64_t)cost <= period);
+	}
+	assert_int_equal(unit_log_count(DISPMAN_LOG_ERROR), 0);
+	/* off: nothing to predict */
+	dispman_output_disable(f->out);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	unit_drain(f->dev);
+	assert_int_equal(dispman_output_get_next_vblank(f->out, &when), -ENODATA);
+	dispman_buffer_unref(first);
+}
+
 /* A change of the scene's shape covers the whole device: it waits for every flip. */
 static void test_shape_change_waits_for_all(void **state)
 {
@@ -1486,6 +1534,8 @@ int main(int argc, char **argv)
 			NULL },
 		{ "commit@own-pace-device-commit", test_own_pace, unit_setup_empty, unit_teardown,
 			"device" },
+		{ "commit@next-vblank-and-cost", test_next_vblank_and_cost, unit_setup_vkms,
+			unit_teardown, NULL },
 		{ "commit@shape-change-waits-for-all", test_shape_change_waits_for_all,
 			unit_setup_empty, unit_teardown, NULL },
 		{ "commit@short-frame-path", test_short_frame_path, unit_setup_empty,
