@@ -3,7 +3,7 @@
 # dispman-kiosk with the applications kiosks really run (issue 25), in the guest: Debian
 # 12's own clients, typed into through a uinput keyboard (uinput-keys), each judged by
 # what the client itself does or prints.
-# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP | UINPUT_POINTER]
+# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP | UINPUT_POINTER [UINPUT_TOUCH]]
 #   foot       foot runs `read l; echo "$l" >FILE`: the typed line is in FILE.
 #   clipboard  wl-copy then wl-paste (regular and primary selection) round-trip text;
 #              text copied by wl-copy is pasted into foot with ctrl+shift+v.
@@ -36,9 +36,11 @@
 #              ("selected: item2" on its stdout).
 #   firefox    Firefox ESR --kiosk (a fresh profile, devtools.console.stdout.content) and
 #   chromium   Chromium --ozone-platform=wayland --kiosk (--enable-logging=stderr) on a
-#              local page whose handlers log to the console, with the uinput pointer:
-#              typed keys reach its key handler; a click reaches its mousedown handler at
-#              the place clicked; a click on its <select> opens the browser's xdg_popup,
+#              local page whose handlers log to the console, with the uinput pointer
+#              and (uinput-touch, the 6th argument) a touch screen: its background is
+#              on the output (captured); typed keys reach its key handler; a click
+#              reaches its mousedown handler at the place clicked, a tap its touchstart
+#              at the place tapped; a click on its <select> opens the browser's popup,
 #              inside the output; a click on the popup's last option changes the value.
 # Every case: the compositor serves (no command) with the keyboard as --input; each client
 # is its own process with WAYLAND_DISPLAY. A client must get wl_keyboard.enter (its own
@@ -54,6 +56,7 @@
 # DISPMAN_APPS_ANY_PROFILE=1 runs them anywhere.
 set -u
 case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-} pointer_tool=${5:-}
+touch_tool=${6:-} # the browser cases: uinput-touch
 if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	case "$case_:${DISPMAN_VM_PROFILE:-}" in
 	gtk3-popup:vkms-6.1|gtk3-popup:) ;;
@@ -168,6 +171,31 @@ psync() { # until uinput-pointer wrote everything sent
 		sleep 0.2
 	done
 	fail "uinput-pointer did not answer"
+}
+# The touch screen (the browser cases, when uinput-touch is the 6th argument): uinput-touch
+# reading a FIFO as uinput-pointer does, its node on its first line, "ok" for each sync.
+touch_in= touchpid=
+if { [ "$case_" = firefox ] || [ "$case_" = chromium ]; } && [ -n "$touch_tool" ]; then
+	mkfifo "$XDG_RUNTIME_DIR/touch.in" || fail "mkfifo in $XDG_RUNTIME_DIR"
+	# without the pointer FIFO's write end (else uinput-pointer never sees its EOF)
+	"$touch_tool" <"$XDG_RUNTIME_DIR/touch.in" >"$out/touch.out" 2>"$out/touch.err" {ptr_in}>&- &
+	touchpid=$!
+	exec {touch_in}>"$XDG_RUNTIME_DIR/touch.in"
+	for ((i = 0; i < 150; i++)); do [ -s "$out/touch.out" ] && break; sleep 0.2; done
+	touchdev=$(head -n 1 "$out/touch.out")
+	[ -e "$touchdev" ] || fail "uinput-touch made no touch screen: $(cat "$out/touch.err")"
+	kargs+=(--input "$touchdev")
+fi
+tsend() { echo "$*" >&"$touch_in"; }
+tsync() { # until uinput-touch wrote everything sent
+	local n
+	n=$(grep -c '^ok$' "$out/touch.out")
+	tsend sync
+	for ((i = 0; i < 600; i++)); do
+		[ "$(grep -c '^ok$' "$out/touch.out")" -gt "$n" ] && return 0
+		sleep 0.2
+	done
+	fail "uinput-touch did not answer"
 }
 ncap=0
 capture() { # the output's frame now, into $cap
@@ -630,12 +658,18 @@ window.addEventListener("load", function () {
 });
 document.addEventListener("keydown", function (e) {
 	if (e.target.tagName == "SELECT") return;
+	if (e.repeat) { log("repeat " + e.key); return; }
 	if (e.key == "Enter") { log("typed: " + typed); typed = ""; }
 	else if (e.key.length == 1) typed += e.key;
 });
 document.addEventListener("mousedown", function (e) {
 	log("mousedown " + e.screenX + " " + e.screenY + " " + e.clientX + " " + e.clientY + " " +
 		e.target.tagName);
+});
+document.addEventListener("touchstart", function (e) {
+	var t = e.changedTouches[0], r = Math.round; // Chromium's are fractional
+	log("touchstart " + r(t.screenX) + " " + r(t.screenY) + " " + r(t.clientX) + " " +
+		r(t.clientY) + " " + e.target.tagName);
 });
 document.getElementById("s").addEventListener("change", function (e) {
 	log("change " + e.target.value);
@@ -679,6 +713,7 @@ user_pref("network.process.enabled", false);
 user_pref("media.rdd-process.enabled", false);
 user_pref("media.utility-process.enabled", false);
 user_pref("extensions.webextensions.remote", false);
+user_pref("dom.w3c_touch_events.enabled", 1);
 JS
 		export MOZ_ENABLE_WAYLAND=1 MOZ_CRASHREPORTER_DISABLE=1 MOZ_DISABLE_CONTENT_SANDBOX=1
 		run_client firefox firefox-esr --kiosk --no-remote --profile "$prof" "file://$page"
@@ -717,30 +752,36 @@ JS
 	read -r _ iw ih dpr <<<"$(plog | grep '^load ' | tail -n 1)"
 	echo "$bn: the page loaded after $(elapsed) s: ${iw}x${ih} CSS pixels, devicePixelRatio $dpr"
 	sleep 3
-	# typed keys reach the page
+	# typed keys reach the page. Its key handler skips the browser's own key repeats
+	# (KeyboardEvent.repeat, logged): on a host loaded many times over, a release can reach
+	# the busy browser after the seat's 600 ms repeat delay (seen: "Hello brrrrrrowser 42")
 	send "type Hello browser 42"
 	send "key enter"
 	keys_sync
 	wait_page '^typed: ' 120
 	got=$(plog | sed -n 's/^typed: //p' | tail -n 1)
 	[ "$got" = "Hello browser 42" ] || fail "the page's key handler got '$got', want 'Hello browser 42'"
-	echo "$bn: the page's key handler got '$got' after $(elapsed) s"
+	echo "$bn: the page's key handler got '$got' after $(elapsed) s ($(plog | grep -c '^repeat ') key repeats skipped)"
+	# drawn: the page's background (#2040e0) on the output, by pixels, from the left edge
+	# to the right and down to the bottom (its top below a toolbar, if --kiosk kept one).
+	# The page's first paint can come well after its load event under TCG (Firefox still
+	# showed its blank #f9f9fb window after the page had the keys): captured every 3 s
+	# for up to 180 s.
+	for ((try = 0; ; try++)); do
+		capture
+		read -r ow oh <<<"$($check size "$cap")"
+		bb=$($check box "$cap" 2040e0) && read -r bx by bw bh <<<"$bb" && [ "$bx" = 0 ] &&
+			[ $((bx + bw)) = "$ow" ] && [ $((by + bh)) = "$oh" ] && [ "$by" -le $((oh / 8)) ] && break
+		[ "$try" -lt 60 ] || fail "the page's background #2040e0 is not on the ${ow}x${oh} output below a toolbar after 180 s ($cap: $bb)"
+		sleep 3
+	done
+	echo "$bn: drawn: the page's background #2040e0 spans ${bw}x${bh} at ($bx, $by) of the ${ow}x${oh} output after $(elapsed) s"
 	# a click on the page's background: the page's mousedown at the place clicked. Its
 	# screenX/screenY are the window's own coordinates (a Wayland client's window is at
 	# (0, 0) for it): where the compositor said the pointer is on the full-screen window, in
 	# CSS pixels (output pixel / devicePixelRatio). clientX/clientY are printed too: they
 	# are relative to the page's viewport, which a browser still showing its toolbar (in
 	# the middle of its full-screen transition under TCG) puts lower.
-	capture
-	read -r ow oh <<<"$($check size "$cap")"
-	# drawn: the page's background (#2040e0) on the output, by pixels, from the left edge
-	# to the right and down to the bottom (its top below a toolbar, if --kiosk kept one)
-	bb=$($check box "$cap" 2040e0) ||
-		fail "no pixel of the page's background #2040e0 on the output (capture $cap)"
-	read -r bx by bw bh <<<"$bb"
-	[ "$bx" = 0 ] && [ $((bx + bw)) = "$ow" ] && [ $((by + bh)) = "$oh" ] && [ "$by" -le $((oh / 8)) ] ||
-		fail "the page's background spans ${bw}x${bh} at ($bx, $by), not the ${ow}x${oh} output below a toolbar"
-	echo "$bn: drawn: the page's background #2040e0 spans ${bw}x${bh} at ($bx, $by) of the ${ow}x${oh} output"
 	psend "size $ow $oh"
 	cx=$((ow * 3 / 5)) cy=$((oh * 3 / 5))
 	psend "move $cx $cy"
@@ -753,6 +794,23 @@ JS
 	echo "$bn: clicked output pixel ($cx, $cy) of ${ow}x${oh}; the page's mousedown on $mt at ($mx, $my) in the window (client ($mcx, $mcy)), expected ($wx, $wy)"
 	[ $((mx - wx)) -ge -3 ] && [ $((mx - wx)) -le 3 ] && [ $((my - wy)) -ge -3 ] &&
 		[ $((my - wy)) -le 3 ] || fail "the page's mousedown is at ($mx, $my), not at ($wx, $wy)"
+	# a tap on the touch screen (Firefox with dom.w3c_touch_events.enabled; Chromium
+	# enables touch events when the seat has touch): the page's touchstart at the output
+	# pixel tapped, as for the click
+	if [ -n "$touch_in" ]; then
+		tsend "size $ow $oh"
+		tx=$((ow * 2 / 5)) ty=$((oh * 2 / 5))
+		tsend "tap $tx $ty"
+		tsync
+		wait_page '^touchstart ' 120
+		read -r _ ttx tty tcx tcy tt <<<"$(plog | grep '^touchstart [0-9]* [0-9]* ' | tail -n 1)"
+		[ -n "$tt" ] || fail "the page's touchstart line is not 'X Y CX CY TAG': $(plog | grep '^touchstart ' | tail -n 1)"
+		read -r wx wy <<<"$(awk -v x=$tx -v y=$ty -v d="$dpr" 'BEGIN { printf "%d %d", x / d, y / d }')"
+		echo "$bn: tapped output pixel ($tx, $ty); the page's touchstart on $tt at ($ttx, $tty) in the window (client ($tcx, $tcy)), expected ($wx, $wy), after $(elapsed) s"
+		[ $((ttx - wx)) -ge -3 ] && [ $((ttx - wx)) -le 3 ] && [ $((tty - wy)) -ge -3 ] &&
+			[ $((tty - wy)) -le 3 ] || fail "the page's touchstart is at ($ttx, $tty), not at ($wx, $wy)"
+		sleep 2 # the mouse events Firefox may make of the tap
+	fi
 	# A click on the <select> (left 40, top 40, 240x40 CSS pixels) opens its popup, a
 	# surface of the browser's own: an xdg_popup the compositor configures, or (Firefox,
 	# for a popup that fits inside its window: its bug 1760276) a wl_subsurface of the
@@ -873,6 +931,10 @@ wait "$kbpid" 2>/dev/null
 if [ -n "$ptr_in" ]; then
 	exec {ptr_in}>&-
 	wait "$ptrpid" 2>/dev/null
+fi
+if [ -n "$touch_in" ]; then
+	exec {touch_in}>&-
+	wait "$touchpid" 2>/dev/null
 fi
 if grep -E "AddressSanitizer|LeakSanitizer|runtime error" "$out/kiosk.log"; then
 	fail "sanitizer report from dispman-kiosk"
