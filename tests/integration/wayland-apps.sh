@@ -3,7 +3,7 @@
 # dispman-kiosk with the applications kiosks really run (issue 25), in the guest: Debian
 # 12's own clients, typed into through a uinput keyboard (uinput-keys), each judged by
 # what the client itself does or prints.
-# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP | UINPUT_POINTER]
+# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP | UINPUT_POINTER [UINPUT_TOUCH]]
 #   foot       foot runs `read l; echo "$l" >FILE`: the typed line is in FILE.
 #   clipboard  wl-copy then wl-paste (regular and primary selection) round-trip text;
 #              text copied by wl-copy is pasted into foot with ctrl+shift+v.
@@ -36,9 +36,11 @@
 #              ("selected: item2" on its stdout).
 #   firefox    Firefox ESR --kiosk (a fresh profile, devtools.console.stdout.content) and
 #   chromium   Chromium --ozone-platform=wayland --kiosk (--enable-logging=stderr) on a
-#              local page whose handlers log to the console, with the uinput pointer:
-#              typed keys reach its key handler; a click reaches its mousedown handler at
-#              the place clicked; a click on its <select> opens the browser's xdg_popup,
+#              local page whose handlers log to the console, with the uinput pointer
+#              and (uinput-touch, the 6th argument) a touch screen: its background is
+#              on the output (captured); typed keys reach its key handler; a click
+#              reaches its mousedown handler at the place clicked, a tap its touchstart
+#              at the place tapped; a click on its <select> opens the browser's popup,
 #              inside the output; a click on the popup's last option changes the value.
 # Every case: the compositor serves (no command) with the keyboard as --input; each client
 # is its own process with WAYLAND_DISPLAY. A client must get wl_keyboard.enter (its own
@@ -54,6 +56,7 @@
 # DISPMAN_APPS_ANY_PROFILE=1 runs them anywhere.
 set -u
 case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-} pointer_tool=${5:-}
+touch_tool=${6:-} # the browser cases: uinput-touch
 if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	case "$case_:${DISPMAN_VM_PROFILE:-}" in
 	gtk3-popup:vkms-6.1|gtk3-popup:) ;;
@@ -68,14 +71,13 @@ if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	gtk4-popup:*)
 		echo "n/a: gtk4-popup runs on vkms-6.12 only (CI time budget)"
 		exit 77 ;;
-	firefox:virtio-gpu|firefox:) ;;
+	firefox:virtio-gpu|firefox:vkms-6.12|firefox:) ;;
 	firefox:*)
-		echo "n/a: firefox runs on virtio-gpu only (CI time budget)"
+		echo "n/a: firefox runs on virtio-gpu and vkms-6.12 only (CI time budget)"
 		exit 77 ;;
+	chromium:vkms-6.12|chromium:) ;;
 	chromium:*)
-		# under TCG its children (network service, renderers) that the slow browser
-		# does not reach in 15 s end themselves; the page never loaded in 6 minutes
-		echo "n/a: chromium does not load its page in the guest yet (doc/wayland.md)"
+		echo "n/a: chromium runs on vkms-6.12 only (CI time budget)"
 		exit 77 ;;
 	zenity:vkms-6.1)
 		echo "n/a: on vkms-6.1 gtk3-popup types into a GTK 3 entry instead (CI time budget)"
@@ -169,6 +171,31 @@ psync() { # until uinput-pointer wrote everything sent
 		sleep 0.2
 	done
 	fail "uinput-pointer did not answer"
+}
+# The touch screen (the browser cases, when uinput-touch is the 6th argument): uinput-touch
+# reading a FIFO as uinput-pointer does, its node on its first line, "ok" for each sync.
+touch_in= touchpid=
+if { [ "$case_" = firefox ] || [ "$case_" = chromium ]; } && [ -n "$touch_tool" ]; then
+	mkfifo "$XDG_RUNTIME_DIR/touch.in" || fail "mkfifo in $XDG_RUNTIME_DIR"
+	# without the pointer FIFO's write end (else uinput-pointer never sees its EOF)
+	"$touch_tool" <"$XDG_RUNTIME_DIR/touch.in" >"$out/touch.out" 2>"$out/touch.err" {ptr_in}>&- &
+	touchpid=$!
+	exec {touch_in}>"$XDG_RUNTIME_DIR/touch.in"
+	for ((i = 0; i < 150; i++)); do [ -s "$out/touch.out" ] && break; sleep 0.2; done
+	touchdev=$(head -n 1 "$out/touch.out")
+	[ -e "$touchdev" ] || fail "uinput-touch made no touch screen: $(cat "$out/touch.err")"
+	kargs+=(--input "$touchdev")
+fi
+tsend() { echo "$*" >&"$touch_in"; }
+tsync() { # until uinput-touch wrote everything sent
+	local n
+	n=$(grep -c '^ok$' "$out/touch.out")
+	tsend sync
+	for ((i = 0; i < 600; i++)); do
+		[ "$(grep -c '^ok$' "$out/touch.out")" -gt "$n" ] && return 0
+		sleep 0.2
+	done
+	fail "uinput-touch did not answer"
 }
 ncap=0
 capture() { # the output's frame now, into $cap
@@ -631,12 +658,18 @@ window.addEventListener("load", function () {
 });
 document.addEventListener("keydown", function (e) {
 	if (e.target.tagName == "SELECT") return;
+	if (e.repeat) { log("repeat " + e.key); return; }
 	if (e.key == "Enter") { log("typed: " + typed); typed = ""; }
 	else if (e.key.length == 1) typed += e.key;
 });
 document.addEventListener("mousedown", function (e) {
 	log("mousedown " + e.screenX + " " + e.screenY + " " + e.clientX + " " + e.clientY + " " +
 		e.target.tagName);
+});
+document.addEventListener("touchstart", function (e) {
+	var t = e.changedTouches[0], r = Math.round; // Chromium's are fractional
+	log("touchstart " + r(t.screenX) + " " + r(t.screenY) + " " + r(t.clientX) + " " +
+		r(t.clientY) + " " + e.target.tagName);
 });
 document.getElementById("s").addEventListener("change", function (e) {
 	log("change " + e.target.value);
@@ -680,18 +713,25 @@ user_pref("network.process.enabled", false);
 user_pref("media.rdd-process.enabled", false);
 user_pref("media.utility-process.enabled", false);
 user_pref("extensions.webextensions.remote", false);
+user_pref("dom.w3c_touch_events.enabled", 1);
 JS
 		export MOZ_ENABLE_WAYLAND=1 MOZ_CRASHREPORTER_DISABLE=1 MOZ_DISABLE_CONTENT_SANDBOX=1
 		run_client firefox firefox-esr --kiosk --no-remote --profile "$prof" "file://$page"
 	else
-		# fewer processes: each child that the slow browser does not connect to in 15 s
-		# terminates itself (seen under TCG: the network service, a spare renderer)
+		# Under TCG a child that the busy browser does not connect to in 15 s (its
+		# default) ends itself ("Terminating current process after 15 seconds with no
+		# connection"): fewer children, and a longer wait for those left. The network
+		# service and the GPU (software compositing) run in the browser process (the
+		# feature is NetworkServiceInProcess2 in Chromium 156: the older name does
+		# nothing); the children left (renderers) wait up to 900 s for it
+		# (--ipc-connection-timeout, which the browser forwards to its children)
 		run_client chromium chromium --ozone-platform=wayland --kiosk --no-sandbox \
 			--disable-gpu --user-data-dir="$HOME/chromium" --no-first-run \
 			--no-default-browser-check --disable-dev-shm-usage --password-store=basic \
 			--disable-background-networking --disable-component-update --noerrdialogs \
-			--no-zygote --renderer-process-limit=1 --enable-features=NetworkServiceInProcess \
+			--no-zygote --renderer-process-limit=1 --enable-features=NetworkServiceInProcess2 \
 			--disable-features=SpareRendererForSitePerProcess,OptimizationGuideOnDeviceModel \
+			--in-process-gpu --ipc-connection-timeout=900 \
 			--enable-logging=stderr --v=0 --log-level=0 "file://$page"
 	fi
 	bpid=$cpid bn=$case_
@@ -712,22 +752,36 @@ JS
 	read -r _ iw ih dpr <<<"$(plog | grep '^load ' | tail -n 1)"
 	echo "$bn: the page loaded after $(elapsed) s: ${iw}x${ih} CSS pixels, devicePixelRatio $dpr"
 	sleep 3
-	# typed keys reach the page
+	# typed keys reach the page. Its key handler skips the browser's own key repeats
+	# (KeyboardEvent.repeat, logged): on a host loaded many times over, a release can reach
+	# the busy browser after the seat's 600 ms repeat delay (seen: "Hello brrrrrrowser 42")
 	send "type Hello browser 42"
 	send "key enter"
 	keys_sync
 	wait_page '^typed: ' 120
 	got=$(plog | sed -n 's/^typed: //p' | tail -n 1)
 	[ "$got" = "Hello browser 42" ] || fail "the page's key handler got '$got', want 'Hello browser 42'"
-	echo "$bn: the page's key handler got '$got' after $(elapsed) s"
+	echo "$bn: the page's key handler got '$got' after $(elapsed) s ($(plog | grep -c '^repeat ') key repeats skipped)"
+	# drawn: the page's background (#2040e0) on the output, by pixels, from the left edge
+	# to the right and down to the bottom (its top below a toolbar, if --kiosk kept one).
+	# The page's first paint can come well after its load event under TCG (Firefox still
+	# showed its blank #f9f9fb window after the page had the keys): captured every 3 s
+	# for up to 180 s.
+	for ((try = 0; ; try++)); do
+		capture
+		read -r ow oh <<<"$($check size "$cap")"
+		bb=$($check box "$cap" 2040e0) && read -r bx by bw bh <<<"$bb" && [ "$bx" = 0 ] &&
+			[ $((bx + bw)) = "$ow" ] && [ $((by + bh)) = "$oh" ] && [ "$by" -le $((oh / 8)) ] && break
+		[ "$try" -lt 60 ] || fail "the page's background #2040e0 is not on the ${ow}x${oh} output below a toolbar after 180 s ($cap: $bb)"
+		sleep 3
+	done
+	echo "$bn: drawn: the page's background #2040e0 spans ${bw}x${bh} at ($bx, $by) of the ${ow}x${oh} output after $(elapsed) s"
 	# a click on the page's background: the page's mousedown at the place clicked. Its
 	# screenX/screenY are the window's own coordinates (a Wayland client's window is at
 	# (0, 0) for it): where the compositor said the pointer is on the full-screen window, in
 	# CSS pixels (output pixel / devicePixelRatio). clientX/clientY are printed too: they
 	# are relative to the page's viewport, which a browser still showing its toolbar (in
 	# the middle of its full-screen transition under TCG) puts lower.
-	capture
-	read -r ow oh <<<"$($check size "$cap")"
 	psend "size $ow $oh"
 	cx=$((ow * 3 / 5)) cy=$((oh * 3 / 5))
 	psend "move $cx $cy"
@@ -740,6 +794,23 @@ JS
 	echo "$bn: clicked output pixel ($cx, $cy) of ${ow}x${oh}; the page's mousedown on $mt at ($mx, $my) in the window (client ($mcx, $mcy)), expected ($wx, $wy)"
 	[ $((mx - wx)) -ge -3 ] && [ $((mx - wx)) -le 3 ] && [ $((my - wy)) -ge -3 ] &&
 		[ $((my - wy)) -le 3 ] || fail "the page's mousedown is at ($mx, $my), not at ($wx, $wy)"
+	# a tap on the touch screen (Firefox with dom.w3c_touch_events.enabled; Chromium
+	# enables touch events when the seat has touch): the page's touchstart at the output
+	# pixel tapped, as for the click
+	if [ -n "$touch_in" ]; then
+		tsend "size $ow $oh"
+		tx=$((ow * 2 / 5)) ty=$((oh * 2 / 5))
+		tsend "tap $tx $ty"
+		tsync
+		wait_page '^touchstart ' 120
+		read -r _ ttx tty tcx tcy tt <<<"$(plog | grep '^touchstart [0-9]* [0-9]* ' | tail -n 1)"
+		[ -n "$tt" ] || fail "the page's touchstart line is not 'X Y CX CY TAG': $(plog | grep '^touchstart ' | tail -n 1)"
+		read -r wx wy <<<"$(awk -v x=$tx -v y=$ty -v d="$dpr" 'BEGIN { printf "%d %d", x / d, y / d }')"
+		echo "$bn: tapped output pixel ($tx, $ty); the page's touchstart on $tt at ($ttx, $tty) in the window (client ($tcx, $tcy)), expected ($wx, $wy), after $(elapsed) s"
+		[ $((ttx - wx)) -ge -3 ] && [ $((ttx - wx)) -le 3 ] && [ $((tty - wy)) -ge -3 ] &&
+			[ $((tty - wy)) -le 3 ] || fail "the page's touchstart is at ($ttx, $tty), not at ($wx, $wy)"
+		sleep 2 # the mouse events Firefox may make of the tap
+	fi
 	# A click on the <select> (left 40, top 40, 240x40 CSS pixels) opens its popup, a
 	# surface of the browser's own: an xdg_popup the compositor configures, or (Firefox,
 	# for a popup that fits inside its window: its bug 1760276) a wl_subsurface of the
@@ -767,29 +838,38 @@ JS
 		sleep 0.5
 	done
 	[ "$(popups)" -gt "$n0" ] || fail "no popup (xdg_popup or subsurface) in 300 s after the click on the <select>"
-	pline=$(grep -a -e 'xdg_popup[@#][0-9]*\.configure(' \
+	# the newest popup's line and its line number: what the popup's surface does is read
+	# only after it (object ids are reused: an earlier surface of the same id is another)
+	pline=$(grep -a -n -e 'xdg_popup[@#][0-9]*\.configure(' \
 		-e "get_subsurface(new id wl_subsurface[@#][0-9]*, wl_surface[@#][0-9]*, wl_surface[@#]$top)" \
 		"$out/client-$bn.log" | tail -n 1)
+	pln=${pline%%:*}
+	# log_after REGEX: the log's lines after the popup's line that match REGEX (ids as @)
+	log_after() { tail -n "+$((pln + 1))" "$out/client-$bn.log" | tr '#' '@' | grep -a -e "$1"; }
 	if echo "$pline" | grep -q 'xdg_popup[@#]'; then
 		# relative to the parent's window geometry: the output's origin (full-screen)
 		pconf=$(echo "$pline" | sed 's/^.*\(xdg_popup[@#]\)/\1/')
 		read -r px py pw ph <<<"$(echo "$pconf" | sed 's/^.*configure(\(-*[0-9]*\), \(-*[0-9]*\), \([0-9]*\), \([0-9]*\)).*$/\1 \2 \3 \4/')"
 	else
-		# its position (set_position) and its first buffer's size
+		# its position (set_position) and the size of the first buffer attached to it
+		# after the get_subsurface
 		read -r sub psurf <<<"$(echo "$pline" | sed 's/^.*wl_subsurface[@#]\([0-9]*\), wl_surface[@#]\([0-9]*\),.*$/\1 \2/')"
 		for ((i = 0; i < 300; i++)); do
-			grep -a -q "wl_surface[@#]$psurf\.attach(wl_buffer[@#]" "$out/client-$bn.log" && break
+			log_after "wl_surface@$psurf\.attach(wl_buffer@" >/dev/null && break
 			sleep 0.5
 		done
-		read -r px py <<<"$(grep -a "wl_subsurface[@#]$sub\.set_position(" "$out/client-$bn.log" |
+		read -r px py <<<"$(log_after "wl_subsurface@$sub\.set_position(" |
 			tail -n 1 | sed 's/^.*set_position(\(-*[0-9]*\), \(-*[0-9]*\)).*$/\1 \2/')"
-		pbuf=$(grep -a -m1 "wl_surface[@#]$psurf\.attach(wl_buffer[@#]" "$out/client-$bn.log" |
-			sed 's/^.*attach(wl_buffer[@#]\([0-9]*\),.*$/\1/')
-		[ -n "$pbuf" ] || fail "the popup's wl_surface@$psurf got no buffer"
+		pbuf=$(log_after "wl_surface@$psurf\.attach(wl_buffer@" | head -n 1 |
+			sed 's/^.*attach(wl_buffer@\([0-9]*\),.*$/\1/')
+		[ -n "$pbuf" ] || fail "the popup's wl_surface@$psurf got no buffer after its get_subsurface"
+		[ -n "$px" ] || fail "the popup's wl_subsurface@$sub got no set_position"
+		# the buffer's size: its newest create_buffer before that attach (it may be
+		# made before the get_subsurface, from a pool)
 		read -r pw ph <<<"$(tr '#' '@' <"$out/client-$bn.log" |
-			awk -v b="wl_buffer@$pbuf," -v a="wl_surface@$psurf.attach(wl_buffer@$pbuf," '
+			awk -v l="$pln" -v b="wl_buffer@$pbuf," -v a="wl_surface@$psurf.attach(wl_buffer@$pbuf," '
 			index($0, "create_buffer(new id " b) { split($0, f, ", "); w = f[3]; h = f[4] }
-			index($0, a) { print w, h; exit }')"
+			NR > l && index($0, a) { print w, h; exit }')"
 		pconf="wl_subsurface@$sub of the toplevel's wl_surface@$top at ($px, $py), ${pw}x${ph}"
 	fi
 	[ -n "$ph" ] || fail "no popup box to read: $pline"
@@ -851,6 +931,10 @@ wait "$kbpid" 2>/dev/null
 if [ -n "$ptr_in" ]; then
 	exec {ptr_in}>&-
 	wait "$ptrpid" 2>/dev/null
+fi
+if [ -n "$touch_in" ]; then
+	exec {touch_in}>&-
+	wait "$touchpid" 2>/dev/null
 fi
 if grep -E "AddressSanitizer|LeakSanitizer|runtime error" "$out/kiosk.log"; then
 	fail "sanitizer report from dispman-kiosk"
