@@ -8,7 +8,10 @@
 # transient for the window (xdg_toplevel.set_parent) with an entry; Enter in it prints
 # "dialog typed: TEXT" and exits 0. Also printed: "button: X Y W H" (the button in the
 # window's coordinates, which are the output's for a full-screen window) and
-# "dialog focused" when the dialog gets the keyboard.
+# "dialog focused" when the dialog gets the keyboard, and "pressed SOURCE X Y" for a
+# button press on the window itself (not on the button or the menu): SOURCE is the device
+# kind GDK names (mouse, touchscreen: GTK emulates the press from a touch), X Y where
+# in the window.
 import sys
 
 import gi
@@ -95,6 +98,15 @@ def on_item(n):
     entry.grab_focus()
 
 
+def on_press(w, e):
+    if e.window == win.get_window():
+        src = e.get_source_device().get_source().value_nick
+        print("pressed %s %d %d" % (src, e.x, e.y), flush=True)
+    return False
+
+
+win.add_events(Gdk.EventMask.BUTTON_PRESS_MASK)
+win.connect("button-press-event", on_press)
 win.show_all()
 loop.run()
 sys.exit(0)

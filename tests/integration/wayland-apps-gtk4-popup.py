@@ -8,6 +8,8 @@
 #                       full-screen window), each time its bounds change
 #   "selected: itemN"   an item was chosen (the drop-down's selection changed); after
 #                       item2 the script exits 0
+#   "pressed SOURCE X Y" a press on the window (its click gesture): SOURCE the device
+#                       kind GDK names (mouse, touchscreen), X Y where in the window
 import sys
 
 import gi
@@ -90,6 +92,18 @@ def report():
 
 
 GLib.timeout_add(200, report)
+
+
+def on_pressed(gesture, n, x, y):
+    dev = gesture.get_current_event_device()
+    src = dev.get_source().value_nick if dev else "none"
+    print("pressed %s %d %d" % (src, round(x), round(y)), flush=True)
+
+
+# presses on the window (a touch on its background: "pressed touchscreen X Y")
+click = Gtk.GestureClick()
+click.connect("pressed", on_pressed)
+win.add_controller(click)
 win.present()
 loop.run()
 sys.exit(0)

@@ -3,18 +3,26 @@
 # dispman-kiosk with the applications kiosks really run (issue 25), in the guest: Debian
 # 12's own clients, typed into through a uinput keyboard (uinput-keys), each judged by
 # what the client itself does or prints.
-# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP | UINPUT_POINTER [UINPUT_TOUCH]]
-#   foot       foot runs `read l; echo "$l" >FILE`: the typed line is in FILE.
+# Usage: wayland-apps.sh CASE KIOSK UINPUT_KEYS SRCDIR [MPV_CLIP | UINPUT_POINTER] [UINPUT_POINTER (mpv) | UINPUT_TOUCH (browsers)]
+#   foot       foot runs wayland-apps-foot.sh: its background fills the output (capture);
+#              a uinput pointer click is reported (xterm mouse mode) in the cell under
+#              the pointer; the typed line is in FILE.
 #   clipboard  wl-copy then wl-paste (regular and primary selection) round-trip text;
 #              text copied by wl-copy is pasted into foot with ctrl+shift+v.
 #   zenity     zenity --entry (GTK 3): the typed text on its stdout after Enter.
-#   gtk4       a GTK 4 entry (wayland-apps-gtk4.py, PyGObject) prints the typed text.
-#   qt6        a Qt 6 QML TextField (wayland-apps-qt6.qml) prints it from onAccepted.
+#   gtk4       a GTK 4 window (wayland-apps-gtk4.py, PyGObject): a click and a tap (uinput
+#              touchscreen) reach its click gesture where pressed; its entry prints the
+#              typed text.
+#   qt6        a Qt 6 QML window (wayland-apps-qt6.qml): its background fills the output
+#              (capture); a click reaches a MouseArea, a tap a MultiPointTouchArea, where
+#              pressed; a TextField prints the typed text from onAccepted.
 #   mpv        mpv --vo=wlshm plays a 640x360 white clip: captured, the picture is
 #              centred on black (the xdg-shell rule for a full-screen surface smaller
-#              than the output); 'q' typed, mpv exits 0.
-#   gtk3-popup a GTK 3 window (wayland-apps-gtk3.py) with a uinput absolute pointer too
-#              (uinput-pointer, the 5th argument): a click on its menu button in the
+#              than the output); a click on it printed by its MBTN_LEFT binding where
+#              clicked; 'q' typed, mpv exits 0.
+#   gtk3-popup a GTK 3 window (wayland-apps-gtk3.py) with a uinput absolute pointer and
+#              touchscreen too (uinput-pointer --touch, the 5th argument): a tap on the
+#              window is a press from a touchscreen where tapped; a click on its menu button in the
 #              output's bottom-right corner opens a GtkMenu (xdg_popup) that the compositor
 #              must flip above the button to keep it inside the output (captured:
 #              wayland-apps-gtk3-check.py); a click outside dismisses it (popup_done in
@@ -27,7 +35,8 @@
 #              offer's action is copy on both sides (their WAYLAND_DEBUG logs), the source
 #              hears dnd_drop_performed and dnd_finished; during the drag the client's 48x48
 #              icon is captured at the pointer (its hotspot), after it nowhere.
-#   gtk4-popup a GTK 4 window (wayland-apps-gtk4-popup.py) with the uinput pointer: a click
+#   gtk4-popup a GTK 4 window (wayland-apps-gtk4-popup.py) with the uinput pointer and
+#              touchscreen: a tap on the window reaches it where tapped; a click
 #              on its Gtk.DropDown in the bottom-right corner opens its popover (a reactive
 #              xdg_popup): the client's own xdg_popup.configure puts it inside the output,
 #              flipped above the drop-down (its bottom on the drop-down's top) and over its
@@ -52,7 +61,8 @@
 # to three minutes under TCG) runs on vkms-6.1 only, where it replaces zenity (its dialog's
 # entry is typed into: GTK 3 keyboard input is still tested there); zenity runs on the
 # other writeback profiles. gtk4-popup (as long) runs on vkms-6.12 only, the one profile
-# without another GTK client test; dnd (two GTK 3 starts) on vkms-6.1 only.
+# without another GTK client test; dnd (two GTK 3 starts) on vkms-6.1 only; the clipboard
+# on virtio-gpu and vkms-6.12.
 # DISPMAN_APPS_ANY_PROFILE=1 runs them anywhere.
 set -u
 case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-} pointer_tool=${5:-}
@@ -81,6 +91,10 @@ if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 		exit 77 ;;
 	zenity:vkms-6.1)
 		echo "n/a: on vkms-6.1 gtk3-popup types into a GTK 3 entry instead (CI time budget)"
+		exit 77 ;;
+	clipboard:virtio-gpu|clipboard:vkms-6.12|clipboard:) ;;
+	clipboard:*)
+		echo "n/a: clipboard runs on virtio-gpu and vkms-6.12 only (CI time budget)"
 		exit 77 ;;
 	esac
 fi
@@ -149,17 +163,34 @@ keys_sync() { # wait until everything sent is written to uinput
 # The pointer (the popup cases): uinput-pointer reading a FIFO, its node on its first line, "ok"
 # for each sync; no cursor drawn, so that the captures hold only the clients' pixels.
 kargs=()
+# foot, mpv, Qt 6 and GTK 4 get the pointer too (mpv's 6th argument: its 5th is the clip),
+# and the toolkits that take touch (Qt, GTK 3 and 4) a touchscreen (uinput-pointer
+# --touch, its node on the second line). DISPMAN_APPS_NO_POINTER=1 makes the devices but
+# gives the compositor neither: their checks must then fail.
+[ "$case_" = mpv ] && pointer_tool=${6:-}
+ptr_opts=()
+case "$case_" in qt6|gtk4|gtk3-popup|gtk4-popup) ptr_opts=(--touch) ;; esac
 if [ "${case_%-popup}" != "$case_" ] || [ "$case_" = dnd ] || [ "$case_" = firefox ] ||
-	[ "$case_" = chromium ]; then
+	[ "$case_" = chromium ] || [ "$case_" = foot ] || [ "$case_" = mpv ] ||
+	[ "$case_" = qt6 ] || [ "$case_" = gtk4 ]; then
 	# the FIFO where one can be made: not on the 9p share that holds $out
 	mkfifo "$XDG_RUNTIME_DIR/pointer.in" || fail "mkfifo in $XDG_RUNTIME_DIR"
-	"$pointer_tool" <"$XDG_RUNTIME_DIR/pointer.in" >"$out/pointer.out" 2>"$out/pointer.err" &
+	"$pointer_tool" "${ptr_opts[@]}" <"$XDG_RUNTIME_DIR/pointer.in" >"$out/pointer.out" 2>"$out/pointer.err" &
 	ptrpid=$!
 	exec {ptr_in}>"$XDG_RUNTIME_DIR/pointer.in"
-	for ((i = 0; i < 150; i++)); do [ -s "$out/pointer.out" ] && break; sleep 0.2; done
+	for ((i = 0; i < 150; i++)); do
+		[ "$(wc -l <"$out/pointer.out")" -ge $((1 + ${#ptr_opts[@]})) ] && break
+		sleep 0.2
+	done
 	ptrdev=$(head -n 1 "$out/pointer.out")
 	[ -e "$ptrdev" ] || fail "uinput-pointer made no pointer: $(cat "$out/pointer.err")"
 	kargs=(--input "$ptrdev" --hide-cursor)
+	if [ ${#ptr_opts[@]} -gt 0 ]; then
+		touchdev=$(sed -n 2p "$out/pointer.out")
+		[ -e "$touchdev" ] || fail "uinput-pointer made no touchscreen: $(cat "$out/pointer.err")"
+		kargs+=(--input "$touchdev")
+	fi
+	[ -n "${DISPMAN_APPS_NO_POINTER:-}" ] && kargs=(--hide-cursor)
 fi
 psend() { echo "$*" >&"$ptr_in"; }
 psync() { # until uinput-pointer wrote everything sent
@@ -204,6 +235,34 @@ capture() { # the output's frame now, into $cap
 	for ((i = 0; i < 300; i++)); do [ -f "$cap" ] && break; sleep 0.2; done
 	[ -f "$cap" ] || fail "no capture $cap"
 	ncap=$((ncap + 1))
+}
+# fill_check RRGGBB MIN_PERCENT WHAT: a capture now; the client's background colour spans
+# the whole output and covers at least MIN_PERCENT of it (wayland-apps-fill.py)
+fill_check() {
+	local r
+	capture
+	r=$(python3 "$src/wayland-apps-fill.py" "$cap" "$1" "$2" 2>&1) || fail "$3: $r"
+	echo "$3: #$1 spans the output and covers $(echo "$r" | awk '{ print $5 }') % of it"
+}
+# output_size: $ow $oh from a capture, told to uinput-pointer (its moves and taps)
+output_size() {
+	capture
+	read -r ow oh <<<"$(python3 "$src/wayland-apps-gtk3-check.py" size "$cap")"
+	psend "size $ow $oh"
+}
+# near A B TOL: |A - B| <= TOL
+near() { [ $(($1 - $2)) -ge -"$3" ] && [ $(($1 - $2)) -le "$3" ]; }
+# wait_line NAME PID REGEX TIMEOUT_S: until the client's stdout or stderr has a line matching
+# REGEX; the last such line in $line
+wait_line() {
+	local end=$((SECONDS + $4))
+	while [ $SECONDS -lt $end ]; do
+		line=$(cat "$out/client-$1.out" "$out/client-$1.log" 2>/dev/null | grep -a -e "$3" | tail -n 1)
+		[ -n "$line" ] && return 0
+		kill -0 "$2" 2>/dev/null || { wait "$2"; fail "$1 exited ($?) before '$3'"; }
+		sleep 0.2
+	done
+	fail "$1: no '$3' in $4 s"
 }
 
 "$kiosk" --socket "$WAYLAND_DISPLAY" --stats "$stats" --capture "$out/cap" --input "$kbdev" \
@@ -284,8 +343,39 @@ wait_exit() {
 
 case "$case_" in
 foot)
-	run_client foot foot sh -c 'read -r l; echo "$l" >"$0"' "$out/typed"
+	# its shell (wayland-apps-foot.sh) reads a mouse report first, then the typed line
+	run_client foot foot -o colors.background=2040a0 -o pad=0x0 \
+		bash "$src/wayland-apps-foot.sh" "$out"
 	wait_focus foot "$cpid" 120
+	fpid=$cpid
+	for ((i = 0; i < 300; i++)); do [ -f "$out/foot-mouse-ready" ] && break; sleep 0.2; done
+	[ -f "$out/foot-mouse-ready" ] || fail "foot's shell never turned mouse reporting on"
+	# its background fills the output
+	fill_check 2040a0 90 "foot's background"
+	read -r ow oh <<<"$(python3 "$src/wayland-apps-gtk3-check.py" size "$cap")"
+	psend "size $ow $oh"
+	# a click: foot reports the cell under the pointer (ESC [ M b x y, 1-based cells + 32)
+	IFS=';' read -r _ ch cw <"$out/foot-cell"
+	[ "${cw:-0}" -gt 0 ] && [ "${ch:-0}" -gt 0 ] || fail "foot reported no cell size: $(cat "$out/foot-cell")"
+	cx=$((ow * 2 / 5 + 3)) cy=$((oh * 3 / 5 + 2))
+	psend "move $cx $cy"
+	psend "sleep 300"
+	psend click
+	psync
+	for ((i = 0; i < 300; i++)); do
+		[ "$(wc -c 2>/dev/null <"$out/foot-mouse" || echo 0)" -ge 12 ] && break
+		kill -0 "$fpid" 2>/dev/null || fail "foot exited before it reported the click"
+		sleep 0.2
+	done
+	read -r b col row b2 <<<"$(od -An -v -tu1 "$out/foot-mouse" | tr -s ' \n' ' ' |
+		awk '{ if ($1 == 27 && $2 == 91 && $3 == 77) print $4 - 32, $5 - 32, $6 - 32, $10 - 32 }')"
+	[ -n "$row" ] || fail "no mouse report from foot after the click (got: $(od -An -c "$out/foot-mouse" 2>/dev/null))"
+	wcol=$((cx / cw + 1)) wrow=$((cy / ch + 1))
+	echo "foot: clicked pixel ($cx, $cy), cells ${cw}x${ch}: reported button $b then $b2 at cell ($col, $row), want ($wcol, $wrow)"
+	[ "$b" = 0 ] && [ "$b2" = 3 ] || fail "foot reported buttons $b, $b2: want a left press (0) and a release (3)"
+	[ "$col" = "$wcol" ] && [ "$row" = "$wrow" ] ||
+		fail "foot reported the click in cell ($col, $row), not ($wcol, $wrow) under the pointer"
+	cpid=$fpid
 	# The kiosk's live pipeline graph (issue 30) names foot's layer by its app_id and
 	# says where it is (on a plane or composited).
 	info=$(dirname "$kiosk")/dispman-info
@@ -362,18 +452,68 @@ zenity)
 gtk4)
 	run_client gtk4 python3 "$src/wayland-apps-gtk4.py"
 	wait_focus gtk4 "$cpid" 300
+	gpid=$cpid
+	# a click and a touch on the area below its entry: its click gesture prints the
+	# device kind and where (the window's coordinates are the output's)
+	output_size
+	for how in mouse touchscreen; do
+		px=$((ow / 3 + 5)) py=$((oh / 2 + 11))
+		[ $how = touchscreen ] && px=$((ow * 2 / 3 - 3)) py=$((oh * 3 / 4 + 1))
+		n=$(grep -c "^pressed $how " "$out/client-gtk4.out")
+		if [ $how = mouse ]; then
+			psend "move $px $py"
+			psend "sleep 300"
+			psend click
+		else
+			psend "tap $px $py"
+		fi
+		psync
+		for ((i = 0; i < 600; i++)); do
+			[ "$(grep -c "^pressed $how " "$out/client-gtk4.out")" -gt "$n" ] && break
+			kill -0 "$gpid" 2>/dev/null || fail "the GTK 4 script exited before the $how press"
+			sleep 0.2
+		done
+		read -r _ _ mx my <<<"$(grep "^pressed $how " "$out/client-gtk4.out" | tail -n 1)"
+		[ -n "$my" ] || fail "GTK 4 got no $how press (it printed: $(tr '\n' '|' <"$out/client-gtk4.out"))"
+		echo "GTK 4: a $how press at ($px, $py) reached its click gesture at ($mx, $my)"
+		near "$mx" "$px" 2 && near "$my" "$py" 2 || fail "GTK 4's $how press is at ($mx, $my), not ($px, $py)"
+	done
+	cpid=$gpid
 	send "type Hello GTK 4"
 	send "key enter"
 	keys_sync
 	wait_exit gtk4 "$cpid" 60
 	[ "$crc" = 0 ] || fail "the GTK 4 script exited $crc"
-	got=$(cat "$out/client-gtk4.out")
+	got=$(grep '^typed: ' "$out/client-gtk4.out")
 	[ "$got" = "typed: Hello GTK 4" ] || fail "the GTK 4 entry printed '$got', want 'typed: Hello GTK 4'"
 	echo "GTK 4 entry printed '$got'"
 	;;
 qt6)
 	run_client qt6 /usr/lib/qt6/bin/qml "$src/wayland-apps-qt6.qml"
 	wait_focus qt6 "$cpid" 240
+	qpid=$cpid
+	# its background fills the output; a click in its left half (a MouseArea) and a touch
+	# in its right half (a MultiPointTouchArea that takes no mouse) print where they were
+	fill_check 3070b0 90 "Qt's background"
+	read -r ow oh <<<"$(python3 "$src/wayland-apps-gtk3-check.py" size "$cap")"
+	psend "size $ow $oh"
+	cx=$((ow / 4 + 7)) cy=$((oh / 5 + 3))
+	psend "move $cx $cy"
+	psend "sleep 300"
+	psend click
+	psync
+	wait_line qt6 "$qpid" '^qml: click ' 120
+	read -r _ _ mx my <<<"$line"
+	echo "Qt: clicked ($cx, $cy), its MouseArea pressed at ($mx, $my)"
+	near "$mx" "$cx" 2 && near "$my" "$cy" 2 || fail "Qt's MouseArea got the click at ($mx, $my), not ($cx, $cy)"
+	tx=$((ow * 3 / 4 - 5)) ty=$((oh * 4 / 5 - 9))
+	psend "tap $tx $ty"
+	psync
+	wait_line qt6 "$qpid" '^qml: touch ' 120
+	read -r _ _ mx my <<<"$line"
+	echo "Qt: tapped ($tx, $ty), its MultiPointTouchArea touched at ($mx, $my)"
+	near "$mx" "$tx" 2 && near "$my" "$ty" 2 || fail "Qt's touch area got the touch at ($mx, $my), not ($tx, $ty)"
+	cpid=$qpid
 	send "type Hello Qt 6"
 	send "key enter"
 	keys_sync
@@ -395,8 +535,11 @@ qt6)
 	;;
 mpv)
 	[ -f "$clip" ] || fail "no clip $clip"
+	# a left click prints where mpv saw it (its window's coordinates)
+	# (mpv 0.35 prints ${=mouse-pos} as {"x":X,"y":Y,"hover":...})
+	echo 'MBTN_LEFT print-text "click ${=mouse-pos}"' >"$HOME/input.conf"
 	run_client mpv mpv --no-config --vo=wlshm --no-audio --hwdec=no --loop-file=inf \
-		--osd-level=0 "$clip"
+		--osd-level=0 --input-conf="$HOME/input.conf" "$clip"
 	wait_focus mpv "$cpid" 180
 	# a few frames of the clip, then the screen
 	f0=$(stat frame_callbacks)
@@ -408,6 +551,21 @@ mpv)
 	kill -USR1 "$kpid"
 	for ((i = 0; i < 300; i++)); do [ -f "$out/cap.0.ppm" ] && break; sleep 0.2; done
 	[ -f "$out/cap.0.ppm" ] || fail "no capture"
+	ncap=1
+	# a click on the picture (centred: the output's centre is its own)
+	read -r ow oh <<<"$(python3 "$src/wayland-apps-gtk3-check.py" size "$out/cap.0.ppm")"
+	psend "size $ow $oh"
+	cx=$((ow / 2 + 41)) cy=$((oh / 2 - 23))
+	psend "move $cx $cy"
+	psend "sleep 300"
+	psend click
+	psync
+	wait_line mpv "$cpid" '^click {' 120
+	read -r mx my <<<"$(echo "$line" | sed -n 's/^click {"x":\([0-9]*\),"y":\([0-9]*\).*$/\1 \2/p')"
+	[ -n "$my" ] || fail "mpv printed no position: $line"
+	wx=$((cx - (ow - 640) / 2)) wy=$((cy - (oh - 360) / 2))
+	echo "mpv: clicked output pixel ($cx, $cy), its MBTN_LEFT binding printed ($mx, $my), want ($wx, $wy)"
+	near "$mx" "$wx" 2 && near "$my" "$wy" 2 || fail "mpv saw the click at ($mx, $my), not ($wx, $wy)"
 	send "type q"
 	keys_sync
 	wait_exit mpv "$cpid" 60
@@ -460,6 +618,15 @@ gtk3-popup|gtk4-popup)
 	read -r ow oh <<<"$($check size "$cap")"
 	echo "output ${ow}x${oh}, menu button ${bw}x${bh} at ($bx, $by)"
 	psend "size $ow $oh"
+	# a touch on the window's own background: GTK 3 emulates a button press from it, GTK
+	# 4's click gesture takes it; either prints it with its source device (a touchscreen)
+	tx=$((ow / 4 + 3)) ty=$((oh / 3 + 6))
+	psend "tap $tx $ty"
+	psync
+	wait_line "$pc" "$gpid" '^pressed touchscreen ' 120
+	read -r _ _ mx my <<<"$line"
+	echo "$pc: a tap at ($tx, $ty) pressed its window at ($mx, $my), from a touchscreen"
+	near "$mx" "$tx" 2 && near "$my" "$ty" 2 || fail "$pc's touch press is at ($mx, $my), not ($tx, $ty)"
 	popups() { grep -c 'xdg_popup@[0-9]*\.configure(' "$out/client-$pc.log"; }
 	# open the menu: a click on the button; it is shown once it drew (committed a buffer)
 	open_menu() {
