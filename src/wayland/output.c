@@ -11,6 +11,7 @@
 
 #include <dispman/input.h>
 
+#include "cursor.h"
 #include "layout.h"
 #include "surface.h"
 
@@ -287,8 +288,10 @@ const struct dispman_input_event *output_pointer_event(struct server *srv,
 	const struct dispman_input_event *ev, struct dispman_input_event *copy)
 {
 	size_t n = (size_t)wl_list_length(&srv->output_list);
-	if (srv->layout != DISPMAN_WAYLAND_LAYOUT_EXTEND || n < 2)
+	if (srv->layout != DISPMAN_WAYLAND_LAYOUT_EXTEND || n < 2) {
+		cursor_pointer_at(srv, NULL, 0, 0); /* the input places the cursor */
 		return ev;
+	}
 	struct box boxes[16];
 	if (n > sizeof(boxes) / sizeof(boxes[0]))
 		n = sizeof(boxes) / sizeof(boxes[0]);
@@ -316,9 +319,17 @@ const struct dispman_input_event *output_pointer_event(struct server *srv,
 		srv->pointer_ly = first->y + ev->y;
 	}
 	srv->pointer_in_layout = true;
-	layout_clamp(boxes, n, &srv->pointer_lx, &srv->pointer_ly);
+	int at = layout_clamp(boxes, n, &srv->pointer_lx, &srv->pointer_ly);
 	copy->x = srv->pointer_lx;
 	copy->y = srv->pointer_ly;
+	/* the drawn cursor goes on the output under the pointer */
+	struct output *under = NULL;
+	i = 0;
+	wl_list_for_each(o, &srv->output_list, link)
+		if (at >= 0 && i++ == (size_t)at)
+			under = o;
+	if (under)
+		cursor_pointer_at(srv, under, srv->pointer_lx, srv->pointer_ly);
 	return copy;
 }
 
@@ -453,6 +464,7 @@ void output_remove(struct output *o)
 {
 	struct server *srv = o->srv;
 	struct surface *s;
+	cursor_output_removed(srv, o);
 	wl_list_for_each(s, &srv->surfaces, link)
 		if (s->output == o && (s->mapped || s->layer))
 			surface_unmap(s);
