@@ -401,6 +401,8 @@ struct output *output_add(struct server *srv, struct dispman_output *out, int *e
 	wl_list_init(&o->xdg_resources);
 	wl_list_init(&o->frames_inflight);
 	wl_list_init(&o->fb_inflight);
+	wl_list_init(&o->frames_waiting);
+	wl_list_init(&o->fb_waiting);
 	wl_list_init(&o->mirror_layers);
 	const struct dispman_mode *mode = dispman_output_get_current_mode(out);
 	/* the layout is the viewer's: the mode turned by the output's transform */

@@ -101,6 +101,10 @@ struct output {
 					 * in (serve_new_outputs): removed when it is unplugged */
 	struct wl_list frames_inflight; /* wl_callback: in its committed frame */
 	struct wl_list fb_inflight;     /* feedback.link */
+	/* extended layout of several outputs: committed by surfaces it shows, for its next
+	 * frame (surface.c, scene.c); the others wait in the server's lists */
+	struct wl_list frames_waiting;  /* wl_callback */
+	struct wl_list fb_waiting;      /* feedback.link */
 	struct wl_list mirror_layers;   /* scene.c's mirror_layer.link (mirror layout) */
 	struct wl_list link;            /* server.output_list */
 };
