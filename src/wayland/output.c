@@ -6,6 +6,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -396,7 +397,18 @@ struct output *output_add(struct server *srv, struct dispman_output *out, int *e
 	}
 	o->srv = srv;
 	o->out = out;
-	o->id = ++srv->next_output_id;
+	o->id = 0;
+	/* the connector of an output unplugged before: its id again */
+	const char *name = dispman_output_get_name(out);
+	for (size_t i = 0; name && i < sizeof(srv->gone_ids) / sizeof(srv->gone_ids[0]); i++) {
+		struct gone_id *g = &srv->gone_ids[i];
+		if (g->id && strcmp(g->name, name) == 0) {
+			o->id = g->id;
+			g->id = 0;
+		}
+	}
+	if (!o->id)
+		o->id = ++srv->next_output_id;
 	wl_list_init(&o->resources);
 	wl_list_init(&o->xdg_resources);
 	wl_list_init(&o->frames_inflight);
@@ -462,6 +474,26 @@ static void global_retire(struct server *srv, struct wl_global *global)
 	wl_event_source_timer_update(g->timer, 5000);
 }
 
+/* An output served since a hotplug goes: its connector's name keeps its id (the oldest
+ * entry makes room). */
+static void remember_id(struct server *srv, const struct output *o)
+{
+	const char *name = dispman_output_get_name(o->out);
+	size_t n = sizeof(srv->gone_ids) / sizeof(srv->gone_ids[0]), at = 0;
+	if (!name || strlen(name) >= sizeof(srv->gone_ids[0].name))
+		return;
+	bool found = false;
+	for (size_t i = 0; i < n && !found; i++) {
+		found = srv->gone_ids[i].id && strcmp(srv->gone_ids[i].name, name) == 0;
+		at = found ? i : at;
+	}
+	for (size_t i = 0; i < n && !found; i++)
+		if (srv->gone_ids[i].id < srv->gone_ids[at].id)
+			at = i; /* an empty one (id 0), else the oldest */
+	snprintf(srv->gone_ids[at].name, sizeof(srv->gone_ids[at].name), "%s", name);
+	srv->gone_ids[at].id = o->id;
+}
+
 void output_remove(struct output *o)
 {
 	struct server *srv = o->srv;
@@ -487,6 +519,8 @@ void output_remove(struct output *o)
 		wl_list_remove(wl_resource_get_link(res));
 		wl_list_init(wl_resource_get_link(res));
 	}
+	if (o->global && o->hotplugged)
+		remember_id(srv, o);
 	if (o->global && o->hotplugged)
 		global_retire(srv, o->global);
 	else if (o->global)
