@@ -25,7 +25,9 @@
  *   one wl_output and maps toplevel A on it. Head 1 plugged in: a second wl_output global
  *   appears (right of head 0 in the layout), the client makes toplevel B full-screen on it
  *   and head 1's screendump shows B; unplugged again: the global is removed
- *   (wl_registry.global_remove) and B is configured with head 0's size and shown there.
+ *   (wl_registry.global_remove) and B is configured with head 0's size and shown there;
+ *   plugged in again (a new global), B goes back: configured with head 1's size, shown
+ *   there.
  *
  *   kiosk-heads KIOSK extend|mirror|hotplug|cursor
  *
@@ -832,6 +834,26 @@ int main(int argc, char **argv)
 		printf("head 1 unplugged: wl_output removed, B on head 0: %zu pixels are not "
 			"#%06x\n", bad, colour[1]);
 		CHECK(bad == 0, "head 0 does not show B after head 1 went");
+		/* plugged in again: a new global, and B (full-screen on it) goes back */
+		snprintf(want, sizeof(want), "configure B %d %d", w1, h1);
+		size_t seen = strlen(slurp(log_path));
+		plug("on");
+		for (int i = 0; i < 1200; i++) {
+			const char *now = slurp(log_path);
+			if (strlen(now) > seen && strstr(now + seen, want))
+				break;
+			CHECK(i < 1199, "B did not go back to head 1 after the replug; log:\n%s",
+				now);
+			CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited");
+			usleep(100000);
+		}
+		usleep(1500000);
+		rgb_image_free(&img[1]);
+		dump(1, dir, &img[1]);
+		bad = count_not(&img[1], colour[1]);
+		printf("head 1 plugged in again: B configured %dx%d; head 1: %zu pixels are not "
+			"#%06x\n", w1, h1, bad, colour[1]);
+		CHECK(bad == 0, "head 1 does not show B again after the replug");
 	} else {
 		dump(0, dir, &img[0]);
 		dump(1, dir, &img[1]);
