@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,16 @@ struct cursor {
 	bool hide;                      /* the embedder's choice */
 	unsigned pointers;              /* pointer devices of the seat */
 	bool seen;                      /* a pointer event came (devices added before counted) */
-	bool active;                    /* the layer is the input's cursor layer, shown */
+	bool active;                    /* the layer is shown (by_input: the input's layer) */
+	bool by_input;                  /* the input places the layer (one output) */
+
+	/* An extended layout of several outputs (cursor_pointer_at()): the layer is made on
+	 * the output under the pointer and placed here; the input moves nothing. */
+	struct output *at;              /* that output; NULL: the input places the layer */
+	double lx, ly;                  /* the pointer in the layout */
+	struct dispman_output *on;      /* the output the layer was made on */
+	struct dispman_output *left;    /* an output the layer left: committed without it */
+	struct wl_event_source *commit_idle;
 
 	/* the focused client's cursor: its surface, or hidden by it (set_cursor NULL) */
 	struct surface *surface;
@@ -209,10 +219,79 @@ static void unset_layer(struct cursor *c)
 	if (!c->active)
 		return;
 	c->active = false;
-	if (c->input)
+	if (c->input && c->by_input)
 		dispman_input_set_cursor_layer(c->input, NULL, 0, 0);
+	c->by_input = false;
 	dispman_layer_set_visible(c->layer, false);
 	server_schedule_repaint(c->srv);
+}
+
+/* Commits an output the cursor changed on, unless it is off or unplugged (the scene's next
+ * frame there carries the change). */
+static void commit_output(struct cursor *c, struct dispman_output *out)
+{
+	struct output *o, *found = NULL;
+	wl_list_for_each(o, &c->srv->output_list, link)
+		if (o->out == out)
+			found = o;
+	if (!out || !found || found->blanked || found->disconnected)
+		return;
+	int r = dispman_output_commit(out);
+	if (r < 0 && r != -EACCES) /* a lost master is logged once by the device */
+		wlog(DISPMAN_LOG_ERROR, "cursor: commit on %s failed: %s",
+			dispman_output_get_name(out), strerror(-r));
+}
+
+/* After a batch of motion (an idle callback): the outputs the cursor moved on, as the
+ * input does after its own batch, without a repaint of the scene. */
+static void on_commit_idle(void *data)
+{
+	struct cursor *c = data;
+	c->commit_idle = NULL;
+	struct dispman_output *left = c->left;
+	c->left = NULL;
+	commit_output(c, left);
+	if (c->at && c->at->out != left)
+		commit_output(c, c->at->out);
+}
+
+static void schedule_commit(struct cursor *c)
+{
+	if (!c->commit_idle)
+		c->commit_idle = wl_event_loop_add_idle(c->srv->loop, on_commit_idle, c);
+}
+
+/* The layer goes (it is on another output than the one the cursor is on now): that output
+ * is committed without it. */
+static void drop_layer(struct cursor *c)
+{
+	if (!c->layer)
+		return;
+	if (c->input && c->by_input)
+		dispman_input_set_cursor_layer(c->input, NULL, 0, 0);
+	c->by_input = false;
+	c->active = false;
+	dispman_layer_destroy(c->layer);
+	c->layer = NULL;
+	dispman_buffer_unref(c->shown);
+	c->shown = NULL;
+	if (c->left && c->left != c->on)
+		commit_output(c, c->left);
+	c->left = c->on;
+	c->on = NULL;
+	schedule_commit(c);
+}
+
+/* Extended layout: the layer at the pointer minus the hotspot, in its output's pixels. */
+static void place(struct cursor *c)
+{
+	int32_t x = (int32_t)floor(c->lx) - c->at->x - c->shown_hot_x;
+	int32_t y = (int32_t)floor(c->ly) - c->at->y - c->shown_hot_y;
+	int r = dispman_layer_move(c->layer, x, y);
+	if (r < 0)
+		wlog(DISPMAN_LOG_ERROR, "cursor: cannot move the layer to %d,%d: %s", x, y,
+			strerror(-r));
+	schedule_commit(c);
 }
 
 /* Brings the layer in line with what should be shown. */
@@ -237,12 +316,17 @@ static void update(struct cursor *c)
 		unset_layer(c);
 		return;
 	}
+	/* on the output under the pointer (extended layout), else the first */
+	struct dispman_output *want = c->at ? c->at->out : c->srv->out;
+	if (c->layer && c->on != want)
+		drop_layer(c);
 	if (!c->layer) {
-		c->layer = dispman_layer_create(c->srv->out);
+		c->layer = dispman_layer_create(want);
 		if (!c->layer) {
 			wlog(DISPMAN_LOG_ERROR, "cursor: no layer: %s", strerror(errno));
 			return;
 		}
+		c->on = want;
 		dispman_layer_set_z(c->layer, INT_MAX);
 	}
 	bool changed = false;
@@ -258,7 +342,26 @@ static void update(struct cursor *c)
 		c->shown = dispman_buffer_ref(buf);
 		changed = true;
 	}
-	if (!c->active || hx != c->shown_hot_x || hy != c->shown_hot_y) {
+	if (c->at) {
+		/* placed here, not by the input */
+		if (c->by_input)
+			dispman_input_set_cursor_layer(c->input, NULL, 0, 0);
+		c->by_input = false;
+		if (!c->active || hx != c->shown_hot_x || hy != c->shown_hot_y) {
+			dispman_layer_set_visible(c->layer, true);
+			/* virtualized cursor planes take the hotspot too (HOTSPOT_X/Y) */
+			dispman_layer_set_cursor_hotspot(c->layer, hx, hy);
+			c->active = true;
+			c->shown_hot_x = hx;
+			c->shown_hot_y = hy;
+			changed = true;
+		}
+		place(c);
+		if (changed)
+			server_schedule_repaint(c->srv);
+		return;
+	}
+	if (!c->active || !c->by_input || hx != c->shown_hot_x || hy != c->shown_hot_y) {
 		dispman_layer_set_visible(c->layer, true);
 		int r = dispman_input_set_cursor_layer(c->input, c->layer, hx, hy);
 		if (r < 0) {
@@ -270,6 +373,7 @@ static void update(struct cursor *c)
 			return;
 		}
 		c->active = true;
+		c->by_input = true;
 		c->shown_hot_x = hx;
 		c->shown_hot_y = hy;
 		changed = true;
@@ -431,8 +535,10 @@ void cursor_finish(struct server *srv)
 	struct cursor *c = srv->cursor;
 	if (!c)
 		return;
-	if (c->active && c->input)
+	if (c->by_input && c->input)
 		dispman_input_set_cursor_layer(c->input, NULL, 0, 0);
+	if (c->commit_idle)
+		wl_event_source_remove(c->commit_idle);
 	dispman_layer_destroy(c->layer);
 	icon_forget(c);
 	dispman_layer_destroy(c->icon_layer);
@@ -505,6 +611,42 @@ void cursor_set_surface(struct server *srv, struct wl_resource *pointer, struct 
 	c->client_hidden = !s;
 	c->hot_x = hot_x;
 	c->hot_y = hot_y;
+	update(c);
+}
+
+void cursor_pointer_at(struct server *srv, struct output *o, double lx, double ly)
+{
+	struct cursor *c = srv->cursor;
+	if (!c || (!o && !c->at))
+		return;
+	if (o == c->at && lx == c->lx && ly == c->ly)
+		return;
+	bool crossed = o != c->at;
+	c->at = o;
+	c->lx = lx;
+	c->ly = ly;
+	if (crossed || !c->active || !c->layer)
+		update(c);
+	else
+		place(c);
+}
+
+void cursor_output_removed(struct server *srv, struct output *o)
+{
+	struct cursor *c = srv->cursor;
+	if (!c)
+		return;
+	if (c->left == o->out)
+		c->left = NULL;
+	if (c->at != o && c->on != o->out)
+		return;
+	if (c->at == o)
+		c->at = NULL;
+	if (c->layer && c->on == o->out) {
+		drop_layer(c);
+		if (c->left == o->out)
+			c->left = NULL;
+	}
 	update(c);
 }
 

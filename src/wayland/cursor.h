@@ -40,6 +40,14 @@ void cursor_set_surface(struct server *srv, struct wl_resource *pointer, struct 
 void cursor_drag_icon(struct server *srv, struct surface *icon, double x, double y);
 /* The pointer moved during a drag: the icon follows. */
 void cursor_drag_motion(struct server *srv, double x, double y);
+/* The pointer is at (lx, ly) of the layout, on o, in an extended layout of several outputs:
+ * the cursor's layer goes on o (made again there when o is another output than before, the
+ * one it left committed without it) and is placed at the pointer minus the hotspot, then o
+ * is committed from an idle callback (one commit per batch of motion). o NULL: one output
+ * or a mirrored layout, where the input places the layer on the first output. */
+void cursor_pointer_at(struct server *srv, struct output *o, double lx, double ly);
+/* o is no longer served: a cursor layer on it goes (before o is freed). */
+void cursor_output_removed(struct server *srv, struct output *o);
 /* hide: never show a cursor (dispman_wayland_hide_cursor()). */
 void cursor_hide(struct server *srv, bool hide);
 

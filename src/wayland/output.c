@@ -6,11 +6,13 @@
 #include "output.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <dispman/input.h>
 
+#include "cursor.h"
 #include "layout.h"
 #include "surface.h"
 
@@ -287,8 +289,10 @@ const struct dispman_input_event *output_pointer_event(struct server *srv,
 	const struct dispman_input_event *ev, struct dispman_input_event *copy)
 {
 	size_t n = (size_t)wl_list_length(&srv->output_list);
-	if (srv->layout != DISPMAN_WAYLAND_LAYOUT_EXTEND || n < 2)
+	if (srv->layout != DISPMAN_WAYLAND_LAYOUT_EXTEND || n < 2) {
+		cursor_pointer_at(srv, NULL, 0, 0); /* the input places the cursor */
 		return ev;
+	}
 	struct box boxes[16];
 	if (n > sizeof(boxes) / sizeof(boxes[0]))
 		n = sizeof(boxes) / sizeof(boxes[0]);
@@ -316,9 +320,17 @@ const struct dispman_input_event *output_pointer_event(struct server *srv,
 		srv->pointer_ly = first->y + ev->y;
 	}
 	srv->pointer_in_layout = true;
-	layout_clamp(boxes, n, &srv->pointer_lx, &srv->pointer_ly);
+	int at = layout_clamp(boxes, n, &srv->pointer_lx, &srv->pointer_ly);
 	copy->x = srv->pointer_lx;
 	copy->y = srv->pointer_ly;
+	/* the drawn cursor goes on the output under the pointer */
+	struct output *under = NULL;
+	i = 0;
+	wl_list_for_each(o, &srv->output_list, link)
+		if (at >= 0 && i++ == (size_t)at)
+			under = o;
+	if (under)
+		cursor_pointer_at(srv, under, srv->pointer_lx, srv->pointer_ly);
 	return copy;
 }
 
@@ -385,11 +397,24 @@ struct output *output_add(struct server *srv, struct dispman_output *out, int *e
 	}
 	o->srv = srv;
 	o->out = out;
-	o->id = ++srv->next_output_id;
+	o->id = 0;
+	/* the connector of an output unplugged before: its id again */
+	const char *name = dispman_output_get_name(out);
+	for (size_t i = 0; name && i < sizeof(srv->gone_ids) / sizeof(srv->gone_ids[0]); i++) {
+		struct gone_id *g = &srv->gone_ids[i];
+		if (g->id && strcmp(g->name, name) == 0) {
+			o->id = g->id;
+			g->id = 0;
+		}
+	}
+	if (!o->id)
+		o->id = ++srv->next_output_id;
 	wl_list_init(&o->resources);
 	wl_list_init(&o->xdg_resources);
 	wl_list_init(&o->frames_inflight);
 	wl_list_init(&o->fb_inflight);
+	wl_list_init(&o->frames_waiting);
+	wl_list_init(&o->fb_waiting);
 	wl_list_init(&o->mirror_layers);
 	const struct dispman_mode *mode = dispman_output_get_current_mode(out);
 	/* the layout is the viewer's: the mode turned by the output's transform */
@@ -449,10 +474,31 @@ static void global_retire(struct server *srv, struct wl_global *global)
 	wl_event_source_timer_update(g->timer, 5000);
 }
 
+/* An output served since a hotplug goes: its connector's name keeps its id (the oldest
+ * entry makes room). */
+static void remember_id(struct server *srv, const struct output *o)
+{
+	const char *name = dispman_output_get_name(o->out);
+	size_t n = sizeof(srv->gone_ids) / sizeof(srv->gone_ids[0]), at = 0;
+	if (!name || strlen(name) >= sizeof(srv->gone_ids[0].name))
+		return;
+	bool found = false;
+	for (size_t i = 0; i < n && !found; i++) {
+		found = srv->gone_ids[i].id && strcmp(srv->gone_ids[i].name, name) == 0;
+		at = found ? i : at;
+	}
+	for (size_t i = 0; i < n && !found; i++)
+		if (srv->gone_ids[i].id < srv->gone_ids[at].id)
+			at = i; /* an empty one (id 0), else the oldest */
+	snprintf(srv->gone_ids[at].name, sizeof(srv->gone_ids[at].name), "%s", name);
+	srv->gone_ids[at].id = o->id;
+}
+
 void output_remove(struct output *o)
 {
 	struct server *srv = o->srv;
 	struct surface *s;
+	cursor_output_removed(srv, o);
 	wl_list_for_each(s, &srv->surfaces, link)
 		if (s->output == o && (s->mapped || s->layer))
 			surface_unmap(s);
@@ -473,6 +519,8 @@ void output_remove(struct output *o)
 		wl_list_remove(wl_resource_get_link(res));
 		wl_list_init(wl_resource_get_link(res));
 	}
+	if (o->global && o->hotplugged)
+		remember_id(srv, o);
 	if (o->global && o->hotplugged)
 		global_retire(srv, o->global);
 	else if (o->global)

@@ -320,6 +320,9 @@ static void on_surface_destroy(struct wl_listener *l, void *data)
 		wl_list_for_each(f, &o->fb_inflight, link)
 			if (f->surface == s)
 				f->surface = NULL;
+		wl_list_for_each(f, &o->fb_waiting, link)
+			if (f->surface == s)
+				f->surface = NULL;
 		struct mirror_layer *m, *tmp;
 		wl_list_for_each_safe(m, tmp, &o->mirror_layers, link)
 			if (m->surface == s)
@@ -456,8 +459,36 @@ static bool takes_frames(struct output *o)
 	return output_for(srv, 0) == o;
 }
 
+/* The frame callbacks and feedback o's frame answers, appended to frames and fbs: those
+ * of the surfaces it shows (o's waiting lists), and when it takes_frames() the server's
+ * and those of unplugged outputs (their surfaces go elsewhere). */
+static void take_waiting(struct output *o, bool takes, struct wl_list *frames,
+	struct wl_list *fbs)
+{
+	struct server *srv = o->srv;
+	wl_list_insert_list(frames->prev, &o->frames_waiting);
+	wl_list_init(&o->frames_waiting);
+	wl_list_insert_list(fbs->prev, &o->fb_waiting);
+	wl_list_init(&o->fb_waiting);
+	if (!takes)
+		return;
+	wl_list_insert_list(frames->prev, &srv->frames_waiting);
+	wl_list_init(&srv->frames_waiting);
+	wl_list_insert_list(fbs->prev, &srv->fb_waiting);
+	wl_list_init(&srv->fb_waiting);
+	struct output *other;
+	wl_list_for_each(other, &srv->output_list, link) {
+		if (other == o || !other->disconnected)
+			continue;
+		wl_list_insert_list(frames->prev, &other->frames_waiting);
+		wl_list_init(&other->frames_waiting);
+		wl_list_insert_list(fbs->prev, &other->fb_waiting);
+		wl_list_init(&other->fb_waiting);
+	}
+}
+
 /* One output's frame: its surfaces to its layers, one commit; the frame callbacks and
- * feedback waiting go with it (takes_frames()). */
+ * feedback waiting go with it (take_waiting()). */
 static void paint_output(struct output *o)
 {
 	struct server *srv = o->srv;
@@ -487,9 +518,10 @@ static void paint_output(struct output *o)
 	bool takes = takes_frames(o);
 	int ret = dispman_output_commit(o->out);
 	srv->stats.repaints++;
-	if (ret < 0 && !takes)
+	bool own = !wl_list_empty(&o->frames_waiting) || !wl_list_empty(&o->fb_waiting);
+	if (ret < 0 && !takes && !own)
 		wlog(DISPMAN_LOG_ERROR, "commit failed (%s)", strerror(-ret));
-	if (ret < 0 && !takes)
+	if (ret < 0 && !takes && !own)
 		return;
 	if (ret < 0) {
 		wlog(DISPMAN_LOG_ERROR, "commit failed (%s): frame callbacks sent without a flip",
@@ -497,8 +529,12 @@ static void paint_output(struct output *o)
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		uint32_t ms = (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
-		send_frame_callbacks(&srv->frames_waiting, ms, &srv->stats.frame_callbacks);
-		send_feedback(o, &srv->fb_waiting, false);
+		struct wl_list frames, fbs;
+		wl_list_init(&frames);
+		wl_list_init(&fbs);
+		take_waiting(o, takes, &frames, &fbs);
+		send_frame_callbacks(&frames, ms, &srv->stats.frame_callbacks);
+		send_feedback(o, &fbs, false);
 		return;
 	}
 	bool zero_copy = false;
@@ -509,15 +545,13 @@ static void paint_output(struct output *o)
 	if (zero_copy)
 		srv->stats.zero_copy_frames++;
 	o->flip_pending = true;
-	if (!takes)
-		return;
+	struct wl_list fbs;
+	wl_list_init(&fbs);
+	take_waiting(o, takes, &o->frames_inflight, &fbs);
 	struct feedback *f;
-	wl_list_for_each(f, &srv->fb_waiting, link)
+	wl_list_for_each(f, &fbs, link)
 		f->zero_copy = f->surface && f->surface->zero_copy;
-	wl_list_insert_list(o->frames_inflight.prev, &srv->frames_waiting);
-	wl_list_init(&srv->frames_waiting);
-	wl_list_insert_list(o->fb_inflight.prev, &srv->fb_waiting);
-	wl_list_init(&srv->fb_waiting);
+	wl_list_insert_list(o->fb_inflight.prev, &fbs);
 }
 
 /* paint_output() with srv->repainting set: the map changes it makes are the repaint's */
@@ -581,8 +615,9 @@ static void output_after_flip(struct output *o)
 			late_repaint_run(srv);
 		return;
 	}
-	if (o->dirty || ((!wl_list_empty(&srv->frames_waiting) ||
-			  !wl_list_empty(&srv->fb_waiting)) && takes_frames(o)))
+	if (o->dirty || !wl_list_empty(&o->frames_waiting) || !wl_list_empty(&o->fb_waiting) ||
+	    ((!wl_list_empty(&srv->frames_waiting) || !wl_list_empty(&srv->fb_waiting)) &&
+	     takes_frames(o)))
 		repaint_output(o);
 }
 
@@ -643,6 +678,11 @@ void scene_output_finish(struct output *o)
 	}
 	wl_list_insert_list(o->srv->fb_waiting.prev, &o->fb_inflight);
 	wl_list_init(&o->fb_inflight);
+	/* and those of its surfaces waiting for its next frame */
+	wl_list_insert_list(o->srv->frames_waiting.prev, &o->frames_waiting);
+	wl_list_init(&o->frames_waiting);
+	wl_list_insert_list(o->srv->fb_waiting.prev, &o->fb_waiting);
+	wl_list_init(&o->fb_waiting);
 }
 
 int scene_init(struct server *srv)

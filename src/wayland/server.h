@@ -83,7 +83,9 @@ struct server_input {
 struct output {
 	struct server *srv;
 	struct dispman_output *out;     /* the caller's (dispman_wayland_add_output()) */
-	uint32_t id;                    /* 1, 2, ... in the order added, never reused */
+	uint32_t id;                    /* 1, 2, ... in the order added; reused only by an
+					 * output of the same connector plugged in again
+					 * (server.gone_ids) */
 	struct wl_global *global;       /* wl_output */
 	struct wl_list resources;       /* its wl_output resources */
 	struct wl_list xdg_resources;   /* its zxdg_output_v1 resources */
@@ -102,6 +104,10 @@ struct output {
 					 * in (serve_new_outputs): removed when it is unplugged */
 	struct wl_list frames_inflight; /* wl_callback: in its committed frame */
 	struct wl_list fb_inflight;     /* feedback.link */
+	/* extended layout of several outputs: committed by surfaces it shows, for its next
+	 * frame (surface.c, scene.c); the others wait in the server's lists */
+	struct wl_list frames_waiting;  /* wl_callback */
+	struct wl_list fb_waiting;      /* feedback.link */
 	struct wl_list mirror_layers;   /* scene.c's mirror_layer.link (mirror layout) */
 	struct wl_list link;            /* server.output_list */
 };
@@ -117,6 +123,13 @@ struct server {
 	uint32_t refresh_mhz;
 	struct wl_list output_list;     /* output.link, in the order added */
 	uint32_t next_output_id;
+	/* output.c's: the ids of outputs served since a hotplug and unplugged since, by
+	 * connector name, so that the connector plugged in again gets its id back (and the
+	 * toplevels that asked for it with set_fullscreen go back to it) */
+	struct gone_id {
+		char name[32];
+		uint32_t id;
+	} gone_ids[8];
 	enum dispman_wayland_layout layout;
 	/* wayland.c's: serve outputs plugged in at run time (dispman_wayland_serve_new_outputs()),
 	 * added and removed from an idle callback after the hotplug */

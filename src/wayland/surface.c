@@ -183,6 +183,39 @@ void surface_unmap(struct surface *s)
 	server_schedule_repaint(s->srv);
 }
 
+/*
+ * Where a commit's frame callbacks and feedback wait for a frame: in an extended layout of
+ * several outputs, with the output that shows the surface (its frame answers them, however
+ * fast the others flip); else, or before the surface was shown, in the server's lists (the
+ * next frame of an output that shows a toplevel: scene.c).
+ */
+static void waiting_lists(struct surface *s, struct wl_list **frames, struct wl_list **fbs)
+{
+	struct server *srv = s->srv;
+	struct output *o = s->output;
+	if (o && !o->disconnected && srv->layout == DISPMAN_WAYLAND_LAYOUT_EXTEND &&
+	    wl_list_length(&srv->output_list) > 1) {
+		*frames = &o->frames_waiting;
+		*fbs = &o->fb_waiting;
+		return;
+	}
+	*frames = &srv->frames_waiting;
+	*fbs = &srv->fb_waiting;
+}
+
+/* The surface's feedback in list (waiting for a frame) is superseded: discarded. */
+static void discard_older(struct server *srv, struct wl_list *list, struct surface *s)
+{
+	struct feedback *f, *tmp;
+	wl_list_for_each_safe(f, tmp, list, link) {
+		if (f->surface == s) {
+			wp_presentation_feedback_send_discarded(f->resource);
+			srv->stats.discarded++;
+			wl_resource_destroy(f->resource);
+		}
+	}
+}
+
 /* Applies a committed state to the current state. */
 static void surface_commit_state(struct surface *s, struct surface_state *from)
 {
@@ -199,19 +232,17 @@ static void surface_commit_state(struct surface *s, struct surface_state *from)
 		from->buffer = NULL;
 	}
 	/* frames and feedbacks go to the next repaint, not to the surface */
-	wl_list_insert_list(srv->frames_waiting.prev, &from->frames);
+	struct wl_list *frames, *fbs;
+	waiting_lists(s, &frames, &fbs);
+	wl_list_insert_list(frames->prev, &from->frames);
 	wl_list_init(&from->frames);
 	if (!wl_list_empty(&from->feedbacks)) {
 		/* an older feedback of this surface not yet repainted is superseded */
-		struct feedback *f, *tmp;
-		wl_list_for_each_safe(f, tmp, &srv->fb_waiting, link) {
-			if (f->surface == s) {
-				wp_presentation_feedback_send_discarded(f->resource);
-				srv->stats.discarded++;
-				wl_resource_destroy(f->resource);
-			}
-		}
-		wl_list_insert_list(srv->fb_waiting.prev, &from->feedbacks);
+		discard_older(srv, &srv->fb_waiting, s);
+		struct output *o;
+		wl_list_for_each(o, &srv->output_list, link)
+			discard_older(srv, &o->fb_waiting, s);
+		wl_list_insert_list(fbs->prev, &from->feedbacks);
 		wl_list_init(&from->feedbacks);
 	}
 	if (from->damage_all || (from->damage.w > 0 && (from->viewport_changed ||
@@ -565,6 +596,11 @@ static void surface_resource_destroy(struct wl_resource *res)
 	wl_list_for_each_safe(f, ftmp, &srv->fb_waiting, link)
 		if (f->surface == s)
 			f->surface = NULL;
+	struct output *o;
+	wl_list_for_each(o, &srv->output_list, link)
+		wl_list_for_each(f, &o->fb_waiting, link)
+			if (f->surface == s)
+				f->surface = NULL;
 	wl_signal_emit(&srv->events.surface_destroy, s);
 	s->entered = false;     /* no leave for a surface being destroyed */
 	surface_unmap(s);

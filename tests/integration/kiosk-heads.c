@@ -15,13 +15,21 @@
  *   the wl_output named) equals that head's screendump.
  * mirror: dispman-kiosk --layout mirror with one toplevel painting a pattern: head 1's
  *   screendump must equal head 0's where both have pixels, and show the pattern.
+ * cursor: as extend but with the cursor shown (no --hide-cursor). The uinput mouse pushes the
+ *   pointer far left onto A: the kernel's atomic state (debugfs) shows a framebuffer on a
+ *   cursor plane of head 0's CRTC (the default cursor) and none on head 1's; then right
+ *   across the edge onto B, whose client sets its own cursor (hotspot 5,7) when it gets
+ *   wl_pointer.enter: a cursor plane of head 1's CRTC shows it at the pointer's last
+ *   position on B minus the hotspot, and head 0's cursor plane nothing.
  * hotplug: head 1 unplugged before dispman-kiosk --layout extend starts: the client sees
  *   one wl_output and maps toplevel A on it. Head 1 plugged in: a second wl_output global
  *   appears (right of head 0 in the layout), the client makes toplevel B full-screen on it
  *   and head 1's screendump shows B; unplugged again: the global is removed
- *   (wl_registry.global_remove) and B is configured with head 0's size and shown there.
+ *   (wl_registry.global_remove) and B is configured with head 0's size and shown there;
+ *   plugged in again (a new global), B goes back: configured with head 1's size, shown
+ *   there.
  *
- *   kiosk-heads KIOSK extend|mirror|hotplug
+ *   kiosk-heads KIOSK extend|mirror|hotplug|cursor
  *
  * Exit 77 (n/a) without two connected outputs and a screendump of the device.
  */
@@ -41,12 +49,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wayland-client.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
 
 #include <dispman/dispman.h>
 
 #include "xdg-shell-client-protocol.h"
 
 #include "check.h"
+#include "kms-util.h"
 #include "screendump.h"
 #include "uinput-dev.h"
 
@@ -63,6 +74,9 @@ static struct wl_output *outputs[2];
 static uint32_t output_global[2];
 static int n_outputs;
 static bool hotplug_mode;
+static bool cursor_mode;
+static struct wl_surface *cursor_surface; /* cursor mode: B's cursor, hotspot (5, 7) */
+static const char *pointer_on = "?";
 static char out_name[2][64];
 static int32_t out_x[2];
 
@@ -110,14 +124,22 @@ static void p_enter(void *d, struct wl_pointer *p, uint32_t serial, struct wl_su
 	wl_fixed_t x, wl_fixed_t y)
 {
 	client_log("ptr-enter %s %d %d", tag_of(s), wl_fixed_to_int(x), wl_fixed_to_int(y));
+	pointer_on = tag_of(s);
+	if (cursor_mode && cursor_surface && strcmp(pointer_on, "B") == 0)
+		wl_pointer_set_cursor(p, serial, cursor_surface, 5, 7);
 }
 
 static void p_leave(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s)
 {
 	client_log("ptr-leave %s", tag_of(s));
+	pointer_on = "?";
 }
 
-static void p_motion(void *d, struct wl_pointer *p, uint32_t t, wl_fixed_t x, wl_fixed_t y) {}
+static void p_motion(void *d, struct wl_pointer *p, uint32_t t, wl_fixed_t x, wl_fixed_t y)
+{
+	if (cursor_mode && strcmp(pointer_on, "B") == 0)
+		client_log("ptr-motion B %d %d", wl_fixed_to_int(x), wl_fixed_to_int(y));
+}
 static void p_button(void *d, struct wl_pointer *p, uint32_t serial, uint32_t t, uint32_t b,
 	uint32_t st) {}
 static void p_axis(void *d, struct wl_pointer *p, uint32_t t, uint32_t a, wl_fixed_t v) {}
@@ -198,7 +220,7 @@ static void global_remove(void *data, struct wl_registry *reg, uint32_t name)
 }
 static const struct wl_registry_listener registry_listener = { global, global_remove };
 
-static struct wl_buffer *paint(const struct win *w)
+static struct wl_buffer *paint_format(const struct win *w, uint32_t format)
 {
 	size_t stride = (size_t)w->w * 4, size = stride * (size_t)w->h;
 	int fd = memfd_create("kiosk-heads", MFD_CLOEXEC);
@@ -212,10 +234,15 @@ static struct wl_buffer *paint(const struct win *w)
 	munmap(px, size);
 	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
 	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w->w, w->h, (int32_t)stride,
-		WL_SHM_FORMAT_XRGB8888);
+		format);
 	wl_shm_pool_destroy(pool);
 	close(fd);
 	return b;
+}
+
+static struct wl_buffer *paint(const struct win *w)
+{
+	return paint_format(w, WL_SHM_FORMAT_XRGB8888);
 }
 
 static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
@@ -344,6 +371,14 @@ static int run_client(const char *log_path, const char *ready_path, bool mirror)
 		client_log("output %d %s at %d", i, out_name[i], out_x[i]);
 	if (hotplug_mode)
 		return run_hotplug_client(d, ready_path);
+	if (cursor_mode) {
+		/* B's cursor: 24x24, opaque magenta */
+		struct win c = { .w = 24, .h = 24, .colour = 0xffff00ff };
+		cursor_surface = wl_compositor_create_surface(compositor);
+		wl_surface_attach(cursor_surface, paint_format(&c, WL_SHM_FORMAT_ARGB8888), 0, 0);
+		wl_surface_damage(cursor_surface, 0, 0, 24, 24);
+		wl_surface_commit(cursor_surface);
+	}
 	CHECK(n_outputs == 2, "client: %d wl_output globals, not 2", n_outputs);
 	int n = mirror ? 1 : 2;
 	for (int i = 0; i < n; i++)
@@ -462,7 +497,173 @@ static size_t count_not(const struct rgb_image *img, uint32_t c)
 	return bad;
 }
 
-static char head0_name[64];
+static char head0_name[64], dev_path[256];
+
+/* ---- cursor: the kernel's atomic state (debugfs) ---- */
+
+/* The value of "\tKEY=" in the state's block that starts at block (up to the next line
+ * that does not start with a tab), copied to out; false when there is none. */
+static bool block_field(const char *block, const char *key, char *out, size_t len)
+{
+	char k[32];
+	snprintf(k, sizeof(k), "\n\t%s=", key);
+	const char *end = block + 1;
+	while ((end = strchr(end, '\n')) && end[1] == '\t')
+		end++;
+	const char *p = strstr(block, k);
+	if (!p || (end && p > end))
+		return false;
+	p += strlen(k);
+	size_t n = strcspn(p, "\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, p, n);
+	out[n] = 0;
+	return true;
+}
+
+/* The CRTC (its name in the state, "crtc-1") that drives the connector named name. */
+static bool head_crtc(const char *state, const char *name, char *crtc, size_t len)
+{
+	char head[96];
+	snprintf(head, sizeof(head), "]: %s\n", name);
+	for (const char *p = state; (p = strstr(p, "connector[")); p++) {
+		const char *nl = strchr(p, '\n');
+		const char *h = strstr(p, head);
+		if (h && nl && h < nl)
+			return block_field(p, "crtc", crtc, len);
+	}
+	return false;
+}
+
+static uint32_t cursor_plane_ids[16];
+static size_t n_cursor_plane_ids;
+static char state_path[256];
+
+/* Whether a cursor plane shows a framebuffer on the CRTC named crtc, and where. */
+static bool cursor_on(const char *state, const char *crtc, int *x, int *y)
+{
+	for (size_t i = 0; i < n_cursor_plane_ids; i++) {
+		char head[32], on[64], fb[32], pos[64];
+		snprintf(head, sizeof(head), "plane[%u]:", cursor_plane_ids[i]);
+		const char *p = strstr(state, head);
+		if (!p || !block_field(p, "crtc", on, sizeof(on)) || strcmp(on, crtc) != 0 ||
+		    !block_field(p, "fb", fb, sizeof(fb)) || atoi(fb) == 0)
+			continue;
+		int w, h;
+		CHECK(block_field(p, "crtc-pos", pos, sizeof(pos)) &&
+			sscanf(pos, "%dx%d%d%d", &w, &h, x, y) == 4, "plane %u: no crtc-pos",
+			cursor_plane_ids[i]);
+		return true;
+	}
+	return false;
+}
+
+/* The device's cursor planes (libdrm, no master needed) and its debugfs state file. */
+static void find_cursor_planes(void)
+{
+	int fd = open(dev_path, O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0, "%s: %s", dev_path, strerror(errno));
+	drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
+	drmModePlaneResPtr res = drmModeGetPlaneResources(fd);
+	CHECK(res, "no plane resources");
+	for (uint32_t i = 0; i < res->count_planes; i++) {
+		drmModeObjectPropertiesPtr props = drmModeObjectGetProperties(fd, res->planes[i],
+			DRM_MODE_OBJECT_PLANE);
+		for (uint32_t j = 0; props && j < props->count_props; j++) {
+			drmModePropertyPtr pr = drmModeGetProperty(fd, props->props[j]);
+			if (pr && strcmp(pr->name, "type") == 0 &&
+			    props->prop_values[j] == DRM_PLANE_TYPE_CURSOR && n_cursor_plane_ids < 16)
+				cursor_plane_ids[n_cursor_plane_ids++] = res->planes[i];
+			drmModeFreeProperty(pr);
+		}
+		drmModeFreeObjectProperties(props);
+	}
+	drmModeFreePlaneResources(res);
+	if (debugfs_dri_path(fd, "state", state_path, sizeof(state_path)) < 0 ||
+	    access(state_path, R_OK) != 0)
+		state_path[0] = 0;
+	close(fd);
+}
+
+static char *read_state(void)
+{
+	static char buf[1 << 17];
+	FILE *f = fopen(state_path, "r");
+	CHECK(f, "%s: %s", state_path, strerror(errno));
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* The pointer's last position on B the client was told (enter or motion). */
+static void last_on_b(const char *log, int *x, int *y)
+{
+	const char *last = NULL;
+	for (const char *p = log; (p = strstr(p, "ptr-")); p++)
+		if (strncmp(p, "ptr-enter B ", 12) == 0 || strncmp(p, "ptr-motion B ", 13) == 0)
+			last = p;
+	CHECK(last && sscanf(strchr(last, 'B') + 1, "%d %d", x, y) == 2,
+		"no pointer position on B in the log:\n%s", log);
+}
+
+/*
+ * Waits up to 5 s for a cursor plane with a framebuffer on head on_head (at (x, y) when
+ * exact) and none on the other head; fails with the state otherwise.
+ */
+static void expect_cursor(const char crtc[2][64], int on_head, bool exact, int x, int y,
+	const char *what)
+{
+	int cx = 0, cy = 0, ox, oy;
+	bool on = false, other = true;
+	for (int i = 0; i < 50; i++) {
+		const char *st = read_state();
+		on = cursor_on(st, crtc[on_head], &cx, &cy);
+		other = cursor_on(st, crtc[!on_head], &ox, &oy);
+		if (on && !other && (!exact || (cx == x && cy == y))) {
+			printf("%s: on head %d's cursor plane (%s) at %d,%d; none on head %d\n",
+				what, on_head, crtc[on_head], cx, cy, !on_head);
+			return;
+		}
+		usleep(100000);
+	}
+	FAIL("%s: want a cursor on head %d (%s)%s, none on head %d; cursor on head %d: %s "
+		"(%d,%d), on head %d: %s\nstate:\n%s", what, on_head, crtc[on_head],
+		exact ? " at the pointer minus the hotspot" : "", !on_head, on_head,
+		on ? "yes" : "no", cx, cy, !on_head, other ? "yes" : "no", read_state());
+}
+
+/* cursor: the default cursor on head 0, then B's own on head 1 at the pointer. */
+static void check_cursor(int mouse, const char *log_path, pid_t kiosk)
+{
+	find_cursor_planes();
+	CHECK(state_path[0] && n_cursor_plane_ids >= 2, "needs the debugfs state and a cursor "
+		"plane per head (%zu cursor planes, state %s)", n_cursor_plane_ids,
+		state_path[0] ? state_path : "(none)");
+	char crtc[2][64];
+	const char *st = read_state();
+	CHECK(head_crtc(st, head0_name, crtc[0], sizeof(crtc[0])) &&
+		head_crtc(st, head1_name, crtc[1], sizeof(crtc[1])) && strcmp(crtc[0], crtc[1]),
+		"no CRTCs of %s and %s in the state:\n%s", head0_name, head1_name, st);
+	printf("%zu cursor planes; %s on %s, %s on %s\n", n_cursor_plane_ids, head0_name,
+		crtc[0], head1_name, crtc[1]);
+	/* far left and up, then a little down: on A, the default cursor on head 0 */
+	for (int i = 0; i < 6; i++)
+		move(mouse, -2000, -2000);
+	move(mouse, 0, 40);
+	wait_log(log_path, "ptr-enter A", kiosk, 60);
+	expect_cursor(crtc, 0, false, 0, 0, "on A (the default cursor)");
+	/* right across the edge onto B: B's cursor on head 1 */
+	for (int i = 0; i < 40 && !strstr(slurp(log_path), "ptr-enter B"); i++)
+		move(mouse, 150, 0);
+	wait_log(log_path, "ptr-enter B", kiosk, 60);
+	usleep(500000); /* the last motion reached the client */
+	int x, y;
+	last_on_b(slurp(log_path), &x, &y);
+	printf("pointer on B at %d,%d\n", x, y);
+	expect_cursor(crtc, 1, true, x - 5, y - 7, "on B (its own cursor, hotspot 5,7)");
+}
 
 /* grim -o NAME (zwlr_screencopy_manager_v1.capture_output of that wl_output) as a PPM must
  * equal the head's screendump. */
@@ -498,12 +699,15 @@ int main(int argc, char **argv)
 {
 	if (argc == 5 && strcmp(argv[1], "--client") == 0) {
 		hotplug_mode = strcmp(argv[4], "hotplug") == 0;
+		cursor_mode = strcmp(argv[4], "cursor") == 0;
 		return run_client(argv[2], argv[3], strcmp(argv[4], "mirror") == 0);
 	}
 	CHECK(argc == 3 && (strcmp(argv[2], "extend") == 0 || strcmp(argv[2], "mirror") == 0 ||
-		strcmp(argv[2], "hotplug") == 0), "usage: kiosk-heads KIOSK extend|mirror|hotplug");
+		strcmp(argv[2], "hotplug") == 0 || strcmp(argv[2], "cursor") == 0),
+		"usage: kiosk-heads KIOSK extend|mirror|hotplug|cursor");
 	bool mirror = strcmp(argv[2], "mirror") == 0;
 	bool hotplug = strcmp(argv[2], "hotplug") == 0;
+	bool cursor = strcmp(argv[2], "cursor") == 0;
 
 	/* two connected outputs and a screendump, or n/a */
 	struct dispman_device *dev = dispman_device_open(check_device());
@@ -516,6 +720,7 @@ int main(int argc, char **argv)
 	bool dumps = screendump_available(dispman_device_get_path(dev));
 	const char *card = strrchr(dispman_device_get_path(dev), '/');
 	snprintf(card_name, sizeof(card_name), "%s", card ? card + 1 : "card0");
+	snprintf(dev_path, sizeof(dev_path), "%s", dispman_device_get_path(dev));
 	snprintf(head0_name, sizeof(head0_name), "%s",
 		dispman_output_get_name(dispman_device_get_output(dev, 0)));
 	if (dispman_device_get_output_count(dev) > 1)
@@ -559,10 +764,15 @@ int main(int argc, char **argv)
 		char self[4096];
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		self[n > 0 ? n : 0] = 0;
-		execl(argv[1], argv[1], "--socket", "kiosk-heads", "--layout",
-			hotplug ? "extend" : argv[2], "--hide-cursor", "--input",
-			mouse.devnode, "--", self, "--client", log_path, ready, argv[2],
-			(char *)NULL);
+		const char *layout = hotplug || cursor ? "extend" : argv[2];
+		if (cursor) /* the cursor shown */
+			execl(argv[1], argv[1], "--socket", "kiosk-heads", "--layout", layout,
+				"--input", mouse.devnode, "--", self, "--client", log_path, ready,
+				argv[2], (char *)NULL);
+		else
+			execl(argv[1], argv[1], "--socket", "kiosk-heads", "--layout", layout,
+				"--hide-cursor", "--input", mouse.devnode, "--", self, "--client",
+				log_path, ready, argv[2], (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; access(ready, F_OK) != 0; i++) {
@@ -574,6 +784,14 @@ int main(int argc, char **argv)
 	usleep(500000); /* a frame or two more: the screendump reads what is scanned out */
 	const char *log = slurp(log_path);
 	printf("client log:\n%s", log);
+	if (cursor) {
+		check_cursor(mouse.fd, log_path, kiosk);
+		kill(kiosk, SIGTERM);
+		waitpid(kiosk, NULL, 0);
+		uinput_destroy(&mouse);
+		printf("PASS\n");
+		return 0;
+	}
 	struct rgb_image img[2];
 	if (hotplug) {
 		dump(0, dir, &img[0]);
@@ -616,6 +834,26 @@ int main(int argc, char **argv)
 		printf("head 1 unplugged: wl_output removed, B on head 0: %zu pixels are not "
 			"#%06x\n", bad, colour[1]);
 		CHECK(bad == 0, "head 0 does not show B after head 1 went");
+		/* plugged in again: a new global, and B (full-screen on it) goes back */
+		snprintf(want, sizeof(want), "configure B %d %d", w1, h1);
+		size_t seen = strlen(slurp(log_path));
+		plug("on");
+		for (int i = 0; i < 1200; i++) {
+			const char *now = slurp(log_path);
+			if (strlen(now) > seen && strstr(now + seen, want))
+				break;
+			CHECK(i < 1199, "B did not go back to head 1 after the replug; log:\n%s",
+				now);
+			CHECK(waitpid(kiosk, NULL, WNOHANG) == 0, "dispman-kiosk exited");
+			usleep(100000);
+		}
+		usleep(1500000);
+		rgb_image_free(&img[1]);
+		dump(1, dir, &img[1]);
+		bad = count_not(&img[1], colour[1]);
+		printf("head 1 plugged in again: B configured %dx%d; head 1: %zu pixels are not "
+			"#%06x\n", w1, h1, bad, colour[1]);
+		CHECK(bad == 0, "head 1 does not show B again after the replug");
 	} else {
 		dump(0, dir, &img[0]);
 		dump(1, dir, &img[1]);

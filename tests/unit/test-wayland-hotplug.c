@@ -7,7 +7,9 @@
  * again, the global is removed. Off (the default), plugging it in adds nothing. And a
  * virtual pointer made with that output (create_virtual_pointer_with_output): its absolute
  * motion lands on that output, where the client's toplevel full-screen on it gets
- * wl_pointer.enter at the point asked for.
+ * wl_pointer.enter at the point asked for. And a toplevel full-screen on that output
+ * (set_fullscreen with its wl_output) goes to the first output when it is unplugged and
+ * back to it when it is plugged in again (a new global for the same connector).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,6 +49,7 @@ struct fixture {
 	struct wl_pointer *pointer;
 	struct zwlr_virtual_pointer_manager_v1 *pointers;
 	uint32_t configure_serial;
+	int32_t conf_w, conf_h;         /* the toplevel's last configure */
 	int32_t enter_x, enter_y;       /* -1: no wl_pointer.enter */
 };
 
@@ -279,12 +282,58 @@ static void test_virtual_pointer_on_output(void **state)
 	wl_pair_pump(f->wl, f->client);
 }
 
+static void tl_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
+	struct wl_array *states)
+{
+	struct fixture *f = data;
+	f->conf_w = w;
+	f->conf_h = h;
+}
+static void tl_close(void *data, struct xdg_toplevel *t) {}
+static const struct xdg_toplevel_listener tl_listener = { tl_configure, tl_close };
+
+/* A toplevel full-screen on the plugged-in output: configured 800x600; unplugged, with the
+ * first output's 1024x768; plugged in again, 800x600 again. */
+static void test_fullscreen_back_on_replug(void **state)
+{
+	struct fixture *f = *state;
+	assert_int_equal(dispman_wayland_serve_new_outputs(f->wl, true), 0);
+	plug(f, true);
+	CHECK(f->compositor && f->wm && f->second);
+	struct wl_surface *s = wl_compositor_create_surface(f->compositor);
+	struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(f->wm, s);
+	xdg_surface_add_listener(xs, &xs_listener, f);
+	struct xdg_toplevel *t = xdg_surface_get_toplevel(xs);
+	xdg_toplevel_add_listener(t, &tl_listener, f);
+	xdg_toplevel_set_fullscreen(t, f->second);
+	wl_surface_commit(s);
+	wl_pair_pump(f->wl, f->client);
+	CHECK(f->configure_serial != 0);
+	xdg_surface_ack_configure(xs, f->configure_serial);
+	assert_int_equal(f->conf_w, 800);
+	assert_int_equal(f->conf_h, 600);
+	plug(f, false);
+	assert_int_equal(f->removed, 1);
+	assert_int_equal(f->conf_w, 1024);
+	assert_int_equal(f->conf_h, 768);
+	plug(f, true);
+	assert_int_equal(f->n_names, 3); /* a new global */
+	assert_int_equal(f->conf_w, 800);
+	assert_int_equal(f->conf_h, 600);
+	xdg_toplevel_destroy(t);
+	xdg_surface_destroy(xs);
+	wl_surface_destroy(s);
+	wl_pair_pump(f->wl, f->client);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
 		{ "new-outputs@added-and-removed", test_added_and_removed, setup, teardown, NULL },
 		{ "new-outputs@off-by-default", test_off_by_default, setup, teardown, NULL },
 		{ "new-outputs@virtual-pointer-on-output", test_virtual_pointer_on_output, setup,
+			teardown, NULL },
+		{ "new-outputs@fullscreen-back-on-replug", test_fullscreen_back_on_replug, setup,
 			teardown, NULL },
 	};
 	return unit_main("new-outputs", tests, UNIT_ARRAY_LEN(tests), argc, argv);
