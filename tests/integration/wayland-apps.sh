@@ -46,7 +46,7 @@
 #   firefox    Firefox ESR --kiosk (a fresh profile, devtools.console.stdout.content) and
 #   chromium   Chromium --ozone-platform=wayland --kiosk (--enable-logging=stderr) on a
 #              local page whose handlers log to the console, with the uinput pointer
-#              and (uinput-touch, the 6th argument) a touch screen: its background is
+#              and its touch screen (uinput-pointer --touch): its background is
 #              on the output (captured); typed keys reach its key handler; a click
 #              reaches its mousedown handler at the place clicked, a tap its touchstart
 #              at the place tapped; a click on its <select> opens the browser's popup,
@@ -66,7 +66,6 @@
 # DISPMAN_APPS_ANY_PROFILE=1 runs them anywhere.
 set -u
 case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-} pointer_tool=${5:-}
-touch_tool=${6:-} # the browser cases: uinput-touch
 if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	case "$case_:${DISPMAN_VM_PROFILE:-}" in
 	gtk3-popup:vkms-6.1|gtk3-popup:) ;;
@@ -169,7 +168,7 @@ kargs=()
 # gives the compositor neither: their checks must then fail.
 [ "$case_" = mpv ] && pointer_tool=${6:-}
 ptr_opts=()
-case "$case_" in qt6|gtk4|gtk3-popup|gtk4-popup) ptr_opts=(--touch) ;; esac
+case "$case_" in qt6|gtk4|gtk3-popup|gtk4-popup|firefox|chromium) ptr_opts=(--touch) ;; esac
 if [ "${case_%-popup}" != "$case_" ] || [ "$case_" = dnd ] || [ "$case_" = firefox ] ||
 	[ "$case_" = chromium ] || [ "$case_" = foot ] || [ "$case_" = mpv ] ||
 	[ "$case_" = qt6 ] || [ "$case_" = gtk4 ]; then
@@ -202,31 +201,6 @@ psync() { # until uinput-pointer wrote everything sent
 		sleep 0.2
 	done
 	fail "uinput-pointer did not answer"
-}
-# The touch screen (the browser cases, when uinput-touch is the 6th argument): uinput-touch
-# reading a FIFO as uinput-pointer does, its node on its first line, "ok" for each sync.
-touch_in= touchpid=
-if { [ "$case_" = firefox ] || [ "$case_" = chromium ]; } && [ -n "$touch_tool" ]; then
-	mkfifo "$XDG_RUNTIME_DIR/touch.in" || fail "mkfifo in $XDG_RUNTIME_DIR"
-	# without the pointer FIFO's write end (else uinput-pointer never sees its EOF)
-	"$touch_tool" <"$XDG_RUNTIME_DIR/touch.in" >"$out/touch.out" 2>"$out/touch.err" {ptr_in}>&- &
-	touchpid=$!
-	exec {touch_in}>"$XDG_RUNTIME_DIR/touch.in"
-	for ((i = 0; i < 150; i++)); do [ -s "$out/touch.out" ] && break; sleep 0.2; done
-	touchdev=$(head -n 1 "$out/touch.out")
-	[ -e "$touchdev" ] || fail "uinput-touch made no touch screen: $(cat "$out/touch.err")"
-	kargs+=(--input "$touchdev")
-fi
-tsend() { echo "$*" >&"$touch_in"; }
-tsync() { # until uinput-touch wrote everything sent
-	local n
-	n=$(grep -c '^ok$' "$out/touch.out")
-	tsend sync
-	for ((i = 0; i < 600; i++)); do
-		[ "$(grep -c '^ok$' "$out/touch.out")" -gt "$n" ] && return 0
-		sleep 0.2
-	done
-	fail "uinput-touch did not answer"
 }
 ncap=0
 capture() { # the output's frame now, into $cap
@@ -964,11 +938,10 @@ JS
 	# a tap on the touch screen (Firefox with dom.w3c_touch_events.enabled; Chromium
 	# enables touch events when the seat has touch): the page's touchstart at the output
 	# pixel tapped, as for the click
-	if [ -n "$touch_in" ]; then
-		tsend "size $ow $oh"
+	if [ -z "${DISPMAN_APPS_NO_POINTER:-}" ]; then
 		tx=$((ow * 2 / 5)) ty=$((oh * 2 / 5))
-		tsend "tap $tx $ty"
-		tsync
+		psend "tap $tx $ty"
+		psync
 		wait_page '^touchstart ' 120
 		read -r _ ttx tty tcx tcy tt <<<"$(plog | grep '^touchstart [0-9]* [0-9]* ' | tail -n 1)"
 		[ -n "$tt" ] || fail "the page's touchstart line is not 'X Y CX CY TAG': $(plog | grep '^touchstart ' | tail -n 1)"
@@ -1098,10 +1071,6 @@ wait "$kbpid" 2>/dev/null
 if [ -n "$ptr_in" ]; then
 	exec {ptr_in}>&-
 	wait "$ptrpid" 2>/dev/null
-fi
-if [ -n "$touch_in" ]; then
-	exec {touch_in}>&-
-	wait "$touchpid" 2>/dev/null
 fi
 if grep -E "AddressSanitizer|LeakSanitizer|runtime error" "$out/kiosk.log"; then
 	fail "sanitizer report from dispman-kiosk"
