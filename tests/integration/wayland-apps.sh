@@ -58,19 +58,23 @@
 # and /proc), and it exits 0 on SIGTERM without an ASan/LSan/UBSan report.
 # Files go to $DISPMAN_VM_OUT/wayland-app-CASE.
 # The CI time budget: gtk3-popup (a GTK 3 start, then clicks and captures: one and a half
-# to three minutes under TCG) runs on vkms-6.1 only, where it replaces zenity (its dialog's
-# entry is typed into: GTK 3 keyboard input is still tested there); zenity runs on the
-# other writeback profiles. gtk4-popup (as long) runs on vkms-6.12 only, the one profile
-# without another GTK client test; dnd (two GTK 3 starts) on vkms-6.1 only; the clipboard
-# on virtio-gpu and vkms-6.12.
+# to three minutes under TCG) runs on vkms-6.1 and virtio-gpu, where it replaces zenity (its
+# dialog's entry is typed into: GTK 3 keyboard input is still tested there); zenity runs on
+# vkms-6.12 and multi. gtk4-popup (as long) runs on vkms-6.12 only, gtk4 (keyboard, click
+# and tap) on virtio-gpu and vkms-6.1; dnd (two GTK 3 starts) on vkms-6.1 only; the
+# clipboard on virtio-gpu and vkms-6.12.
 # DISPMAN_APPS_ANY_PROFILE=1 runs them anywhere.
 set -u
 case_=$1 kiosk=$2 keys=$3 src=$4 clip=${5:-} pointer_tool=${5:-}
 if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	case "$case_:${DISPMAN_VM_PROFILE:-}" in
-	gtk3-popup:vkms-6.1|gtk3-popup:) ;;
+	gtk3-popup:vkms-6.1|gtk3-popup:virtio-gpu|gtk3-popup:) ;;
 	gtk3-popup:*)
-		echo "n/a: gtk3-popup runs on vkms-6.1 only (CI time budget)"
+		echo "n/a: gtk3-popup runs on vkms-6.1 and virtio-gpu only (CI time budget)"
+		exit 77 ;;
+	gtk4:vkms-6.1|gtk4:virtio-gpu|gtk4:) ;;
+	gtk4:*)
+		echo "n/a: gtk4 runs on vkms-6.1 and virtio-gpu only (CI time budget)"
 		exit 77 ;;
 	dnd:vkms-6.1|dnd:) ;;
 	dnd:*)
@@ -88,8 +92,8 @@ if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	chromium:*)
 		echo "n/a: chromium runs on vkms-6.12 only (CI time budget)"
 		exit 77 ;;
-	zenity:vkms-6.1)
-		echo "n/a: on vkms-6.1 gtk3-popup types into a GTK 3 entry instead (CI time budget)"
+	zenity:vkms-6.1|zenity:virtio-gpu)
+		echo "n/a: on ${DISPMAN_VM_PROFILE} gtk3-popup types into a GTK 3 entry instead (CI time budget)"
 		exit 77 ;;
 	clipboard:virtio-gpu|clipboard:vkms-6.12|clipboard:) ;;
 	clipboard:*)
