@@ -172,7 +172,7 @@ kargs=()
 # gives the compositor neither: their checks must then fail.
 [ "$case_" = mpv ] && pointer_tool=${6:-}
 ptr_opts=()
-case "$case_" in qt6|gtk4|gtk3-popup|gtk4-popup|firefox|chromium) ptr_opts=(--touch) ;; esac
+case "$case_" in qt6|gtk4|gtk3-popup|gtk4-popup|firefox|chromium|mpv) ptr_opts=(--touch) ;; esac
 if [ "${case_%-popup}" != "$case_" ] || [ "$case_" = dnd ] || [ "$case_" = firefox ] ||
 	[ "$case_" = chromium ] || [ "$case_" = foot ] || [ "$case_" = mpv ] ||
 	[ "$case_" = qt6 ] || [ "$case_" = gtk4 ]; then
@@ -544,6 +544,20 @@ mpv)
 	wx=$((cx - (ow - 640) / 2)) wy=$((cy - (oh - 360) / 2))
 	echo "mpv: clicked output pixel ($cx, $cy), its MBTN_LEFT binding printed ($mx, $my), want ($wx, $wy)"
 	near "$mx" "$wx" 2 && near "$my" "$wy" 2 || fail "mpv saw the click at ($mx, $my), not ($wx, $wy)"
+	# a tap elsewhere on the picture: mpv 0.35 reads wl_touch, a touch down is its
+	# MBTN_LEFT at the touch point, so the binding prints a second position
+	clicks() { cat "$out/client-mpv.out" "$out/client-mpv.log" 2>/dev/null | grep -a -c '^click {'; }
+	n=$(clicks)
+	tx=$((ow / 2 - 57)) ty=$((oh / 2 + 31))
+	psend "tap $tx $ty"
+	psync
+	for ((i = 0; i < 600 && $(clicks) <= n; i++)); do sleep 0.2; done
+	[ "$(clicks)" -gt "$n" ] || fail "mpv printed no position for the tap at ($tx, $ty)"
+	line=$(cat "$out/client-mpv.out" "$out/client-mpv.log" 2>/dev/null | grep -a '^click {' | tail -n 1)
+	read -r mx my <<<"$(echo "$line" | sed -n 's/^click {"x":\([0-9]*\),"y":\([0-9]*\).*$/\1 \2/p')"
+	wx=$((tx - (ow - 640) / 2)) wy=$((ty - (oh - 360) / 2))
+	echo "mpv: tapped output pixel ($tx, $ty), its MBTN_LEFT binding printed ($mx, $my), want ($wx, $wy)"
+	near "$mx" "$wx" 2 && near "$my" "$wy" 2 || fail "mpv saw the tap at ($mx, $my), not ($wx, $wy)"
 	send "type q"
 	keys_sync
 	wait_exit mpv "$cpid" 60
