@@ -172,10 +172,10 @@ kargs=()
 # gives the compositor neither: their checks must then fail.
 [ "$case_" = mpv ] && pointer_tool=${6:-}
 ptr_opts=()
-case "$case_" in qt6|gtk4|gtk3-popup|gtk4-popup|firefox|chromium|mpv) ptr_opts=(--touch) ;; esac
+case "$case_" in qt6|gtk4|gtk3-popup|gtk4-popup|firefox|chromium|mpv|egl) ptr_opts=(--touch) ;; esac
 if [ "${case_%-popup}" != "$case_" ] || [ "$case_" = dnd ] || [ "$case_" = firefox ] ||
 	[ "$case_" = chromium ] || [ "$case_" = foot ] || [ "$case_" = mpv ] ||
-	[ "$case_" = qt6 ] || [ "$case_" = gtk4 ]; then
+	[ "$case_" = qt6 ] || [ "$case_" = gtk4 ] || [ "$case_" = egl ]; then
 	# the FIFO where one can be made: not on the 9p share that holds $out
 	mkfifo "$XDG_RUNTIME_DIR/pointer.in" || fail "mkfifo in $XDG_RUNTIME_DIR"
 	"$pointer_tool" "${ptr_opts[@]}" <"$XDG_RUNTIME_DIR/pointer.in" >"$out/pointer.out" 2>"$out/pointer.err" &
@@ -510,6 +510,67 @@ qt6)
 	fi
 	[ "$got" = "Hello Qt 6" ] || fail "the QML TextField printed '$got', want 'Hello Qt 6'"
 	echo "QML TextField onAccepted printed '$got'"
+	;;
+egl)
+	# weston-simple-egl (GLES through Mesa's llvmpipe: no GPU), judged by what it does: it
+	# draws its triangle (red, green and blue corners) in a capture; a left press on it
+	# asks to move its window (xdg_toplevel.move with the press's serial: the pointer
+	# reached it; the kiosk ignores the move), a touch down too (with the touch's serial);
+	# Esc ends it with exit 0.
+	run_client egl weston-simple-egl -o
+	wait_focus egl "$cpid" 180
+	epid=$cpid
+	f0=$(stat frame_callbacks)
+	for ((i = 0; i < 300; i++)); do
+		[ "$(stat frame_callbacks)" -ge $((f0 + 5)) ] && break
+		kill -0 "$epid" 2>/dev/null || fail "weston-simple-egl exited while drawing"
+		sleep 0.2
+	done
+	capture
+	python3 - "$cap" <<'PY' || fail "no triangle of weston-simple-egl in the capture"
+import sys
+data = open(sys.argv[1], "rb").read()
+magic, dims, maxval, px = data.split(b"\n", 3)
+w, h = map(int, dims.split())
+n = [0, 0, 0]  # every 4th pixel of every 4th row (Python is slow under TCG)
+for y in range(0, h, 4):
+    for x in range(0, w, 4):
+        i = (y * w + x) * 3
+        c = px[i:i + 3]
+        for k in range(3):
+            if c[k] > 160 and max(c[j] for j in range(3) if j != k) < 90:
+                n[k] += 1
+print(f"weston-simple-egl: {w}x{h} capture, strongly red/green/blue samples {n}")
+sys.exit(0 if min(n) >= 20 else 1)
+PY
+	read -r ow oh <<<"$(python3 "$src/wayland-apps-gtk3-check.py" size "$cap")"
+	psend "size $ow $oh"
+	# moves: serials of the client's xdg_toplevel.move requests, in order
+	moves() { grep -a -o -e '-> xdg_toplevel[@#][0-9]*\.move(wl_seat[@#][0-9]*, [0-9]*)' \
+		"$out/client-egl.log" | sed 's/.*, \([0-9]*\))$/\1/'; }
+	psend "move $((ow / 2)) $((oh / 2))"
+	psend "sleep 300"
+	psend click
+	psync
+	for ((i = 0; i < 600; i++)); do [ -n "$(moves)" ] && break; sleep 0.2; done
+	bs=$(grep -a -o 'wl_pointer[@#][0-9]*\.button([0-9]*, [0-9]*, 272, 1)' "$out/client-egl.log" |
+		tail -n 1 | sed 's/.*button(\([0-9]*\),.*/\1/')
+	ms=$(moves | tail -n 1)
+	echo "weston-simple-egl: left press serial '$bs', its xdg_toplevel.move serial '$ms'"
+	[ -n "$bs" ] && [ "$bs" = "$ms" ] || fail "weston-simple-egl asked no move with its press's serial"
+	psend "tap $((ow / 3)) $((oh / 3))"
+	psync
+	for ((i = 0; i < 600; i++)); do [ "$(moves | wc -l)" -ge 2 ] && break; sleep 0.2; done
+	ts=$(grep -a -o 'wl_touch[@#][0-9]*\.down([0-9]*,' "$out/client-egl.log" | tail -n 1 |
+		sed 's/.*down(\([0-9]*\),/\1/')
+	ms=$(moves | tail -n 1)
+	echo "weston-simple-egl: touch down serial '$ts', its xdg_toplevel.move serial '$ms'"
+	[ -n "$ts" ] && [ "$ts" = "$ms" ] || fail "weston-simple-egl asked no move with its touch's serial"
+	send "key escape"
+	keys_sync
+	wait_exit egl "$epid" 60
+	[ "$crc" = 0 ] || fail "weston-simple-egl exited $crc after Esc"
+	echo "weston-simple-egl ended on Esc (exit 0)"
 	;;
 mpv)
 	[ -f "$clip" ] || fail "no clip $clip"
