@@ -3,8 +3,10 @@
 // all of it on an opaque #3070b0 background (checked in a capture): a press of the mouse
 // in its left half prints "click X Y" (a MouseArea, window coordinates), a touch in its
 // right half "touch X Y" (a MultiPointTouchArea that takes no mouse: only wl_touch
-// reaches it); on Enter its TextField's onAccepted prints "typed: TEXT" and quits. QML's
-// console.log goes to stderr as "qml: ...".
+// reaches it); a ComboBox near its top-left corner prints "combo opened X Y W H" (its
+// popup's place and size in the window) and "combo closed" as its popup opens and closes,
+// and "combo activated TEXT" when an item is picked; on Enter its TextField's onAccepted
+// prints "typed: TEXT" and quits. QML's console.log goes to stderr as "qml: ...".
 import QtQuick
 import QtQuick.Controls
 
@@ -29,6 +31,23 @@ ApplicationWindow {
 		mouseEnabled: false
 		onPressed: (points) => console.log("touch " + Math.round(touchArea.x + points[0].x) + " " +
 			Math.round(points[0].y))
+	}
+	ComboBox {
+		id: combo
+		x: 40
+		y: 40
+		width: 240
+		height: 40
+		focusPolicy: Qt.NoFocus
+		model: ["one", "two", "three"]
+		popup.onOpened: {
+			var p = combo.popup.contentItem.mapToItem(null, 0, 0)
+			console.log("combo opened " + Math.round(p.x) + " " + Math.round(p.y) + " " +
+				Math.round(combo.popup.contentItem.width) + " " +
+				Math.round(combo.popup.contentItem.height))
+		}
+		popup.onClosed: console.log("combo closed")
+		onActivated: console.log("combo activated " + currentText)
 	}
 	TextField {
 		id: field

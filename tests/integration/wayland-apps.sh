@@ -491,6 +491,45 @@ qt6)
 	read -r _ _ mx my <<<"$line"
 	echo "Qt: tapped ($tx, $ty), its MultiPointTouchArea touched at ($mx, $my)"
 	near "$mx" "$tx" 2 && near "$my" "$ty" 2 || fail "Qt's touch area got the touch at ($mx, $my), not ($tx, $ty)"
+	# its ComboBox (window 40,40 240x40): a click opens the popup, a click outside it
+	# closes it; opened again, a click on its last item picks "three"
+	qt_combo_open() {
+		local n
+		n=$(grep -a -c '^qml: combo opened ' "$out/client-qt6.log")
+		psend "move 160 60"
+		psend "sleep 300"
+		psend click
+		psync
+		for ((i = 0; i < 600; i++)); do
+			[ "$(grep -a -c '^qml: combo opened ' "$out/client-qt6.log")" -gt "$n" ] && return 0
+			sleep 0.2
+		done
+		fail "Qt's ComboBox popup did not open on a click"
+	}
+	qt_combo_open
+	psend "move $((ow / 4)) $((oh - 40))"
+	psend "sleep 300"
+	psend click
+	psync
+	wait_line qt6 "$qpid" '^qml: combo closed' 120
+	echo "Qt: the ComboBox popup opened on a click and closed on a click outside it"
+	qt_combo_open
+	read -r _ _ _ px py pw ph <<<"$(grep -a '^qml: combo opened ' "$out/client-qt6.log" | tail -n 1)"
+	echo "Qt: its popup's list at ($px, $py) ${pw}x${ph} in the window"
+	[ "${ph:-0}" -gt 0 ] || fail "Qt's ComboBox popup has no size: '$px $py $pw $ph'"
+	psend "move $((px + pw / 2)) $((py + ph * 5 / 6))"
+	psend "sleep 300"
+	psend click
+	psync
+	wait_line qt6 "$qpid" '^qml: combo activated ' 120
+	[ "$line" = "qml: combo activated three" ] || fail "Qt's ComboBox: '$line', want 'three' picked"
+	echo "Qt: a click on the popup's last item: $line"
+	# the TextField (the window's centre) takes the keyboard again
+	psend "move $((ow / 2)) $((oh / 2))"
+	psend "sleep 300"
+	psend click
+	psync
+	sleep 2
 	cpid=$qpid
 	send "type Hello Qt 6"
 	send "key enter"
