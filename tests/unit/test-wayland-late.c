@@ -52,26 +52,6 @@ static void wm_ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
 
 static const struct xdg_wm_base_listener wm_listener = { wm_ping };
 
-static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	struct fixture *f = data;
-	if (strcmp(iface, wl_compositor_interface.name) == 0) {
-		f->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
-	} else if (strcmp(iface, wl_shm_interface.name) == 0) {
-		f->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
-	} else if (strcmp(iface, xdg_wm_base_interface.name) == 0) {
-		f->wm = wl_registry_bind(r, name, &xdg_wm_base_interface, 3);
-		xdg_wm_base_add_listener(f->wm, &wm_listener, f);
-	}
-}
-
-static void global_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = { global, global_remove };
-
 static void xsurface_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 {
 	((struct fixture *)data)->serial = serial;
@@ -137,9 +117,11 @@ static void test_late(void **state)
 	wl_pair_start(&f.dev, &f.wl, &f.client);
 	mock_drm_set_flips_now(true);
 	struct dispman_output *out = dispman_device_get_first_connected_output(f.dev);
-	f.registry = wl_display_get_registry(f.client);
-	wl_registry_add_listener(f.registry, &registry_listener, &f);
-	pump(&f);
+	f.registry = wl_pair_bind(f.wl, f.client, (const struct wl_pair_want[]){
+		{ &wl_compositor_interface, 4, &f.compositor },
+		{ &wl_shm_interface, 1, &f.shm },
+		{ &xdg_wm_base_interface, 3, &f.wm, 0, &wm_listener, &f },
+		{ 0 } });
 	CHECK(f.compositor && f.shm && f.wm);
 
 	/* a mapped toplevel with a 64x64 shm buffer */

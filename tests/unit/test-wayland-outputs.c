@@ -50,25 +50,6 @@ struct fixture {
 	int n_outputs;
 };
 
-static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	struct fixture *f = data;
-	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		f->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, wl_shm_interface.name) == 0)
-		f->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
-		f->wm = wl_registry_bind(r, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(iface, wp_presentation_interface.name) == 0)
-		f->presentation = wl_registry_bind(r, name, &wp_presentation_interface, 1);
-	else if (strcmp(iface, wl_output_interface.name) == 0 && f->n_outputs < 2)
-		f->outputs[f->n_outputs++] = wl_registry_bind(r, name, &wl_output_interface, 2);
-}
-
-static void global_remove(void *data, struct wl_registry *r, uint32_t name) {}
-static const struct wl_registry_listener registry_listener = { global, global_remove };
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -98,9 +79,14 @@ static int setup(void **state)
 	CHECK(wl_client_create(dispman_wayland_get_display(f->wl), sv[0]) != NULL);
 	f->client = wl_display_connect_to_fd(sv[1]);
 	CHECK(f->client);
-	f->registry = wl_display_get_registry(f->client);
-	wl_registry_add_listener(f->registry, &registry_listener, f);
-	wl_pair_pump(f->wl, f->client);
+	f->registry = wl_pair_bind(f->wl, f->client, (const struct wl_pair_want[]){
+		{ &wl_compositor_interface, 4, &f->compositor },
+		{ &wl_shm_interface, 1, &f->shm },
+		{ &xdg_wm_base_interface, 1, &f->wm },
+		{ &wp_presentation_interface, 1, &f->presentation },
+		{ &wl_output_interface, 2, f->outputs, 2 },
+		{ 0 } });
+	f->n_outputs = !!f->outputs[0] + !!f->outputs[1];
 	CHECK(f->compositor && f->shm && f->wm && f->presentation && f->n_outputs == 2);
 	*state = f;
 	return 0;

@@ -116,29 +116,6 @@ static const struct wl_pointer_listener pointer_listener = {
 	.axis = p_axis,
 };
 
-static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	struct fixture *f = data;
-	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		f->compositor = wl_registry_bind(r, name, &wl_compositor_interface,
-			version < 5 ? version : 5);
-	else if (strcmp(iface, wl_data_device_manager_interface.name) == 0)
-		f->ddm = wl_registry_bind(r, name, &wl_data_device_manager_interface, 3);
-	else if (strcmp(iface, wl_shm_interface.name) == 0)
-		f->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, wl_seat_interface.name) == 0)
-		f->seat = wl_registry_bind(r, name, &wl_seat_interface, 1);
-	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
-		f->wm = wl_registry_bind(r, name, &xdg_wm_base_interface, 1);
-}
-
-static void global_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = { global, global_remove };
-
 static void xsurface_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 {
 	((struct window *)data)->configure_serial = serial;
@@ -249,9 +226,13 @@ static void start(struct fixture *f)
 	f->server_client = wl_client_from_link(clients->next);
 	CHECK(dispman_wayland_set_window_policy(f->wl, DISPMAN_WAYLAND_POLICY_FREE) == 0);
 	CHECK(dispman_wayland_set_seat_capabilities(f->wl, DISPMAN_INPUT_CAP_POINTER) == 0);
-	f->registry = wl_display_get_registry(f->client);
-	wl_registry_add_listener(f->registry, &registry_listener, f);
-	pump(f);
+	f->registry = wl_pair_bind(f->wl, f->client, (const struct wl_pair_want[]){
+		{ &wl_compositor_interface, 5, &f->compositor },
+		{ &wl_data_device_manager_interface, 3, &f->ddm },
+		{ &wl_shm_interface, 1, &f->shm },
+		{ &wl_seat_interface, 1, &f->seat },
+		{ &xdg_wm_base_interface, 1, &f->wm },
+		{ 0 } });
 	CHECK(f->compositor && f->shm && f->seat && f->wm);
 	f->pointer = wl_seat_get_pointer(f->seat);
 	wl_pointer_add_listener(f->pointer, &pointer_listener, f);

@@ -49,24 +49,6 @@ static void pump(struct fixture *f)
 	wl_pair_pump(f->wl, f->client);
 }
 
-static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	struct fixture *f = data;
-	if (strcmp(iface, wl_compositor_interface.name) == 0)
-		f->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
-	else if (strcmp(iface, wl_shm_interface.name) == 0)
-		f->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
-	else if (strcmp(iface, xdg_wm_base_interface.name) == 0)
-		f->wm = wl_registry_bind(r, name, &xdg_wm_base_interface, 1);
-}
-
-static void global_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = { global, global_remove };
-
 static void xsurface_configure(void *data, struct xdg_surface *xs, uint32_t serial)
 {
 	struct fixture *f = data;
@@ -96,9 +78,11 @@ static void start(struct fixture *f, bool lenient)
 	CHECK(dispman_wayland_set_window_policy(f->wl, DISPMAN_WAYLAND_POLICY_FREE) == 0);
 	if (lenient)
 		CHECK(dispman_wayland_set_lenient_configure(f->wl, true) == 0);
-	f->registry = wl_display_get_registry(f->client);
-	wl_registry_add_listener(f->registry, &registry_listener, f);
-	pump(f);
+	f->registry = wl_pair_bind(f->wl, f->client, (const struct wl_pair_want[]){
+		{ &wl_compositor_interface, 4, &f->compositor },
+		{ &wl_shm_interface, 1, &f->shm },
+		{ &xdg_wm_base_interface, 1, &f->wm },
+		{ 0 } });
 	CHECK(f->compositor && f->shm && f->wm);
 
 	/* a 64x64 XRGB8888 buffer */

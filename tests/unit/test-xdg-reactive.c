@@ -93,37 +93,17 @@ static const struct wl_output_listener out_listener = {
 	out_geometry, out_mode, out_done, out_scale,
 };
 
-static void global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
-	uint32_t version)
-{
-	struct fixture *f = data;
-	if (strcmp(iface, wl_compositor_interface.name) == 0) {
-		f->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
-	} else if (strcmp(iface, wl_shm_interface.name) == 0) {
-		f->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
-	} else if (strcmp(iface, xdg_wm_base_interface.name) == 0) {
-		f->wm = wl_registry_bind(r, name, &xdg_wm_base_interface, 3);
-		xdg_wm_base_add_listener(f->wm, &wm_listener, f);
-	} else if (strcmp(iface, wl_output_interface.name) == 0 && !f->output) {
-		f->output = wl_registry_bind(r, name, &wl_output_interface, 2);
-		wl_output_add_listener(f->output, &out_listener, f);
-	}
-}
-
-static void global_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = { global, global_remove };
-
 static void start(struct fixture *f, enum dispman_wayland_window_policy policy)
 {
 	memset(f, 0, sizeof(*f));
 	wl_pair_start(&f->dev, &f->wl, &f->client);
 	CHECK(dispman_wayland_set_window_policy(f->wl, policy) == 0);
-	f->registry = wl_display_get_registry(f->client);
-	wl_registry_add_listener(f->registry, &registry_listener, f);
-	pump(f);
+	f->registry = wl_pair_bind(f->wl, f->client, (const struct wl_pair_want[]){
+		{ &wl_compositor_interface, 4, &f->compositor },
+		{ &wl_shm_interface, 1, &f->shm },
+		{ &xdg_wm_base_interface, 3, &f->wm, 0, &wm_listener, f },
+		{ &wl_output_interface, 2, &f->output, 0, &out_listener, f },
+		{ 0 } });
 	CHECK(f->compositor && f->shm && f->wm && f->output);
 	CHECK(f->out_w > 0 && f->out_h > 0);
 }

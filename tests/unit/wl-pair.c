@@ -2,6 +2,7 @@
 #include "wl-pair.h"
 
 #include <poll.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include <wayland-server-core.h>
@@ -47,6 +48,44 @@ void wl_pair_pump(struct dispman_wayland *wl, struct wl_display *client)
 			wl_display_cancel_read(client);
 		wl_display_dispatch_pending(client);
 	}
+}
+
+static void bind_global(void *data, struct wl_registry *r, uint32_t name, const char *iface,
+	uint32_t version)
+{
+	for (const struct wl_pair_want *w = data; w && w->iface; w++) {
+		if (strcmp(iface, w->iface->name) != 0)
+			continue;
+		void **slot = w->out;
+		unsigned i = 0, max = w->max ? w->max : 1;
+		while (i < max && slot[i])
+			i++;
+		if (i == max)
+			return;
+		slot[i] = wl_registry_bind(r, name, w->iface,
+			version < w->version ? version : w->version);
+		if (w->listener)
+			wl_proxy_add_listener(slot[i], (void (**)(void))w->listener, w->data);
+		return;
+	}
+}
+
+static void bind_global_remove(void *data, struct wl_registry *r, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener bind_listener = { bind_global, bind_global_remove };
+
+struct wl_registry *wl_pair_bind(struct dispman_wayland *wl, struct wl_display *client,
+	const struct wl_pair_want *want)
+{
+	struct wl_registry *r = wl_display_get_registry(client);
+	CHECK(r != NULL);
+	wl_registry_add_listener(r, &bind_listener, (void *)want);
+	wl_pair_pump(wl, client);
+	/* WANT is the caller's and may be gone when a global comes later */
+	wl_registry_set_user_data(r, NULL);
+	return r;
 }
 
 void wl_pair_stop(struct dispman_device **dev, struct dispman_wayland **wl,
