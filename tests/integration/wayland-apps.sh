@@ -88,9 +88,9 @@ if [ -z "${DISPMAN_APPS_ANY_PROFILE:-}" ]; then
 	firefox:*)
 		echo "n/a: firefox runs on virtio-gpu and vkms-6.12 only (CI time budget)"
 		exit 77 ;;
-	chromium:vkms-6.12|chromium:) ;;
+	chromium:vkms-6.12|chromium:virtio-gpu|chromium:) ;;
 	chromium:*)
-		echo "n/a: chromium runs on vkms-6.12 only (CI time budget)"
+		echo "n/a: chromium runs on vkms-6.12 and virtio-gpu only (CI time budget)"
 		exit 77 ;;
 	zenity:vkms-6.1|zenity:virtio-gpu)
 		echo "n/a: on ${DISPMAN_VM_PROFILE} gtk3-popup types into a GTK 3 entry instead (CI time budget)"
