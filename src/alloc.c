@@ -234,23 +234,28 @@ static struct plan_plane plane_to_plan(const struct plane *p)
 	return pp;
 }
 
+/* A layer's rectangles on the scanout (the output's transform applied) into pl, as the
+ * planner sees them (the source as the plane reads it); its geometry into g. */
+static void layer_rects(const struct dispman_layer *l, struct transform_geom *g,
+	struct plan_layer *pl)
+{
+	layer_scanout(l, g);
+	bool swap = transform_swaps(g->t);
+	pl->src_w = swap ? g->src_h : g->src_w;
+	pl->src_h = swap ? g->src_w : g->src_h;
+	pl->dst_x = g->dst_x;
+	pl->dst_y = g->dst_y;
+	pl->dst_w = g->dst_w;
+	pl->dst_h = g->dst_h;
+}
+
 /* The planner's view of a layer on a screen of w x h; vis is its clipped destination. */
 static struct plan_layer layer_to_plan(const struct dispman_layer *l, const struct rect *vis)
 {
-	struct transform_geom g; /* on the scanout: the output's transform applied */
-	layer_scanout(l, &g);
-	bool swap = transform_swaps(g.t);
 	const struct dispman_buffer *buf = layer_buffer(l);
 	const struct format_info *fi = format_info_find(buffer_format(buf));
-	return (struct plan_layer){
+	struct plan_layer pl = {
 		.vis = *vis,
-		.src_w = swap ? g.src_h : g.src_w,
-		.src_h = swap ? g.src_w : g.src_h,
-		.dst_x = g.dst_x,
-		.dst_y = g.dst_y,
-		.dst_w = g.dst_w,
-		.dst_h = g.dst_h,
-		.rotation = g.t == DISPMAN_TRANSFORM_NORMAL ? 0 : transform_drm_rotation(g.t),
 		.format = buffer_format(buf),
 		.modifier = buffer_modifier(buf),
 		.has_fb = buffer_fb_id(buf) != 0,
@@ -260,6 +265,10 @@ static struct plan_layer layer_to_plan(const struct dispman_layer *l, const stru
 		.update_rate = layer_update_rate(l),
 		.needs_plane = layer_needs_plane(l),
 	};
+	struct transform_geom g;
+	layer_rects(l, &g, &pl);
+	pl.rotation = g.t == DISPMAN_TRANSFORM_NORMAL ? 0 : transform_drm_rotation(g.t);
+	return pl;
 }
 
 /* What the search learned from the kernel so far, and the device's cursor size. */
@@ -581,16 +590,8 @@ static bool layer_holds(struct dispman_device *dev, struct dispman_output *out,
 	/* only the rectangles changed (anything else that plan_check_plane() reads changes the
 	 * shape): what they decide */
 	struct transform_geom g;
-	layer_scanout(l, &g);
-	bool swap = transform_swaps(g.t);
-	const struct plan_layer pl = {
-		.src_w = swap ? g.src_h : g.src_w,
-		.src_h = swap ? g.src_w : g.src_h,
-		.dst_x = g.dst_x,
-		.dst_y = g.dst_y,
-		.dst_w = g.dst_w,
-		.dst_h = g.dst_h,
-	};
+	struct plan_layer pl = { 0 };
+	layer_rects(l, &g, &pl);
 	int type = plane_type(plane);
 	const struct plan_plane pp = {
 		.type = type == DRM_PLANE_TYPE_CURSOR ? PLAN_PLANE_CURSOR : PLAN_PLANE_OVERLAY,
