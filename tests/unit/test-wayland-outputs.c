@@ -188,14 +188,7 @@ static const struct xdg_surface_listener xs_listener = { xs_configure };
 
 static struct wl_buffer *buffer(struct fixture *f, int32_t w, int32_t h)
 {
-	int fd = memfd_create("outputs", MFD_CLOEXEC);
-	CHECK(fd >= 0 && ftruncate(fd, (off_t)w * h * 4) == 0);
-	struct wl_shm_pool *pool = wl_shm_create_pool(f->shm, fd, w * h * 4);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
+	return wl_pair_shm_buffer(f->shm, w, h);
 }
 
 /* A toplevel full-screen on the output, mapped with a 640x480 buffer. */

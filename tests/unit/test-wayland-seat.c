@@ -147,15 +147,7 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 
 static struct wl_buffer *make_buffer(struct fixture *f, int32_t w, int32_t h)
 {
-	int fd = memfd_create("seat", MFD_CLOEXEC);
-	CHECK(fd >= 0);
-	CHECK(ftruncate(fd, w * h * 4) == 0);
-	struct wl_shm_pool *pool = wl_shm_create_pool(f->shm, fd, w * h * 4);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
+	return wl_pair_shm_buffer(f->shm, w, h);
 }
 
 static void inject(struct fixture *f, struct dispman_input_event ev)

@@ -116,15 +116,7 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 
 static struct wl_buffer *make_buffer(struct fixture *f, int32_t size)
 {
-	int fd = memfd_create("subsurface", MFD_CLOEXEC);
-	CHECK(fd >= 0);
-	CHECK(ftruncate(fd, size * size * 4) == 0);
-	struct wl_shm_pool *pool = wl_shm_create_pool(f->shm, fd, size * size * 4);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, size, size, size * 4,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
+	return wl_pair_shm_buffer(f->shm, size, size);
 }
 
 static void move_pointer(struct fixture *f, double x, double y)

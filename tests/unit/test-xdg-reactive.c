@@ -178,16 +178,7 @@ static const struct xdg_popup_listener popup_listener = {
 /* An opaque w x h shm buffer. */
 static struct wl_buffer *buffer(struct fixture *f, int32_t w, int32_t h)
 {
-	int fd = memfd_create("test-xdg-reactive", MFD_CLOEXEC);
-	CHECK(fd >= 0);
-	size_t size = (size_t)w * (size_t)h * 4;
-	CHECK(ftruncate(fd, (off_t)size) == 0);
-	struct wl_shm_pool *pool = wl_shm_create_pool(f->shm, fd, (int32_t)size);
-	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
-		WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
+	return wl_pair_shm_buffer(f->shm, w, h);
 }
 
 /* The first configure acked, a w x h buffer committed: mapped at the next repaint. */

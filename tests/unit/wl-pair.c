@@ -3,7 +3,9 @@
 
 #include <poll.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <wayland-server-core.h>
 
@@ -86,6 +88,20 @@ struct wl_registry *wl_pair_bind(struct dispman_wayland *wl, struct wl_display *
 	/* WANT is the caller's and may be gone when a global comes later */
 	wl_registry_set_user_data(r, NULL);
 	return r;
+}
+
+struct wl_buffer *wl_pair_shm_buffer(struct wl_shm *shm, int32_t w, int32_t h)
+{
+	size_t size = (size_t)w * (size_t)h * 4;
+	int fd = memfd_create("wl-pair", MFD_CLOEXEC);
+	CHECK(fd >= 0);
+	CHECK(ftruncate(fd, (off_t)size) == 0);
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
+	struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
+		WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return b;
 }
 
 void wl_pair_stop(struct dispman_device **dev, struct dispman_wayland **wl,

@@ -34,6 +34,9 @@ struct wl_pair_want {
  * iface is NULL) bound; later globals are not bound. The caller destroys the registry. */
 struct wl_registry *wl_pair_bind(struct dispman_wayland *wl, struct wl_display *client,
 	const struct wl_pair_want *want);
+/* A w x h XRGB8888 wl_buffer (stride w * 4) in a memfd pool of its own, zero-filled;
+ * the pool and its fd are gone when this returns, the buffer is the caller's. */
+struct wl_buffer *wl_pair_shm_buffer(struct wl_shm *shm, int32_t w, int32_t h);
 /* Disconnects the client, destroys the compositor and the device (all set to NULL). The
  * mock is left as it is: the caller checks or resets it. */
 void wl_pair_stop(struct dispman_device **dev, struct dispman_wayland **wl,
