@@ -17,7 +17,16 @@
  * the output the compositor serves, so that both copy the same bytes. Every line ends with
  * "size WxH", the frame size that was drawn.
  *
- *   wayland-frames [--floor [--size WxH]] [--warmup N] [--frames N]
+ * With --floor-kms (no compositor running: it takes the DRM device) the floor also shows
+ * each frame, as a compositor on its copy path does: one copy into a mapped dumb buffer
+ * (two, flipped in turn) and a nonblocking atomic commit of its FB_ID, waiting for the flip
+ * event. Its CPU time is the copy, the commit and the event's read (the size is the
+ * preferred mode's of the first connected connector).
+ *
+ * Every line also gives the compositor's context switches per client frame (ctxsw, all its
+ * threads, voluntary and not; 0 for the floors).
+ *
+ *   wayland-frames [--floor [--size WxH] | --floor-kms] [--warmup N] [--frames N]
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,6 +43,13 @@
 #include <wayland-client.h>
 
 #include "xdg-shell-client-protocol.h"
+#include "bench-kms.h"
+#include "raw-atomic.h"
+
+#include <drm_fourcc.h>
+#include <poll.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
 
 #define NBUF 3
 
@@ -62,6 +78,35 @@ static double now_s(void)
 }
 
 static double sys_part_ms;
+static unsigned long long ctx0;
+
+/* Context switches (voluntary and not) of all of a process's threads. */
+static unsigned long long ctx_switches(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	unsigned long long n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char p2[320], line[256];
+		snprintf(p2, sizeof(p2), "/proc/%d/task/%s/status", (int)pid, e->d_name);
+		FILE *f = fopen(p2, "r");
+		unsigned long long v;
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1 ||
+			    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
+				n += v;
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return n;
+}
 
 /* The CPU time of all of a process's threads in ms, from the scheduler's nanosecond
  * count (/proc/PID/task/TID/schedstat, first field); -1 where there is none. */
@@ -182,13 +227,15 @@ static void frame_done(void *data, struct wl_callback *cb, uint32_t t)
 	if (frames == warmup) {
 		cpu0 = cpu_ms(peer);
 		sys0 = sys_part_ms;
+		ctx0 = ctx_switches(peer);
 		t0 = now_s();
 	} else if (frames == warmup + total) {
 		double cpu = cpu_ms(peer) - cpu0, wall = now_s() - t0;
+		double ctx = (double)(ctx_switches(peer) - ctx0) / total;
 		printf("frames %u wall_s %.2f compositor_cpu_ms %.2f cpu_us_per_frame %.1f "
-			"sys_us_per_frame %.0f pid %d size %dx%d\n", total, wall, cpu,
+			"sys_us_per_frame %.0f pid %d ctxsw %.2f size %dx%d\n", total, wall, cpu,
 			cpu * 1000.0 / total, (sys_part_ms - sys0) * 1000.0 / total, (int)peer,
-			(int)width, (int)height);
+			ctx, (int)width, (int)height);
 		fflush(stdout);
 		exit(0);
 	}
@@ -253,6 +300,15 @@ static double thread_cpu_ms(clockid_t id)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+/* The same frame as draw() and run_floor() make. */
+static void fill(uint32_t *px, unsigned n)
+{
+	for (int32_t y = 0; y < height; y++)
+		for (int32_t x = 0; x < width; x++)
+			px[y * width + x] = (uint32_t)((x + (int32_t)n) & 255) << 16 |
+				(uint32_t)((y + (int32_t)n) & 255) << 8 | (n & 255);
+}
+
 /* The floor: one copy of every frame into another shared mapping, warm-up excluded. */
 static int run_floor(void)
 {
@@ -269,10 +325,7 @@ static int run_floor(void)
 	uint32_t *src = (uint32_t *)(void *)map;
 	double copy_ms = 0, wall = 0;
 	for (frames = 0; frames < warmup + total; frames++) {
-		for (int32_t y = 0; y < height; y++)
-			for (int32_t x = 0; x < width; x++)
-				src[y * width + x] = (uint32_t)((x + (int32_t)frames) & 255) << 16 |
-					(uint32_t)((y + (int32_t)frames) & 255) << 8 | (frames & 255);
+		fill(src, frames);
 		double c = thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID), w = now_s();
 		memcpy(map + size, src, size);
 		if (frames >= warmup) {
@@ -281,18 +334,110 @@ static int run_floor(void)
 		}
 	}
 	printf("frames %u wall_s %.2f compositor_cpu_ms %.0f cpu_us_per_frame %.0f "
-	       "sys_us_per_frame 0 pid %d size %dx%d\n", total, wall, copy_ms,
+	       "sys_us_per_frame 0 pid %d ctxsw 0 size %dx%d\n", total, wall, copy_ms,
 		copy_ms * 1000.0 / total, (int)getpid(), (int)width, (int)height);
 	munmap(map, size * 2);
 	return 0;
 }
 
+/* The floor that shows its frames: copy into a dumb buffer, commit its FB_ID, wait. */
+static int run_floor_kms(void)
+{
+	struct kms k;
+	int fd = -1;
+	for (int i = 0; i < 8 && fd < 0; i++) {
+		char path[32];
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd >= 0 && kms_open(&k, fd) < 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0) {
+		fprintf(stderr, "wayland-frames: no DRM device with a connected output\n");
+		return 1;
+	}
+	width = k.mode.hdisplay;
+	height = k.mode.vdisplay;
+	uint32_t fb[2], pitch = 0;
+	uint8_t *dst[2];
+	size_t size = 0;
+	for (int i = 0; i < 2; i++) {
+		struct drm_mode_create_dumb c = { .width = (uint32_t)width,
+			.height = (uint32_t)height, .bpp = 32 };
+		struct drm_mode_map_dumb m = { 0 };
+		if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c) < 0) {
+			fprintf(stderr, "wayland-frames: dumb buffer: %s\n", strerror(errno));
+			return 1;
+		}
+		uint32_t handles[4] = { c.handle }, pitches[4] = { c.pitch }, offsets[4] = { 0 };
+		m.handle = c.handle;
+		if (drmModeAddFB2(fd, (uint32_t)width, (uint32_t)height, DRM_FORMAT_XRGB8888,
+			    handles, pitches, offsets, &fb[i], 0) < 0 ||
+		    drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m) < 0) {
+			fprintf(stderr, "wayland-frames: framebuffer: %s\n", strerror(errno));
+			return 1;
+		}
+		dst[i] = mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)m.offset);
+		if (dst[i] == MAP_FAILED) {
+			fprintf(stderr, "wayland-frames: mmap: %s\n", strerror(errno));
+			return 1;
+		}
+		pitch = c.pitch;
+		size = c.size;
+	}
+	if (kms_modeset(&k, fb[1]) < 0) {
+		fprintf(stderr, "wayland-frames: modeset: %s\n", strerror(errno));
+		return 1;
+	}
+	uint32_t fb_prop = kms_prop(fd, k.planes[0], DRM_MODE_OBJECT_PLANE, "FB_ID");
+	uint32_t *src = malloc((size_t)width * (size_t)height * 4);
+	if (!src || !fb_prop)
+		return 1;
+	static struct raw_req req;
+	double copy_ms = 0, wall = 0;
+	int back = 0;
+	for (frames = 0; frames < warmup + total; frames++) {
+		fill(src, frames);
+		double c = thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID), w = now_s();
+		/* one memcpy when the rows are contiguous, as the compositor's copy path */
+		if (pitch == (uint32_t)width * 4)
+			memcpy(dst[back], src, (size_t)width * (size_t)height * 4);
+		else
+			for (int32_t y = 0; y < height; y++)
+				memcpy(dst[back] + (size_t)y * pitch, src + (size_t)y * (size_t)width,
+					(size_t)width * 4);
+		raw_req_reset(&req);
+		raw_req_add(&req, k.planes[0], fb_prop, fb[back]);
+		if (raw_req_commit(fd, &req, DRM_MODE_ATOMIC_NONBLOCK | DRM_MODE_PAGE_FLIP_EVENT,
+			    &k) < 0 || kms_wait_flip(&k) < 0) {
+			fprintf(stderr, "wayland-frames: flip %u: %s\n", frames, strerror(errno));
+			return 1;
+		}
+		back ^= 1;
+		if (frames >= warmup) {
+			copy_ms += thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - c;
+			wall += now_s() - w;
+		}
+	}
+	printf("frames %u wall_s %.2f compositor_cpu_ms %.0f cpu_us_per_frame %.0f "
+	       "sys_us_per_frame 0 pid %d ctxsw 0 size %dx%d\n", total, wall, copy_ms,
+		copy_ms * 1000.0 / total, (int)getpid(), (int)width, (int)height);
+	(void)size;
+	free(src);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	bool floor_mode = false;
+	bool floor_mode = false, floor_kms = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--floor") == 0)
 			floor_mode = true;
+		else if (strcmp(argv[i], "--floor-kms") == 0)
+			floor_kms = true;
 		else if (i + 1 < argc && strcmp(argv[i], "--warmup") == 0)
 			warmup = (unsigned)atoi(argv[++i]);
 		else if (i + 1 < argc && strcmp(argv[i], "--frames") == 0)
@@ -313,6 +458,8 @@ int main(int argc, char **argv)
 		warmup = 1;
 	if (total < 1)
 		total = 1;
+	if (floor_kms)
+		return run_floor_kms();
 	if (floor_mode)
 		return run_floor();
 	struct wl_display *d = wl_display_connect(NULL);
