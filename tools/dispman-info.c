@@ -8,11 +8,13 @@
 #include <dispman/pipeline.h>
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -74,33 +76,66 @@ static int query_socket(const char *path, const char *format)
 	return 0;
 }
 
-/* Every dispman-PID-*.sock in $XDG_RUNTIME_DIR and /tmp. */
+/* Every dispman-PID-*.sock in $XDG_RUNTIME_DIR and /tmp. The names a publisher makes
+ * (dispman-PID-NODE.sock, NODE a name in /dev/dri, or "card") are looked up first by
+ * name: a directory listing of the guests' /tmp was seen to miss a socket that existed
+ * (a readdir racing other files' creation and removal). The listing then adds any other
+ * name with the prefix. */
+static bool seen(char (*paths)[512], int n, const char *path)
+{
+	for (int i = 0; i < n && i < 64; i++)
+		if (!strcmp(paths[i], path))
+			return true;
+	return false;
+}
+
 static int query_pid(long pid, const char *format)
 {
 	const char *dirs[] = { getenv("XDG_RUNTIME_DIR"), "/tmp" };
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "dispman-%ld-", pid);
+	static char paths[64][512];
 	int found = 0, ret = 0;
 	for (size_t d = 0; d < 2; d++) {
 		if (!dirs[d] || !*dirs[d] || (d == 1 && dirs[0] && !strcmp(dirs[0], "/tmp")))
 			continue;
-		DIR *dir = opendir(dirs[d]);
-		if (!dir)
-			continue;
+		char names[66][256];
+		int n_names = 0;
+		snprintf(names[n_names++], sizeof(names[0]), "card");
+		DIR *dri = opendir("/dev/dri");
 		struct dirent *e;
-		while ((e = readdir(dir))) {
+		while (dri && (e = readdir(dri)) && n_names < 65)
+			if (e->d_name[0] != '.')
+				snprintf(names[n_names++], sizeof(names[0]), "%s", e->d_name);
+		if (dri)
+			closedir(dri);
+		for (int i = 0; i < n_names; i++) {
+			char path[512];
+			struct stat st;
+			int len = snprintf(path, sizeof(path), "%s/%s%s.sock", dirs[d], prefix,
+				names[i]);
+			if (len > 0 && (size_t)len < sizeof(path) && stat(path, &st) == 0 && S_ISSOCK(st.st_mode) && found < 64)
+				snprintf(paths[found++], sizeof(paths[0]), "%s", path);
+		}
+		DIR *dir = opendir(dirs[d]);
+		while (dir && (e = readdir(dir))) {
 			size_t len = strlen(e->d_name);
 			if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 5 ||
 			    strcmp(e->d_name + len - 5, ".sock") != 0)
 				continue;
 			char path[512];
 			snprintf(path, sizeof(path), "%s/%s", dirs[d], e->d_name);
-			if (found++ && !strcmp(format, "text"))
-				putchar('\n');
-			if (query_socket(path, format) != 0)
-				ret = 1;
+			if (!seen(paths, found, path) && found < 64)
+				snprintf(paths[found++], sizeof(paths[0]), "%s", path);
 		}
-		closedir(dir);
+		if (dir)
+			closedir(dir);
+	}
+	for (int i = 0; i < found; i++) {
+		if (i && !strcmp(format, "text"))
+			putchar('\n');
+		if (query_socket(paths[i], format) != 0)
+			ret = 1;
 	}
 	if (!found) {
 		fprintf(stderr, "dispman-info: process %ld publishes no pipeline (no "
