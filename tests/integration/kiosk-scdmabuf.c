@@ -6,13 +6,16 @@
  * GPU can: a dumb buffer on the DRM node (not master: DRM_IOCTL_MODE_CREATE_DUMB and
  * DRM_IOCTL_PRIME_HANDLE_TO_FD need no DRM_AUTH), or where that is refused a memfd through
  * /dev/udmabuf, fills it with 0xa5, gives it to the compositor through zwp_linux_dmabuf_v1
- * (LINEAR) and copies into it:
- *   1. the whole output: written to OUT.ppm (P6, as dispman-kiosk --capture writes) for the
- *      script to compare with the compositor's own capture and the client's pattern;
- *   2. the region 64x32 at (100, 50): equal, pixel for pixel, to that crop of (1);
+ * (LINEAR, create: an import the compositor refuses is its failed event, and the other
+ * kind is tried) and copies into it:
+ *   1. the whole output, into a dumb buffer: written to OUT.ppm (P6, as dispman-kiosk
+ *      --capture writes) for the script to compare with the compositor's own capture and
+ *      the client's pattern;
+ *   2. the region 64x32 at (100, 50), into a udmabuf where there is /dev/udmabuf (Linux
+ *      6.12) and the compositor imports it: equal, pixel for pixel, to that crop of (1);
  *   3. a dma-buf half as wide as the frame: the compositor must answer with the frame's
  *      invalid_buffer error (the connection ends).
- * Prints "dmabuf: dumb|udmabuf" and "PASS" lines; exit 0, or 1 with "FAIL: ...".
+ * Prints "PASS" lines naming the kind of each dma-buf; exit 0, or 1 with "FAIL: ...".
  *
  *   kiosk-scdmabuf DRM_NODE OUT.ppm
  */
@@ -166,7 +169,7 @@ struct dbuf {
 	struct wl_buffer *buffer;
 };
 
-static const char *how; /* "dumb" or "udmabuf": the first that worked */
+static const char *how; /* "dumb" or "udmabuf": the last one made */
 
 /* A w x h XRGB8888 dma-buf: a dumb buffer on the node, else a memfd through udmabuf. */
 static bool make_dumb(struct dbuf *b, uint32_t w, uint32_t h)
@@ -221,33 +224,59 @@ static void sync_dmabuf(int fd, uint64_t flags)
 		strerror(errno));
 }
 
-static void dbuf_make(struct dbuf *b, uint32_t w, uint32_t h)
+static void on_created(void *data, struct zwp_linux_buffer_params_v1 *p,
+	struct wl_buffer *buffer)
 {
-	memset(b, 0, sizeof(*b));
-	bool ok = false;
-	if (!how || strcmp(how, "dumb") == 0) {
-		ok = make_dumb(b, w, h);
-		if (ok)
-			how = "dumb";
+	*(struct wl_buffer **)data = buffer;
+}
+
+static void on_params_failed(void *data, struct zwp_linux_buffer_params_v1 *p)
+{
+	*(struct wl_buffer **)data = (struct wl_buffer *)(uintptr_t)1;
+}
+
+static const struct zwp_linux_buffer_params_v1_listener params_listener = {
+	on_created, on_params_failed,
+};
+
+/* A w x h XRGB8888 dma-buf filled with 0xa5 and its wl_buffer: from udmabuf first when
+ * udmabuf_first (falling back to a dumb buffer where there is no udmabuf or the compositor
+ * cannot import it), else from a dumb buffer first. */
+static void dbuf_make(struct dbuf *b, uint32_t w, uint32_t h, bool udmabuf_first)
+{
+	for (int attempt = 0; attempt < 2; attempt++) {
+		memset(b, 0, sizeof(*b));
+		bool udma = udmabuf_first == (attempt == 0);
+		bool ok = udma ? make_udmabuf(b, w, h) : make_dumb(b, w, h);
+		if (!ok)
+			continue;
+		how = udma ? "udmabuf" : "dumb";
+		uint8_t *m = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
+		CHECK(m != MAP_FAILED, "mmap of the client's dma-buf (%s): %s", how,
+			strerror(errno));
+		sync_dmabuf(b->fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE);
+		memset(m, 0xa5, b->size);
+		sync_dmabuf(b->fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE);
+		munmap(m, b->size);
+		struct zwp_linux_buffer_params_v1 *p = zwp_linux_dmabuf_v1_create_params(dmabuf);
+		struct wl_buffer *res = NULL;
+		zwp_linux_buffer_params_v1_add_listener(p, &params_listener, &res);
+		zwp_linux_buffer_params_v1_add(p, b->fd, 0, 0, b->stride,
+			(uint32_t)(DRM_FORMAT_MOD_LINEAR >> 32), (uint32_t)DRM_FORMAT_MOD_LINEAR);
+		zwp_linux_buffer_params_v1_create(p, (int32_t)w, (int32_t)h, DRM_FORMAT_XRGB8888,
+			0);
+		while (!res)
+			CHECK(wl_display_dispatch(display) >= 0, "connection lost at the import");
+		zwp_linux_buffer_params_v1_destroy(p);
+		if (res != (struct wl_buffer *)(uintptr_t)1) {
+			b->buffer = res;
+			return;
+		}
+		fprintf(stderr, "kiosk-scdmabuf: the compositor could not import the %s dma-buf\n",
+			how);
+		close(b->fd);
 	}
-	if (!ok && (!how || strcmp(how, "udmabuf") == 0)) {
-		ok = make_udmabuf(b, w, h);
-		if (ok)
-			how = "udmabuf";
-	}
-	CHECK(ok, "no dma-buf for a client (neither a dumb buffer nor udmabuf)");
-	uint8_t *m = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
-	CHECK(m != MAP_FAILED, "mmap of the client's dma-buf: %s", strerror(errno));
-	sync_dmabuf(b->fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE);
-	memset(m, 0xa5, b->size);
-	sync_dmabuf(b->fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE);
-	munmap(m, b->size);
-	struct zwp_linux_buffer_params_v1 *p = zwp_linux_dmabuf_v1_create_params(dmabuf);
-	zwp_linux_buffer_params_v1_add(p, b->fd, 0, 0, b->stride,
-		(uint32_t)(DRM_FORMAT_MOD_LINEAR >> 32), (uint32_t)DRM_FORMAT_MOD_LINEAR);
-	b->buffer = zwp_linux_buffer_params_v1_create_immed(p, (int32_t)w, (int32_t)h,
-		DRM_FORMAT_XRGB8888, 0);
-	zwp_linux_buffer_params_v1_destroy(p);
+	FAIL("no dma-buf the compositor takes (neither a dumb buffer nor udmabuf)");
 }
 
 /* Copies frame fr into b; returns its pixels (XRGB8888, tightly packed, the caller's). */
@@ -294,7 +323,7 @@ int main(int argc, char **argv)
 	struct frame f;
 	struct zwlr_screencopy_frame_v1 *fr = frame_new(&f, 0, 0, 0, 0);
 	struct dbuf b;
-	dbuf_make(&b, f.w, f.h);
+	dbuf_make(&b, f.w, f.h, false);
 	uint32_t *full = copy_into(fr, &f, &b);
 	unsigned untouched = 0;
 	for (size_t i = 0; i < (size_t)f.w * f.h; i++)
@@ -310,8 +339,7 @@ int main(int argc, char **argv)
 	}
 	CHECK(fclose(out) == 0, "%s: %s", argv[2], strerror(errno));
 	uint32_t fw = f.w, fh = f.h;
-	printf("dmabuf: %s\n", how);
-	printf("PASS whole output %ux%u into a dma-buf (stride %u)\n", fw, fh, b.stride);
+	printf("PASS whole output %ux%u into a %s dma-buf (stride %u)\n", fw, fh, how, b.stride);
 	zwlr_screencopy_frame_v1_destroy(fr);
 	dbuf_free(&b);
 
@@ -319,7 +347,7 @@ int main(int argc, char **argv)
 	CHECK(fw >= 164 && fh >= 82, "the output is too small for the region");
 	fr = frame_new(&f, 100, 50, 64, 32);
 	CHECK(f.w == 64 && f.h == 32, "region frame %ux%u, want 64x32", f.w, f.h);
-	dbuf_make(&b, 64, 32);
+	dbuf_make(&b, 64, 32, true);
 	uint32_t *reg_px = copy_into(fr, &f, &b);
 	for (uint32_t y = 0; y < 32; y++)
 		for (uint32_t x = 0; x < 64; x++)
@@ -327,7 +355,8 @@ int main(int argc, char **argv)
 			      (full[(size_t)(y + 50) * fw + x + 100] & 0xffffff),
 			      "region differs from the whole output at (%u, %u): %#x vs %#x", x, y,
 			      reg_px[y * 64 + x], full[(size_t)(y + 50) * fw + x + 100]);
-	printf("PASS region 64x32 at (100, 50) equals the whole output's crop\n");
+	printf("PASS region 64x32 at (100, 50) into a %s dma-buf equals the whole output's "
+		"crop\n", how);
 	zwlr_screencopy_frame_v1_destroy(fr);
 	dbuf_free(&b);
 	free(reg_px);
@@ -335,7 +364,7 @@ int main(int argc, char **argv)
 
 	/* 3. a dma-buf of the wrong size: invalid_buffer */
 	fr = frame_new(&f, 0, 0, 0, 0);
-	dbuf_make(&b, f.w / 2, f.h);
+	dbuf_make(&b, f.w / 2, f.h, false);
 	zwlr_screencopy_frame_v1_copy(fr, b.buffer);
 	while (wl_display_dispatch(display) >= 0)
 		CHECK(!strchr(f.events, 'r'), "a dma-buf half as wide was copied into");
