@@ -33,6 +33,7 @@ struct buffer {
 	 * (zero-copy), imported at its first upload, or NULL (copied) */
 	struct dispman_buffer *dbuf;
 	enum buffer_shm_path shm_path;  /* shm: decided at its first upload */
+	uint32_t offset, stride;        /* dmabuf: plane 0's, as the client gave them */
 	bool opaque;                    /* format without alpha */
 	unsigned holds;
 	bool committed;                 /* committed since the last release */

@@ -407,6 +407,8 @@ static void params_create(struct wl_client *c, struct wl_resource *res, int32_t 
 		wl_client_post_no_memory(c);
 		return;
 	}
+	kb->offset = p->offsets[0];
+	kb->stride = p->strides[0];
 	p->srv->stats.dmabuf_imports++;
 	zwp_linux_buffer_params_v1_send_created(res, kb->resource);
 }
@@ -431,6 +433,8 @@ static void params_create_immed(struct wl_client *c, struct wl_resource *res, ui
 		wl_client_post_no_memory(c);
 		return;
 	}
+	kb->offset = p->offsets[0];
+	kb->stride = p->strides[0];
 	p->srv->stats.dmabuf_imports++;
 }
 
@@ -506,6 +510,12 @@ static void dmabuf_bind(struct wl_client *c, void *data, uint32_t version, uint3
 				(uint32_t)(srv->dmabuf->formats[i].modifier >> 32),
 				(uint32_t)srv->dmabuf->formats[i].modifier);
 	}
+}
+
+bool dmabuf_linear_offered(struct server *srv, uint32_t fmt)
+{
+	return srv->dmabuf && srv->dmabuf->global &&
+		format_supported(srv, fmt, DRM_FORMAT_MOD_LINEAR);
 }
 
 int dmabuf_init_global(struct server *srv)

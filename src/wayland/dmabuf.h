@@ -7,5 +7,8 @@
 
 int dmabuf_init_global(struct server *srv);
 void dmabuf_finish(struct server *srv);
+/* Whether the global is there and its format table has fmt in DRM_FORMAT_MOD_LINEAR (a
+ * buffer a client can make and the compositor can write with the CPU). */
+bool dmabuf_linear_offered(struct server *srv, uint32_t fmt);
 
 #endif

@@ -1,20 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zwlr_screencopy_manager_v1 (version 3): a client asks for a frame of an output it names
- * (or of a region of it), is told the wl_shm buffer it needs (XRGB8888, the output's or the
- * region's size), and sends a copy. Copies are made from an idle callback, all those
- * waiting for one output with one dispman_output_capture() of it (writeback where its CRTC
- * has a writeback connector, else the library's CPU composition of its own planes), then
- * the pixels go into each client's buffer. copy_with_damage waits until the scene was repainted since the manager's
- * previous copy and reports the whole region as damaged. No dma-buf targets: frames send
- * no linux_dmabuf event.
+ * (or of a region of it), is told the buffers it may give (a wl_shm buffer, XRGB8888, the
+ * output's or the region's size; from version 3 also a linear XRGB8888 dma-buf of that
+ * size, made through the compositor's own zwp_linux_dmabuf_v1, when its format table has
+ * that pair), and sends a copy. Copies are made from an idle callback, all those waiting
+ * for one output with one dispman_output_capture() of it (writeback where its CRTC has a
+ * writeback connector, else the library's CPU composition of its own planes), then the
+ * pixels go into each client's buffer: into shm through its pool, into a dma-buf by the
+ * CPU through an mmap of its fd between DMA_BUF_IOCTL_SYNC start and end (a dma-buf that
+ * cannot be mapped fails the frame, logged). copy_with_damage waits until the scene was
+ * repainted since the manager's previous copy and reports the whole region as damaged.
  */
 #include "screencopy.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <drm_fourcc.h>
+#include <linux/dma-buf.h>
+#include <xf86drm.h>
+
+#include "buffer.h"
+#include "dmabuf.h"
 #include "output.h"
 #include "scene.h"
 
@@ -45,6 +56,7 @@ struct sc_frame {
 	struct sc_manager *mgr;
 	struct wl_resource *resource;
 	struct wl_resource *buffer;     /* the target, while queued */
+	struct buffer *dmabuf;          /* the target's, when it is a dma-buf */
 	struct wl_listener buffer_destroy;
 	struct wl_list link;            /* screencopy.queued, or itself */
 	struct dispman_output *out;     /* the output captured (the device's: outlives us) */
@@ -52,6 +64,7 @@ struct sc_frame {
 	bool used;
 	bool with_damage;
 	bool in_run;                    /* due at the start of the current run_copies() */
+	bool dmabuf_offered;            /* a linux_dmabuf event was sent */
 };
 
 static void manager_unref(struct sc_manager *m)
@@ -67,6 +80,7 @@ static void frame_dequeue(struct sc_frame *f)
 	if (f->buffer) {
 		wl_list_remove(&f->buffer_destroy.link);
 		f->buffer = NULL;
+		f->dmabuf = NULL;
 	}
 }
 
@@ -93,30 +107,91 @@ static bool frame_due(const struct sc_frame *f)
 		f->sc->srv->stats.repaints != f->mgr->copied_at;
 }
 
-/* The region of frame (x, y, w, h) from the captured XRGB8888 frame into the client's shm
- * buffer, checked when the copy was asked for (and again here: the pool may have shrunk).
- * Returns false when the buffer cannot be written. */
-static bool copy_pixels(struct sc_frame *f, const void *src, uint32_t src_stride,
-	uint32_t src_w, uint32_t src_h)
+/* The region of frame (x, y, w, h) from the captured XRGB8888 frame to dst (rows of
+ * dst_stride bytes), opaque alpha when alpha. */
+static void copy_rows(const struct sc_frame *f, char *dst, size_t dst_stride, bool alpha,
+	const void *src, uint32_t src_stride)
 {
-	struct wl_shm_buffer *shm = wl_shm_buffer_get(f->buffer);
-	if (!shm || (uint32_t)(f->x + f->w) > src_w || (uint32_t)(f->y + f->h) > src_h)
-		return false;
-	uint32_t fmt = wl_shm_buffer_get_format(shm);
-	int32_t stride = wl_shm_buffer_get_stride(shm);
-	wl_shm_buffer_begin_access(shm);
-	char *dst = wl_shm_buffer_get_data(shm);
 	for (int32_t row = 0; row < f->h; row++) {
 		const uint32_t *s = (const uint32_t *)(const void *)((const char *)src +
 			(size_t)(f->y + row) * src_stride) + f->x;
-		uint32_t *d = (uint32_t *)(void *)(dst + (size_t)row * (size_t)stride);
-		if (fmt == WL_SHM_FORMAT_ARGB8888) {
+		uint32_t *d = (uint32_t *)(void *)(dst + (size_t)row * dst_stride);
+		if (alpha) {
 			for (int32_t x = 0; x < f->w; x++)
 				d[x] = s[x] | 0xff000000u;
 		} else {
 			memcpy(d, s, (size_t)f->w * 4);
 		}
 	}
+}
+
+/* DMA_BUF_IOCTL_SYNC (start or end of a CPU write) on fd: 0 or a negative errno. */
+static int dmabuf_sync(int fd, uint64_t flags)
+{
+	struct dma_buf_sync sync = { .flags = flags | DMA_BUF_SYNC_WRITE };
+	return drmIoctl(fd, DMA_BUF_IOCTL_SYNC, &sync) == 0 ? 0 : -errno;
+}
+
+/* The region into the client's dma-buf b (linear, single-plane, checked when the copy
+ * was asked for): its fd mapped for writing here, the copy bracketed by
+ * DMA_BUF_IOCTL_SYNC. Returns false (logged) when the dma-buf cannot be written. */
+static bool copy_to_dmabuf(struct sc_frame *f, struct buffer *b, const void *src,
+	uint32_t src_stride)
+{
+	int fd = -1;
+	int ret = dispman_buffer_export_dmabuf(b->dbuf, &fd);
+	if (ret < 0) {
+		wlog(DISPMAN_LOG_WARNING, "screencopy: no fd of the client's dma-buf: %s",
+			strerror(-ret));
+		return false;
+	}
+	size_t len = (size_t)b->offset + (size_t)b->stride * (size_t)f->h;
+	off_t size = lseek(fd, 0, SEEK_END);
+	void *m = MAP_FAILED;
+	if (size >= 0 && (uint64_t)size < len) {
+		wlog(DISPMAN_LOG_WARNING, "screencopy: the client's dma-buf has %lld bytes, the "
+			"frame needs %zu", (long long)size, len);
+		ret = -EINVAL;
+	} else if ((m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) ==
+		   MAP_FAILED) {
+		ret = -errno;
+		wlog(DISPMAN_LOG_WARNING, "screencopy: cannot map the client's dma-buf for "
+			"writing: %s", strerror(-ret));
+	} else if ((ret = dmabuf_sync(fd, DMA_BUF_SYNC_START)) < 0) {
+		wlog(DISPMAN_LOG_WARNING, "screencopy: DMA_BUF_IOCTL_SYNC start on the client's "
+			"dma-buf failed: %s", strerror(-ret));
+	} else {
+		copy_rows(f, (char *)m + b->offset, b->stride,
+			dispman_buffer_get_format(b->dbuf) == DRM_FORMAT_ARGB8888, src, src_stride);
+		if ((ret = dmabuf_sync(fd, DMA_BUF_SYNC_END)) < 0)
+			wlog(DISPMAN_LOG_WARNING, "screencopy: DMA_BUF_IOCTL_SYNC end on the "
+				"client's dma-buf failed: %s", strerror(-ret));
+		ret = 0;
+	}
+	if (m != MAP_FAILED)
+		munmap(m, len);
+	close(fd);
+	return ret == 0;
+}
+
+/* The region of frame (x, y, w, h) from the captured XRGB8888 frame into the client's
+ * buffer, checked when the copy was asked for (and again here: the pool may have shrunk).
+ * Returns false when the buffer cannot be written. */
+static bool copy_pixels(struct sc_frame *f, const void *src, uint32_t src_stride,
+	uint32_t src_w, uint32_t src_h)
+{
+	if ((uint32_t)(f->x + f->w) > src_w || (uint32_t)(f->y + f->h) > src_h)
+		return false;
+	if (f->dmabuf)
+		return copy_to_dmabuf(f, f->dmabuf, src, src_stride);
+	struct wl_shm_buffer *shm = wl_shm_buffer_get(f->buffer);
+	if (!shm)
+		return false;
+	uint32_t fmt = wl_shm_buffer_get_format(shm);
+	int32_t stride = wl_shm_buffer_get_stride(shm);
+	wl_shm_buffer_begin_access(shm);
+	copy_rows(f, wl_shm_buffer_get_data(shm), (size_t)stride, fmt == WL_SHM_FORMAT_ARGB8888,
+		src, src_stride);
 	wl_shm_buffer_end_access(shm);
 	return true;
 }
@@ -240,18 +315,46 @@ static void frame_copy_common(struct wl_resource *res, struct wl_resource *buffe
 		return;
 	}
 	struct wl_shm_buffer *shm = wl_shm_buffer_get(buffer);
-	uint32_t fmt = shm ? wl_shm_buffer_get_format(shm) : 0;
-	if (!shm || (fmt != WL_SHM_FORMAT_XRGB8888 && fmt != WL_SHM_FORMAT_ARGB8888) ||
-	    wl_shm_buffer_get_width(shm) != f->w || wl_shm_buffer_get_height(shm) != f->h ||
-	    wl_shm_buffer_get_stride(shm) < f->w * 4) {
+	struct buffer *db = NULL;
+	if (!shm) {
+		db = buffer_from_resource(srv, buffer);
+		if (db && db->type != BUFFER_DMABUF)
+			db = NULL;
+	}
+	if (!shm && !db) {
 		server_post_error(srv, res, ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER,
-			"want a wl_shm buffer, XRGB8888 or ARGB8888, %dx%d, stride at least %d",
-			f->w, f->h, f->w * 4);
+			"want a wl_shm buffer or a zwp_linux_dmabuf_v1 one");
 		return;
+	}
+	if (shm) {
+		uint32_t fmt = wl_shm_buffer_get_format(shm);
+		if ((fmt != WL_SHM_FORMAT_XRGB8888 && fmt != WL_SHM_FORMAT_ARGB8888) ||
+		    wl_shm_buffer_get_width(shm) != f->w || wl_shm_buffer_get_height(shm) != f->h ||
+		    wl_shm_buffer_get_stride(shm) < f->w * 4) {
+			server_post_error(srv, res, ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER,
+				"want a wl_shm buffer, XRGB8888 or ARGB8888, %dx%d, stride at "
+				"least %d", f->w, f->h, f->w * 4);
+			return;
+		}
+	} else {
+		uint32_t fmt = dispman_buffer_get_format(db->dbuf);
+		uint64_t mod = dispman_buffer_get_modifier(db->dbuf);
+		if (!f->dmabuf_offered || (fmt != DRM_FORMAT_XRGB8888 &&
+		    fmt != DRM_FORMAT_ARGB8888) ||
+		    (mod != DRM_FORMAT_MOD_LINEAR && mod != DRM_FORMAT_MOD_INVALID) ||
+		    dispman_buffer_get_plane_count(db->dbuf) != 1 ||
+		    db->width != f->w || db->height != f->h || db->stride < (uint32_t)f->w * 4) {
+			server_post_error(srv, res, ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER,
+				"want a dma-buf%s, linear XRGB8888 or ARGB8888, %dx%d, stride at "
+				"least %d", f->dmabuf_offered ? "" : " (none was offered)",
+				f->w, f->h, f->w * 4);
+			return;
+		}
 	}
 	f->used = true;
 	f->with_damage = with_damage;
 	f->buffer = buffer;
+	f->dmabuf = db;
 	f->buffer_destroy.notify = on_buffer_destroy;
 	wl_resource_add_destroy_listener(buffer, &f->buffer_destroy);
 	wl_list_insert(f->sc->queued.prev, &f->link);
@@ -326,6 +429,12 @@ static void frame_create(struct wl_resource *mgr_res, uint32_t id, struct wl_res
 	f->h = (int32_t)(y1 - y0);
 	zwlr_screencopy_frame_v1_send_buffer(res, WL_SHM_FORMAT_XRGB8888, (uint32_t)f->w,
 		(uint32_t)f->h, (uint32_t)f->w * 4);
+	if (wl_resource_get_version(res) >= ZWLR_SCREENCOPY_FRAME_V1_LINUX_DMABUF_SINCE_VERSION &&
+	    dmabuf_linear_offered(m->sc->srv, DRM_FORMAT_XRGB8888)) {
+		f->dmabuf_offered = true;
+		zwlr_screencopy_frame_v1_send_linux_dmabuf(res, DRM_FORMAT_XRGB8888,
+			(uint32_t)f->w, (uint32_t)f->h);
+	}
 	if (wl_resource_get_version(res) >= ZWLR_SCREENCOPY_FRAME_V1_BUFFER_DONE_SINCE_VERSION)
 		zwlr_screencopy_frame_v1_send_buffer_done(res);
 }

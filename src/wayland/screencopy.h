@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* zwlr_screencopy_manager_v1: screenshots (grim) into wl_shm buffers, through
- * dispman_output_capture(). */
+/* zwlr_screencopy_manager_v1: screenshots (grim) into wl_shm buffers and linear dma-bufs,
+ * through dispman_output_capture(). */
 #ifndef DISPMAN_WAYLAND_SCREENCOPY_H
 #define DISPMAN_WAYLAND_SCREENCOPY_H
 
