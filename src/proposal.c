@@ -29,6 +29,10 @@ struct proposal_state {
 	 * when live_known */
 	uint64_t live;
 	bool live_known;
+	/* every plane in use shows a layer (a plane left on by someone else does not),
+	 * written by the walks of proposal_record() that visit every plane in use: the
+	 * condition of a walk of the changed planes alone */
+	bool all_layered;
 };
 
 int proposal_state_init(struct dispman_device *dev)
@@ -145,11 +149,36 @@ struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_
 	return e;
 }
 
-struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev)
+void proposal_walk_start(struct plane_walk *w, const struct proposal *prop,
+	const struct dispman_device *dev)
 {
+	/* field by field: a walk of every frame, its lists filled only when used */
 	const struct proposal_state *ps = device_proposal_state(dev);
-	bool all = !prop->kept || !ps->live_known; /* never known beyond the mask */
-	return (struct plane_walk){ .mask = ps->live, .n = device_n_planes(dev), .all = all };
+	w->all = !prop->kept || !ps->live_known; /* never known beyond the mask */
+	w->mask = ps->live;
+	w->next = 0;
+	w->n = device_n_planes(dev);
+	w->planes = device_planes(dev);
+	w->changed = prop->diff && !w->all && ps->all_layered &&
+		layer_moved_list(dev, &w->lists[0], &w->n_list[0]) &&
+		layer_new_buffer_list(dev, &w->lists[1], &w->n_list[1]);
+	w->list = w->pos = 0;
+}
+
+struct plane *proposal_walk_changed_next(struct plane_walk *w)
+{
+	for (; w->list < 2; w->list++, w->pos = 0) {
+		while (w->pos < w->n_list[w->list]) {
+			const struct dispman_layer *layer = w->lists[w->list][w->pos++];
+			/* a moved layer is on the first list, which is whole */
+			if (w->list == 1 && layer_geom_dirty(layer))
+				continue;
+			struct plane *p = layer_plane(layer);
+			if (p)
+				return p; /* shows layer: the committed assignment is kept */
+		}
+	}
+	return NULL;
 }
 
 struct plane *proposal_layer_plane(const struct proposal *prop,
@@ -189,17 +218,19 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 {
 	bool all_rects = !prop->diff;
 	/* a kept proposal: the same planes show the same layers (new framebuffers, and a
-	 * new CRTC after a modeset), and the planes it skips stay off */
-	struct plane_walk w = proposal_walk(prop, dev);
+	 * new CRTC after a modeset), and the planes it skips stay as they are */
+	struct plane_walk w;
+	proposal_walk_start(&w, prop, dev);
 	struct proposal_state *ps = device_proposal_state(dev);
 	uint64_t live = w.all ? 0 : ps->live;
-	for (size_t i; proposal_walk_next(&w, &i);) {
-		struct plane *p = device_plane(dev, i);
-		struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
+	bool all_layered = true;
+	size_t pi;
+	for (struct plane *p; (p = proposal_walk_next(&w, &pi));) {
+		struct dispman_layer *layer = proposal_plane_layer(prop, p, pi);
 		if (!layer && !plane_in_use(p))
 			continue; /* off, and staying off: nothing to record */
 		if (proposal_covers_plane_of(prop, dev, p, layer ? layer_output(layer) : NULL)) {
-			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
+			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, pi),
 				layer ? buffer_fb_id(layer_buffer(layer)) : 0,
 				layer ? crtc_id(output_crtc(layer_output(layer))) : 0);
 			/* the rectangles the request wrote (req_build()): all of them unless
@@ -215,12 +246,18 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 				});
 			}
 		}
-		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
+		if (w.changed)
+			continue; /* it shows its layer still: in use, as the mask has it */
+		uint64_t bit = pi < PROPOSAL_LIVE_PLANES ? 1ull << pi : 0;
 		if (plane_in_use(p))
 			live |= bit;
 		else
 			live &= ~bit;
+		all_layered = all_layered && (!plane_in_use(p) || plane_cur_layer(p));
 	}
+	if (w.changed)
+		return; /* the layers keep their places, the planes their use */
+	ps->all_layered = all_layered;
 	ps->live = live;
 	ps->live_known = device_n_planes(dev) <= PROPOSAL_LIVE_PLANES;
 	if (prop->kept)

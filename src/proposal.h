@@ -56,7 +56,7 @@ struct commit_scope {
 };
 
 /* What proposal.c keeps per device between commits (device_proposal_state(), its body
- * proposal.c's: the planes the committed state uses, proposal_walk()); allocated at device
+ * proposal.c's: the planes the committed state uses, proposal_walk_start()); allocated at device
  * creation, freed at its destruction (by lifecycle.c; nothing when not allocated). */
 int proposal_state_init(struct dispman_device *dev);
 void proposal_state_finish(struct dispman_device *dev);
@@ -132,11 +132,17 @@ static inline unsigned proposal_plane_zpos(const struct proposal *prop, const st
 	return prop->kept ? plane_cur_zpos(p) : prop->planes[i].zpos;
 }
 /*
- * The planes a request or a record of prop must visit, in index order: every plane of dev,
- * or for a kept proposal only those the committed state uses (proposal_live_planes()), when
- * known. A plane it skips is off and stays off. Usage:
- *   struct plane_walk w = proposal_walk(prop, dev);
- *   for (size_t i; proposal_walk_next(&w, &i);) ...
+ * The planes a request or a record of prop must visit: every plane of dev; for a kept
+ * proposal only those the committed state uses (proposal_live_planes()), when known; and
+ * for a kept proposal without a modeset (prop->diff) only the planes of the layers that
+ * moved or got a new buffer (layer_moved_list(), layer_new_buffer_list()), when both lists
+ * are whole and every plane in use shows a layer: the only planes whose state such a
+ * frame changes (w.changed). A plane it skips keeps its committed state. Usage:
+ *   struct plane_walk w;
+ *   proposal_walk_start(&w, prop, dev);
+ *   for (struct plane *p; (p = proposal_walk_next(&w, &i));) ...
+ * i is the plane's index, except in a changed walk (then SIZE_MAX: a kept proposal reads
+ * nothing by index).
  */
 /* planes the live mask can name (its bits); a device with more always walks them all */
 #define PROPOSAL_LIVE_PLANES 64
@@ -145,21 +151,33 @@ struct plane_walk {
 	uint64_t mask; /* when !all: the planes left */
 	size_t next, n;
 	bool all;
+	struct plane *const *planes; /* device_planes() */
+	/* the changed planes: the layers of lists[0] (moved), then those of lists[1] (new
+	 * buffer) that did not move */
+	bool changed;
+	struct dispman_layer *const *lists[2];
+	size_t n_list[2], list, pos;
 };
 
-struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev);
+void proposal_walk_start(struct plane_walk *w, const struct proposal *prop,
+	const struct dispman_device *dev);
+struct plane *proposal_walk_changed_next(struct plane_walk *w);
 
-static inline bool proposal_walk_next(struct plane_walk *w, size_t *i)
+static inline struct plane *proposal_walk_next(struct plane_walk *w, size_t *i)
 {
+	if (w->changed) {
+		*i = SIZE_MAX;
+		return proposal_walk_changed_next(w);
+	}
 	if (w->all) {
 		*i = w->next++;
-		return *i < w->n;
+		return *i < w->n ? w->planes[*i] : NULL;
 	}
 	if (!w->mask)
-		return false;
+		return NULL;
 	*i = (size_t)__builtin_ctzll(w->mask);
 	w->mask &= w->mask - 1;
-	return true;
+	return w->planes[*i];
 }
 
 /* The plane the proposal puts layer on (NULL: none, or a layer it does not place), and
