@@ -771,6 +771,7 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	/* only rectangles changed and alloc_check_geometry() found the assignment holds:
 	 * the new rectangles go into the request without a test */
 	prop->geometry = prop->diff && device_geometry_dirty(dev);
+	proposal_find_changed(prop, dev); /* after the composition, which sets its buffer */
 	return 0;
 }
 
@@ -782,6 +783,16 @@ static void buffers_committed(struct dispman_device *dev, const struct proposal 
 	struct dispman_layer *const *list;
 	size_t n;
 	if (layer_new_buffer_list(dev, &list, &n)) {
+		/* the usual commit: of every listed layer's output (of every output) */
+		bool every = full || prop->scope->n_in == device_n_outputs(dev);
+		size_t covered = 0;
+		while (!every && covered < n &&
+		       proposal_has_output(prop, output_index(layer_output(list[covered]))))
+			covered++;
+		if (every || covered == n) {
+			layer_new_buffers_committed(dev);
+			return;
+		}
 		/* backwards: layer_buffer_committed() moves the last one into its place */
 		for (size_t i = n; i-- > 0;) {
 			struct dispman_layer *l = list[i];

@@ -555,11 +555,6 @@ bool layer_moved_list(const struct dispman_device *dev, struct dispman_layer *co
 	return st->n_moved == st->n_dirty;
 }
 
-bool layer_fb_dirty(const struct dispman_layer *layer)
-{
-	return layer->fb_dirty;
-}
-
 void layer_buffer_committed(struct dispman_layer *layer)
 {
 	if (!layer->fb_dirty)
@@ -576,6 +571,16 @@ void layer_buffer_committed(struct dispman_layer *layer)
 	}
 	if (!st->n_fb_dirty)
 		st->n_new_fb = 0; /* whole again */
+}
+
+void layer_new_buffers_committed(struct dispman_device *dev)
+{
+	struct layer_state *st = device_layer_state(dev);
+	if (st->n_new_fb != st->n_fb_dirty)
+		return; /* not whole: layer_buffer_committed() of each */
+	for (size_t i = 0; i < st->n_new_fb; i++)
+		st->new_fb[i]->fb_dirty = false;
+	st->n_fb_dirty = st->n_new_fb = 0;
 }
 
 bool layer_new_buffer_list(const struct dispman_device *dev,

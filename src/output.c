@@ -443,7 +443,8 @@ void output_flip_release(struct dispman_output *out)
 	if (!n_old && !n_rest)
 		return; /* released already (output_flip_complete() releases the last flip's) */
 	const struct frame *now = out->shown;
-	if (!n_rest && n_old <= now->n && !memcmp(f->bufs, now->bufs, n_old * sizeof(f->bufs[0]))) {
+	if (!n_rest && n_old <= now->n && f->bufs[0] == now->bufs[0] &&
+	    !memcmp(f->bufs, now->bufs, n_old * sizeof(f->bufs[0]))) {
 		/* the usual frame: the new one holds every buffer at the same place (commit.c
 		 * queues them in the same order each frame), so none left the screen and no
 		 * callback runs; its references keep them */

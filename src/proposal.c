@@ -28,6 +28,7 @@ struct proposal_state {
 	 * by proposal_record(), so that a frame keeping the shape visits only those; valid
 	 * when live_known */
 	uint64_t live;
+	size_t n_live; /* the planes in live */
 	bool live_known;
 	/* every plane in use shows a layer (a plane left on by someone else does not),
 	 * written by the walks of proposal_record() that visit every plane in use: the
@@ -80,7 +81,7 @@ static const struct proposed_layer *proposal_find_layer(const struct proposal *p
 /* Nothing proposed, nothing allocated; the scope stays. */
 static void proposal_reset(struct proposal *prop)
 {
-	prop->kept = prop->diff = prop->geometry = false;
+	prop->kept = prop->diff = prop->geometry = prop->changed = false;
 	prop->planes = prop->inline_planes;
 	prop->layers = prop->inline_layers;
 	prop->n_planes = prop->n_layers = prop->max_layers = 0;
@@ -149,36 +150,52 @@ struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_
 	return e;
 }
 
+_Static_assert(PROPOSAL_CHANGED_PLANES >= 2 * LAYER_MOVED_MAX,
+	"a changed walk holds the planes of both lists");
+
+void proposal_find_changed(struct proposal *prop, const struct dispman_device *dev)
+{
+	const struct proposal_state *ps = device_proposal_state(dev);
+	struct dispman_layer *const *moved, *const *fresh;
+	size_t n_moved, n_fresh;
+	prop->changed = false;
+	if (!prop->diff || !prop->kept || !ps->live_known || !ps->all_layered ||
+	    !layer_moved_list(dev, &moved, &n_moved) ||
+	    !layer_new_buffer_list(dev, &fresh, &n_fresh))
+		return;
+	/* as many as the planes in use (every layer a new buffer): the walk of those */
+	if (n_moved + n_fresh >= ps->n_live)
+		return;
+	size_t n = 0;
+	/* a moved layer is on the first list, which is whole: once */
+	for (size_t i = 0; i < n_moved; i++)
+		if (layer_plane(moved[i]))
+			prop->changed_planes[n++] = layer_plane(moved[i]);
+	for (size_t i = 0; i < n_fresh; i++)
+		if (!layer_geom_dirty(fresh[i]) && layer_plane(fresh[i]))
+			prop->changed_planes[n++] = layer_plane(fresh[i]);
+	prop->n_changed = n;
+	prop->changed = true;
+}
+
 void proposal_walk_start(struct plane_walk *w, const struct proposal *prop,
 	const struct dispman_device *dev)
 {
-	/* field by field: a walk of every frame, its lists filled only when used */
+	w->next = 0;
+	if (prop->changed) {
+		w->changed = true;
+		w->all = false;
+		w->n = prop->n_changed;
+		w->planes = prop->changed_planes;
+		return;
+	}
+	/* field by field: a walk of every frame */
 	const struct proposal_state *ps = device_proposal_state(dev);
+	w->changed = false;
 	w->all = !prop->kept || !ps->live_known; /* never known beyond the mask */
 	w->mask = ps->live;
-	w->next = 0;
 	w->n = device_n_planes(dev);
 	w->planes = device_planes(dev);
-	w->changed = prop->diff && !w->all && ps->all_layered &&
-		layer_moved_list(dev, &w->lists[0], &w->n_list[0]) &&
-		layer_new_buffer_list(dev, &w->lists[1], &w->n_list[1]);
-	w->list = w->pos = 0;
-}
-
-struct plane *proposal_walk_changed_next(struct plane_walk *w)
-{
-	for (; w->list < 2; w->list++, w->pos = 0) {
-		while (w->pos < w->n_list[w->list]) {
-			const struct dispman_layer *layer = w->lists[w->list][w->pos++];
-			/* a moved layer is on the first list, which is whole */
-			if (w->list == 1 && layer_geom_dirty(layer))
-				continue;
-			struct plane *p = layer_plane(layer);
-			if (p)
-				return p; /* shows layer: the committed assignment is kept */
-		}
-	}
-	return NULL;
 }
 
 struct plane *proposal_layer_plane(const struct proposal *prop,
@@ -258,6 +275,8 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 	if (w.changed)
 		return; /* the layers keep their places, the planes their use */
 	ps->all_layered = all_layered;
+	if (live != ps->live)
+		ps->n_live = (size_t)__builtin_popcountll(live);
 	ps->live = live;
 	ps->live_known = device_n_planes(dev) <= PROPOSAL_LIVE_PLANES;
 	if (prop->kept)

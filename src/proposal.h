@@ -64,6 +64,9 @@ void proposal_state_finish(struct dispman_device *dev);
  * them; false when unknown (before the first record, or beyond PROPOSAL_LIVE_PLANES). */
 bool proposal_live_planes(const struct dispman_device *dev, uint64_t *mask);
 
+/* the planes a changed walk holds: of the moved and the new buffer lists (each
+ * LAYER_MOVED_MAX long) */
+#define PROPOSAL_CHANGED_PLANES 32
 /* A device of usual size fits in the proposal itself: no allocation per commit. */
 #define PROPOSAL_INLINE_PLANES 32
 #define PROPOSAL_INLINE_LAYERS 64
@@ -83,6 +86,11 @@ struct proposal {
 	/* diff, and some layers on planes have new rectangles, which go into the request
 	 * without a TEST_ONLY commit (alloc_check_geometry() found that the plan holds) */
 	bool geometry;
+	/* diff, and the planes of the layers that moved or got a new buffer are known
+	 * (proposal_find_changed()): the request and the record visit those alone */
+	bool changed;
+	size_t n_changed;
+	struct plane *changed_planes[PROPOSAL_CHANGED_PLANES];
 	struct proposed_plane *planes; /* index i is device_plane(dev, i); unused when kept */
 	size_t n_planes;
 	/* every layer the proposal places (a search: all of the device's, and each output's
@@ -136,8 +144,9 @@ static inline unsigned proposal_plane_zpos(const struct proposal *prop, const st
  * proposal only those the committed state uses (proposal_live_planes()), when known; and
  * for a kept proposal without a modeset (prop->diff) only the planes of the layers that
  * moved or got a new buffer (layer_moved_list(), layer_new_buffer_list()), when both lists
- * are whole and every plane in use shows a layer: the only planes whose state such a
- * frame changes (w.changed). A plane it skips keeps its committed state. Usage:
+ * are whole, every plane in use shows a layer and fewer change than are in use: the only
+ * planes whose state such a frame changes (prop->changed, from proposal_find_changed()).
+ * A plane it skips keeps its committed state. Usage:
  *   struct plane_walk w;
  *   proposal_walk_start(&w, prop, dev);
  *   for (struct plane *p; (p = proposal_walk_next(&w, &i));) ...
@@ -151,23 +160,18 @@ struct plane_walk {
 	uint64_t mask; /* when !all: the planes left */
 	size_t next, n;
 	bool all;
-	struct plane *const *planes; /* device_planes() */
-	/* the changed planes: the layers of lists[0] (moved), then those of lists[1] (new
-	 * buffer) that did not move */
-	bool changed;
-	struct dispman_layer *const *lists[2];
-	size_t n_list[2], list, pos;
+	bool changed;                /* prop->changed: planes[next..n) are the walk */
+	struct plane *const *planes; /* device_planes(), or prop->changed_planes */
 };
 
 void proposal_walk_start(struct plane_walk *w, const struct proposal *prop,
 	const struct dispman_device *dev);
-struct plane *proposal_walk_changed_next(struct plane_walk *w);
 
 static inline struct plane *proposal_walk_next(struct plane_walk *w, size_t *i)
 {
 	if (w->changed) {
 		*i = SIZE_MAX;
-		return proposal_walk_changed_next(w);
+		return w->next < w->n ? w->planes[w->next++] : NULL;
 	}
 	if (w->all) {
 		*i = w->next++;
@@ -179,6 +183,11 @@ static inline struct plane *proposal_walk_next(struct plane_walk *w, size_t *i)
 	w->mask &= w->mask - 1;
 	return w->planes[*i];
 }
+
+/* For a frame whose request sends only what changed (prop->diff, after the composition):
+ * notes the planes that change, when they can be known (see proposal_walk_start()),
+ * setting prop->changed. */
+void proposal_find_changed(struct proposal *prop, const struct dispman_device *dev);
 
 /* The plane the proposal puts layer on (NULL: none, or a layer it does not place), and
  * whether it composites layer, kept or searched. */
