@@ -771,7 +771,47 @@ int alloc_prepare(struct dispman_device *dev, uint32_t flags, struct proposal *p
 	/* only rectangles changed and alloc_check_geometry() found the assignment holds:
 	 * the new rectangles go into the request without a test */
 	prop->geometry = prop->diff && device_geometry_dirty(dev);
+	proposal_find_changed(prop, dev); /* after the composition, which sets its buffer */
 	return 0;
+}
+
+/* The accepted commit of prop took the new buffers of its outputs' layers: off the list
+ * (layer_new_buffer_list()), the others' stay on it. */
+static void buffers_committed(struct dispman_device *dev, const struct proposal *prop)
+{
+	bool full = prop->scope->full;
+	struct dispman_layer *const *list;
+	size_t n;
+	if (layer_new_buffer_list(dev, &list, &n)) {
+		/* the usual commit: of every listed layer's output (of every output) */
+		bool every = full || prop->scope->n_in == device_n_outputs(dev);
+		size_t covered = 0;
+		while (!every && covered < n &&
+		       proposal_has_output(prop, output_index(layer_output(list[covered]))))
+			covered++;
+		if (every || covered == n) {
+			layer_new_buffers_committed(dev);
+			return;
+		}
+		/* backwards: layer_buffer_committed() moves the last one into its place */
+		for (size_t i = n; i-- > 0;) {
+			struct dispman_layer *l = list[i];
+			if (full || proposal_has_output(prop, output_index(layer_output(l))))
+				layer_buffer_committed(l);
+		}
+		return;
+	}
+	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+		struct dispman_output *out = device_output(dev, i);
+		if (!full && !proposal_has_output(prop, i))
+			continue;
+		struct list *pos, *tmp;
+		list_for_each_safe(pos, tmp, output_layers(out))
+			layer_buffer_committed(layer_from_link(pos));
+		struct dispman_layer *comp = compose_peek_layer(out);
+		if (comp)
+			layer_buffer_committed(comp);
+	}
 }
 
 bool alloc_done(struct dispman_device *dev, const struct proposal *prop, bool ok)
@@ -796,6 +836,7 @@ bool alloc_done(struct dispman_device *dev, const struct proposal *prop, bool ok
 	}
 	if (all)
 		layer_compose_clean(dev);
+	buffers_committed(dev, prop);
 	if (!device_geometry_dirty(dev))
 		return false; /* no layer's rectangles changed (layer.c sets both) */
 	bool pending = false;

@@ -75,8 +75,8 @@ static int run_init(struct dispman_device *dev, struct commit_run *run)
 	size_t n = device_n_outputs(dev);
 	bool inl = n <= COMMIT_INLINE_OUTPUTS;
 	/* Nothing is cleared (a frame's commit): the caller sets every want[i],
-	 * select_outputs() every scope.outputs[i].in and prepare_blobs() every mode_blob,
-	 * each before anything reads them. */
+	 * select_outputs() every scope.outputs[i] (in, and mode_blob 0, which
+	 * prepare_blobs() sets for a modeset), each before anything reads them. */
 	run->scope = (struct commit_scope){ .n_outputs = n,
 		.outputs = inl ? run->inline_outputs : calloc(n, sizeof(*run->scope.outputs)) };
 	run->want = inl ? run->inline_want : calloc(n, sizeof(*run->want));
@@ -99,14 +99,14 @@ static void rollback_blobs(struct dispman_device *dev, struct commit_scope *scop
 	}
 }
 
-/* modeset: select_outputs() found an output that needs one (else none needs a blob) */
+/* modeset: select_outputs() found an output that needs one (else none needs a blob, and
+ * select_outputs() cleared every mode_blob) */
 static int prepare_blobs(struct dispman_device *dev, struct commit_scope *scope, bool modeset)
 {
-	for (size_t i = 0; i < device_n_outputs(dev); i++) {
+	for (size_t i = 0; modeset && i < device_n_outputs(dev); i++) {
 		struct dispman_output *out = device_output(dev, i);
 		scope->outputs[i].mode_blob = 0;
-		if (!modeset || !scope->outputs[i].in || !output_enabled(out) ||
-		    !output_needs_modeset(out))
+		if (!scope->outputs[i].in || !output_enabled(out) || !output_needs_modeset(out))
 			continue;
 		uint32_t blob = 0;
 		if (drmModeCreatePropertyBlob(device_fd(dev), output_mode(out),
@@ -283,6 +283,7 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
 		struct dispman_output *out = device_output(dev, i);
 		scope->outputs[i].in = false;
+		scope->outputs[i].mode_blob = 0; /* prepare_blobs() sets them for a modeset */
 		if (!output_enabled(out) && !output_active(out))
 			run->want[i] = false;
 		any = any || run->want[i];

@@ -42,7 +42,7 @@ struct dispman_device {
 	struct event_loop *event;  /* event.c's: the epoll loop and its sources */
 	struct master_state *master; /* master.c's: paused, the retry timer (master_paused()) */
 	struct layer_state *layers; /* layer.c's: the creation order of the device's layers */
-	struct proposal_state *proposal; /* proposal.c's: the planes in use (proposal_walk()) */
+	struct proposal_state *proposal; /* proposal.c's: the planes in use (proposal_walk_start()) */
 	struct req_cache *req_cache; /* request.c's: the last request's memory, reused */
 	struct alloc_state *alloc; /* alloc.c's: search budget, what the kernel taught us */
 	struct commit_state *commit; /* commit.c's: queued commits, holds, deferral */

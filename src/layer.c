@@ -21,6 +21,11 @@ struct layer_state {
 	 * (layer_moved_list()) when n_moved == n_dirty. */
 	struct dispman_layer *moved[LAYER_MOVED_MAX];
 	size_t n_moved, n_dirty;
+	/* The same for the layers whose buffer was set since an accepted commit took it
+	 * (fb_dirty set: n_fb_dirty of them; layer_new_buffer_list()), so that a frame that
+	 * keeps the assignment sends and records only the planes whose framebuffer changes. */
+	struct dispman_layer *new_fb[LAYER_MOVED_MAX];
+	size_t n_new_fb, n_fb_dirty;
 	/* a composited layer got new content or rectangles since every output last composed
 	 * (layer_compose_dirty()) */
 	bool compose_dirty;
@@ -82,6 +87,8 @@ struct dispman_layer {
 	char name[DISPMAN_LAYER_NAME_MAX + 1]; /* dispman_layer_set_name(); "" when none */
 	/* rectangles changed since the last accepted commit (alloc.c clears it) */
 	bool geom_dirty;
+	/* a buffer set since the last accepted commit of its output (alloc.c clears it) */
+	bool fb_dirty;
 	int32_t composed_box[4];  /* compose.c: x1, y1, x2, y2 where it was last drawn */
 	enum dispman_transform transform; /* of its buffer's content */
 	bool composition;         /* an output's composition layer (layer_create_composition()) */
@@ -123,6 +130,7 @@ struct dispman_layer *dispman_layer_create(struct dispman_output *out)
 void layer_destroy_internal(struct dispman_layer *layer)
 {
 	layer_geometry_committed(layer); /* off the moved list */
+	layer_buffer_committed(layer);   /* off the new buffer list */
 	device_notify_layer_destroyed(output_device(layer->out), layer);
 	list_remove(&layer->link);
 	if (output_base_layer(layer->out) == layer)
@@ -164,6 +172,17 @@ static void mark_moved(struct dispman_layer *layer)
 		st->moved[st->n_moved++] = layer;
 }
 
+/* A buffer was set: on the device's new buffer list (layer_new_buffer_list()). */
+static void mark_new_buffer(struct dispman_layer *layer)
+{
+	if (layer->fb_dirty)
+		return;
+	struct layer_state *st = device_layer_state(output_device(layer->out));
+	layer->fb_dirty = true;
+	if (st->n_fb_dirty++ == st->n_new_fb && st->n_new_fb < LAYER_MOVED_MAX)
+		st->new_fb[st->n_new_fb++] = layer;
+}
+
 /* The setters' common check: a layer to set. */
 static void rate_settle(struct dispman_layer *layer);
 
@@ -188,6 +207,7 @@ int dispman_layer_set_buffer(struct dispman_layer *layer, struct dispman_buffer 
 	scan_forget(layer); /* the default source and destination are the buffer's */
 	rate_settle(layer);
 	layer->content_serial++; /* new content, even with the same buffer: redraw it */
+	mark_new_buffer(layer);
 	if (layer->composited)
 		device_layer_state(output_device(layer->out))->compose_dirty = true;
 	dispman_buffer_unref(old);
@@ -535,6 +555,43 @@ bool layer_moved_list(const struct dispman_device *dev, struct dispman_layer *co
 	return st->n_moved == st->n_dirty;
 }
 
+void layer_buffer_committed(struct dispman_layer *layer)
+{
+	if (!layer->fb_dirty)
+		return;
+	layer->fb_dirty = false;
+	struct layer_state *st = device_layer_state(output_device(layer->out));
+	st->n_fb_dirty--;
+	/* from the end: alloc_done() clears the list backwards, each found at once */
+	for (size_t i = st->n_new_fb; i-- > 0;) {
+		if (st->new_fb[i] == layer) {
+			st->new_fb[i] = st->new_fb[--st->n_new_fb];
+			break;
+		}
+	}
+	if (!st->n_fb_dirty)
+		st->n_new_fb = 0; /* whole again */
+}
+
+void layer_new_buffers_committed(struct dispman_device *dev)
+{
+	struct layer_state *st = device_layer_state(dev);
+	if (st->n_new_fb != st->n_fb_dirty)
+		return; /* not whole: layer_buffer_committed() of each */
+	for (size_t i = 0; i < st->n_new_fb; i++)
+		st->new_fb[i]->fb_dirty = false;
+	st->n_fb_dirty = st->n_new_fb = 0;
+}
+
+bool layer_new_buffer_list(const struct dispman_device *dev,
+	struct dispman_layer *const **list, size_t *n)
+{
+	const struct layer_state *st = device_layer_state(dev);
+	*list = st->new_fb;
+	*n = st->n_new_fb;
+	return st->n_new_fb == st->n_fb_dirty;
+}
+
 bool layer_compose_dirty(const struct dispman_device *dev)
 {
 	return device_layer_state(dev)->compose_dirty;
@@ -588,6 +645,7 @@ void layer_set_composition_buffer(struct dispman_layer *layer, struct dispman_bu
 {
 	layer->buf = buf;
 	scan_forget(layer);
+	mark_new_buffer(layer);
 }
 
 void layer_frame_begin(struct dispman_device *dev)
@@ -627,6 +685,9 @@ void layer_scanout_keep(const struct dispman_layer *layer, bool clipped,
 
 void layer_destroy_composition(struct dispman_layer *layer)
 {
+	if (!layer)
+		return;
+	layer_buffer_committed(layer); /* off the new buffer list */
 	free(layer);
 }
 

@@ -71,6 +71,19 @@ void layer_geometry_committed(struct dispman_layer *layer);
  * Returns false when more changed than the list holds: then walk every layer. */
 bool layer_moved_list(const struct dispman_device *dev, struct dispman_layer *const **list,
 	size_t *n);
+/* An accepted commit of its output took its buffer, which was set on it
+ * (dispman_layer_set_buffer(), or a composition layer's layer_set_composition_buffer())
+ * since the last one: alloc.c (alloc_done()) only. */
+void layer_buffer_committed(struct dispman_layer *layer);
+/* layer_buffer_committed() of every layer on the new buffer list, at once; nothing when
+ * the list is not whole (alloc.c). */
+void layer_new_buffers_committed(struct dispman_device *dev);
+/* The device's layers with a new buffer (layer_buffer_committed() not yet called), as
+ * layer_moved_list() lists the moved ones (at most LAYER_MOVED_MAX; same ownership and
+ * validity). Returns false when more have one than the list holds: then walk every
+ * plane. */
+bool layer_new_buffer_list(const struct dispman_device *dev,
+	struct dispman_layer *const **list, size_t *n);
 /* A composited layer (layer_composited()) got a buffer or new rectangles since
  * layer_compose_clean(), which alloc.c calls once every output composed them: a frame
  * that keeps the assignment and finds this false has nothing to draw. */

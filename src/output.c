@@ -442,6 +442,17 @@ void output_flip_release(struct dispman_output *out)
 	size_t n_rest = h && --h->users == 0 ? h->n : 0;
 	if (!n_old && !n_rest)
 		return; /* released already (output_flip_complete() releases the last flip's) */
+	const struct frame *now = out->shown;
+	if (!n_rest && n_old <= now->n && f->bufs[0] == now->bufs[0] &&
+	    !memcmp(f->bufs, now->bufs, n_old * sizeof(f->bufs[0]))) {
+		/* the usual frame: the new one holds every buffer at the same place (commit.c
+		 * queues them in the same order each frame), so none left the screen and no
+		 * callback runs; its references keep them */
+		f->n = 0;
+		for (size_t i = 0; i < n_old; i++)
+			dispman_buffer_unref(f->bufs[i]);
+		return;
+	}
 	/* the release callbacks may dispatch (another flip handled): iterate over a copy */
 	struct dispman_buffer *old[2 * MAX_SHOWN];
 	memcpy(old, f->bufs, n_old * sizeof(old[0]));

@@ -28,7 +28,12 @@ struct proposal_state {
 	 * by proposal_record(), so that a frame keeping the shape visits only those; valid
 	 * when live_known */
 	uint64_t live;
+	size_t n_live; /* the planes in live */
 	bool live_known;
+	/* every plane in use shows a layer (a plane left on by someone else does not),
+	 * written by the walks of proposal_record() that visit every plane in use: the
+	 * condition of a walk of the changed planes alone */
+	bool all_layered;
 };
 
 int proposal_state_init(struct dispman_device *dev)
@@ -76,7 +81,7 @@ static const struct proposed_layer *proposal_find_layer(const struct proposal *p
 /* Nothing proposed, nothing allocated; the scope stays. */
 static void proposal_reset(struct proposal *prop)
 {
-	prop->kept = prop->diff = prop->geometry = false;
+	prop->kept = prop->diff = prop->geometry = prop->changed = false;
 	prop->planes = prop->inline_planes;
 	prop->layers = prop->inline_layers;
 	prop->n_planes = prop->n_layers = prop->max_layers = 0;
@@ -145,11 +150,52 @@ struct proposed_layer *proposal_add_layer(struct proposal *prop, struct dispman_
 	return e;
 }
 
-struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev)
+_Static_assert(PROPOSAL_CHANGED_PLANES >= 2 * LAYER_MOVED_MAX,
+	"a changed walk holds the planes of both lists");
+
+void proposal_find_changed(struct proposal *prop, const struct dispman_device *dev)
 {
 	const struct proposal_state *ps = device_proposal_state(dev);
-	bool all = !prop->kept || !ps->live_known; /* never known beyond the mask */
-	return (struct plane_walk){ .mask = ps->live, .n = device_n_planes(dev), .all = all };
+	struct dispman_layer *const *moved, *const *fresh;
+	size_t n_moved, n_fresh;
+	prop->changed = false;
+	if (!prop->diff || !prop->kept || !ps->live_known || !ps->all_layered ||
+	    !layer_moved_list(dev, &moved, &n_moved) ||
+	    !layer_new_buffer_list(dev, &fresh, &n_fresh))
+		return;
+	/* as many as the planes in use (every layer a new buffer): the walk of those */
+	if (n_moved + n_fresh >= ps->n_live)
+		return;
+	size_t n = 0;
+	/* a moved layer is on the first list, which is whole: once */
+	for (size_t i = 0; i < n_moved; i++)
+		if (layer_plane(moved[i]))
+			prop->changed_planes[n++] = layer_plane(moved[i]);
+	for (size_t i = 0; i < n_fresh; i++)
+		if (!layer_geom_dirty(fresh[i]) && layer_plane(fresh[i]))
+			prop->changed_planes[n++] = layer_plane(fresh[i]);
+	prop->n_changed = n;
+	prop->changed = true;
+}
+
+void proposal_walk_start(struct plane_walk *w, const struct proposal *prop,
+	const struct dispman_device *dev)
+{
+	w->next = 0;
+	if (prop->changed) {
+		w->changed = true;
+		w->all = false;
+		w->n = prop->n_changed;
+		w->planes = prop->changed_planes;
+		return;
+	}
+	/* field by field: a walk of every frame */
+	const struct proposal_state *ps = device_proposal_state(dev);
+	w->changed = false;
+	w->all = !prop->kept || !ps->live_known; /* never known beyond the mask */
+	w->mask = ps->live;
+	w->n = device_n_planes(dev);
+	w->planes = device_planes(dev);
 }
 
 struct plane *proposal_layer_plane(const struct proposal *prop,
@@ -189,17 +235,19 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 {
 	bool all_rects = !prop->diff;
 	/* a kept proposal: the same planes show the same layers (new framebuffers, and a
-	 * new CRTC after a modeset), and the planes it skips stay off */
-	struct plane_walk w = proposal_walk(prop, dev);
+	 * new CRTC after a modeset), and the planes it skips stay as they are */
+	struct plane_walk w;
+	proposal_walk_start(&w, prop, dev);
 	struct proposal_state *ps = device_proposal_state(dev);
 	uint64_t live = w.all ? 0 : ps->live;
-	for (size_t i; proposal_walk_next(&w, &i);) {
-		struct plane *p = device_plane(dev, i);
-		struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
+	bool all_layered = true;
+	size_t pi;
+	for (struct plane *p; (p = proposal_walk_next(&w, &pi));) {
+		struct dispman_layer *layer = proposal_plane_layer(prop, p, pi);
 		if (!layer && !plane_in_use(p))
 			continue; /* off, and staying off: nothing to record */
 		if (proposal_covers_plane_of(prop, dev, p, layer ? layer_output(layer) : NULL)) {
-			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, i),
+			plane_record_commit(p, layer, proposal_plane_zpos(prop, p, pi),
 				layer ? buffer_fb_id(layer_buffer(layer)) : 0,
 				layer ? crtc_id(output_crtc(layer_output(layer))) : 0);
 			/* the rectangles the request wrote (req_build()): all of them unless
@@ -215,12 +263,20 @@ void proposal_record(const struct proposal *prop, struct dispman_device *dev)
 				});
 			}
 		}
-		uint64_t bit = i < PROPOSAL_LIVE_PLANES ? 1ull << i : 0;
+		if (w.changed)
+			continue; /* it shows its layer still: in use, as the mask has it */
+		uint64_t bit = pi < PROPOSAL_LIVE_PLANES ? 1ull << pi : 0;
 		if (plane_in_use(p))
 			live |= bit;
 		else
 			live &= ~bit;
+		all_layered = all_layered && (!plane_in_use(p) || plane_cur_layer(p));
 	}
+	if (w.changed)
+		return; /* the layers keep their places, the planes their use */
+	ps->all_layered = all_layered;
+	if (live != ps->live)
+		ps->n_live = (size_t)__builtin_popcountll(live);
 	ps->live = live;
 	ps->live_known = device_n_planes(dev) <= PROPOSAL_LIVE_PLANES;
 	if (prop->kept)

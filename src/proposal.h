@@ -56,7 +56,7 @@ struct commit_scope {
 };
 
 /* What proposal.c keeps per device between commits (device_proposal_state(), its body
- * proposal.c's: the planes the committed state uses, proposal_walk()); allocated at device
+ * proposal.c's: the planes the committed state uses, proposal_walk_start()); allocated at device
  * creation, freed at its destruction (by lifecycle.c; nothing when not allocated). */
 int proposal_state_init(struct dispman_device *dev);
 void proposal_state_finish(struct dispman_device *dev);
@@ -64,6 +64,9 @@ void proposal_state_finish(struct dispman_device *dev);
  * them; false when unknown (before the first record, or beyond PROPOSAL_LIVE_PLANES). */
 bool proposal_live_planes(const struct dispman_device *dev, uint64_t *mask);
 
+/* the planes a changed walk holds: of the moved and the new buffer lists (each
+ * LAYER_MOVED_MAX long) */
+#define PROPOSAL_CHANGED_PLANES 32
 /* A device of usual size fits in the proposal itself: no allocation per commit. */
 #define PROPOSAL_INLINE_PLANES 32
 #define PROPOSAL_INLINE_LAYERS 64
@@ -83,6 +86,11 @@ struct proposal {
 	/* diff, and some layers on planes have new rectangles, which go into the request
 	 * without a TEST_ONLY commit (alloc_check_geometry() found that the plan holds) */
 	bool geometry;
+	/* diff, and the planes of the layers that moved or got a new buffer are known
+	 * (proposal_find_changed()): the request and the record visit those alone */
+	bool changed;
+	size_t n_changed;
+	struct plane *changed_planes[PROPOSAL_CHANGED_PLANES];
 	struct proposed_plane *planes; /* index i is device_plane(dev, i); unused when kept */
 	size_t n_planes;
 	/* every layer the proposal places (a search: all of the device's, and each output's
@@ -132,11 +140,18 @@ static inline unsigned proposal_plane_zpos(const struct proposal *prop, const st
 	return prop->kept ? plane_cur_zpos(p) : prop->planes[i].zpos;
 }
 /*
- * The planes a request or a record of prop must visit, in index order: every plane of dev,
- * or for a kept proposal only those the committed state uses (proposal_live_planes()), when
- * known. A plane it skips is off and stays off. Usage:
- *   struct plane_walk w = proposal_walk(prop, dev);
- *   for (size_t i; proposal_walk_next(&w, &i);) ...
+ * The planes a request or a record of prop must visit: every plane of dev; for a kept
+ * proposal only those the committed state uses (proposal_live_planes()), when known; and
+ * for a kept proposal without a modeset (prop->diff) only the planes of the layers that
+ * moved or got a new buffer (layer_moved_list(), layer_new_buffer_list()), when both lists
+ * are whole, every plane in use shows a layer and fewer change than are in use: the only
+ * planes whose state such a frame changes (prop->changed, from proposal_find_changed()).
+ * A plane it skips keeps its committed state. Usage:
+ *   struct plane_walk w;
+ *   proposal_walk_start(&w, prop, dev);
+ *   for (struct plane *p; (p = proposal_walk_next(&w, &i));) ...
+ * i is the plane's index, except in a changed walk (then SIZE_MAX: a kept proposal reads
+ * nothing by index).
  */
 /* planes the live mask can name (its bits); a device with more always walks them all */
 #define PROPOSAL_LIVE_PLANES 64
@@ -145,22 +160,34 @@ struct plane_walk {
 	uint64_t mask; /* when !all: the planes left */
 	size_t next, n;
 	bool all;
+	bool changed;                /* prop->changed: planes[next..n) are the walk */
+	struct plane *const *planes; /* device_planes(), or prop->changed_planes */
 };
 
-struct plane_walk proposal_walk(const struct proposal *prop, const struct dispman_device *dev);
+void proposal_walk_start(struct plane_walk *w, const struct proposal *prop,
+	const struct dispman_device *dev);
 
-static inline bool proposal_walk_next(struct plane_walk *w, size_t *i)
+static inline struct plane *proposal_walk_next(struct plane_walk *w, size_t *i)
 {
+	if (w->changed) {
+		*i = SIZE_MAX;
+		return w->next < w->n ? w->planes[w->next++] : NULL;
+	}
 	if (w->all) {
 		*i = w->next++;
-		return *i < w->n;
+		return *i < w->n ? w->planes[*i] : NULL;
 	}
 	if (!w->mask)
-		return false;
+		return NULL;
 	*i = (size_t)__builtin_ctzll(w->mask);
 	w->mask &= w->mask - 1;
-	return true;
+	return w->planes[*i];
 }
+
+/* For a frame whose request sends only what changed (prop->diff, after the composition):
+ * notes the planes that change, when they can be known (see proposal_walk_start()),
+ * setting prop->changed. */
+void proposal_find_changed(struct proposal *prop, const struct dispman_device *dev);
 
 /* The plane the proposal puts layer on (NULL: none, or a layer it does not place), and
  * whether it composites layer, kept or searched. */

@@ -274,9 +274,10 @@ static void add_changed(struct atomic_req *r, uint32_t id, const struct plane_pr
 static void add_planes(const struct dispman_device *dev, const struct proposal *prop,
 	struct atomic_req *r)
 {
-	struct plane_walk w = proposal_walk(prop, dev);
-	for (size_t i; proposal_walk_next(&w, &i);) {
-		const struct plane *p = device_plane(dev, i);
+	struct plane_walk w;
+	proposal_walk_start(&w, prop, dev);
+	size_t i;
+	for (const struct plane *p; (p = proposal_walk_next(&w, &i));) {
 		const struct dispman_layer *layer = proposal_plane_layer(prop, p, i);
 		uint32_t cur_fb_id = plane_cur_fb_id(p), cur_crtc_id = plane_cur_crtc_id(p);
 		if (!layer && !cur_fb_id && !cur_crtc_id)

@@ -1417,6 +1417,130 @@ static void test_many_layers(void **state)
 }
 
 /*
+ * A frame that keeps the assignment sends and records only the planes of the layers that
+ * moved or got a new buffer (layer_new_buffer_list()): a new buffer on an output the
+ * commit does not cover waits for that output's commit, a moved layer and a new buffer in
+ * one frame both reach their planes.
+ */
+static void test_new_buffers_listed(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const uint32_t formats[] = { DRM_FORMAT_XRGB8888 };
+	drmModeModeInfo m = mock_drm_mode(640, 480, 60, true);
+	uint32_t crtc[2], primary[2], overlay;
+	unit_add_two_heads((drmModeModeInfo[2]){ m, m }, crtc, primary);
+	overlay = mock_drm_add_plane(&(struct mock_drm_plane_info){
+		.type = DRM_PLANE_TYPE_OVERLAY, .possible_crtcs = 1u,
+		.formats = formats, .num_formats = 1 });
+	unit_open_device(f);
+	struct dispman_output *o[2] = { dispman_device_get_output(f->dev, 0),
+		dispman_device_get_output(f->dev, 1) };
+	struct dispman_buffer *bg[2], *cam[2];
+	for (int i = 0; i < 2; i++) {
+		bg[i] = unit_pattern_buffer(f->dev, 640, 480, DRM_FORMAT_XRGB8888,
+			(uint32_t)(1 + i));
+		cam[i] = unit_pattern_buffer(f->dev, 320, 240, DRM_FORMAT_XRGB8888,
+			(uint32_t)(0x10 + i));
+		assert_int_equal(dispman_output_enable(o[i], NULL), 0);
+		assert_int_equal(dispman_output_set_buffer(o[i], bg[0]), 0);
+	}
+	struct dispman_layer *l = dispman_layer_create(o[0]);
+	assert_int_equal(dispman_layer_set_z(l, 1), 0);
+	assert_int_equal(dispman_layer_set_buffer(l, cam[0]), 0);
+	assert_int_equal(dispman_layer_set_destination(l, 100, 100, 320, 240), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 2);
+	uint64_t searches = stats(f->dev).searches;
+
+	/* new buffers on both outputs, o[0] committed alone: its overlay only */
+	assert_int_equal(dispman_output_set_buffer(o[1], bg[1]), 0);
+	assert_int_equal(dispman_layer_set_buffer(l, cam[1]), 0);
+	assert_int_equal(dispman_output_commit(o[0]), 0);
+	assert_int_equal(counters().last_items, 1);
+	assert_int_equal(prop(overlay, "FB_ID"), dispman_buffer_get_fb_id(cam[1]));
+	assert_int_equal(prop(primary[1], "FB_ID"), dispman_buffer_get_fb_id(bg[0]));
+	assert_int_equal(unit_drain(f->dev), 1);
+	/* o[1]'s new buffer was kept for its own commit */
+	assert_int_equal(dispman_output_commit(o[1]), 0);
+	assert_int_equal(counters().last_items, 1);
+	assert_int_equal(prop(primary[1], "FB_ID"), dispman_buffer_get_fb_id(bg[1]));
+	assert_int_equal(unit_drain(f->dev), 1);
+	/* and sent once: nothing new the next time */
+	assert_int_equal(dispman_output_commit(o[1]), 0);
+	assert_int_equal(counters().last_items, 1); /* ACTIVE alone, for the event */
+	assert_int_equal(prop(primary[1], "FB_ID"), dispman_buffer_get_fb_id(bg[1]));
+	assert_int_equal(unit_drain(f->dev), 1);
+
+	/* a moved layer and a new buffer on another plane in one frame */
+	assert_int_equal(dispman_layer_set_destination(l, 120, 100, 320, 240), 0);
+	assert_int_equal(dispman_output_set_buffer(o[0], bg[1]), 0);
+	assert_int_equal(dispman_output_commit(o[0]), 0);
+	assert_int_equal(counters().last_items, 2); /* the overlay's CRTC_X, the FB_ID */
+	assert_int_equal(prop(overlay, "CRTC_X"), 120);
+	assert_int_equal(prop(overlay, "FB_ID"), dispman_buffer_get_fb_id(cam[1]));
+	assert_int_equal(prop(primary[0], "FB_ID"), dispman_buffer_get_fb_id(bg[1]));
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(stats(f->dev).searches, searches);
+
+	dispman_layer_destroy(l);
+	for (int i = 0; i < 2; i++) {
+		dispman_buffer_unref(bg[i]);
+		dispman_buffer_unref(cam[i]);
+	}
+}
+
+/* More layers with new buffers than the list holds (LAYER_MOVED_MAX): every plane in use
+ * is visited, and the list is whole again after the commit. */
+static void test_new_buffers_overflow(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *bg = unit_show_first_frame(f, 0);
+	struct dispman_buffer *sq[2] = {
+		unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 1),
+		unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 2),
+	};
+	struct dispman_layer *layers[LAYER_MOVED_MAX + 4];
+	const size_t n = UNIT_ARRAY_LEN(layers);
+	for (size_t i = 0; i < n; i++) {
+		layers[i] = dispman_layer_create(f->out);
+		assert_non_null(layers[i]);
+		assert_int_equal(dispman_layer_set_buffer(layers[i], sq[0]), 0);
+		assert_int_equal(dispman_layer_set_destination(layers[i], (int32_t)i * 20, 0,
+			16, 16), 0);
+		assert_int_equal(dispman_layer_set_z(layers[i], (int)i + 1), 0);
+	}
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	uint64_t searches = stats(f->dev).searches;
+	for (int k = 1; k <= 2; k++) {
+		/* k 1: every layer a new buffer (the list overflows); 2: the top one alone */
+		for (size_t i = k == 1 ? 0 : n - 1; i < n; i++)
+			assert_int_equal(dispman_layer_set_buffer(layers[i], sq[k % 2]), 0);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_int_equal(unit_drain(f->dev), 1);
+		size_t on = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct dispman_placement p;
+			assert_int_equal(dispman_layer_get_placement(layers[i], &p), 0);
+			if (p.state != DISPMAN_PLACEMENT_ON_PLANE)
+				continue;
+			on++;
+			const struct dispman_buffer *want = k == 2 && i == n - 1 ? sq[0] : sq[1];
+			assert_int_equal(prop(p.plane_id, "FB_ID"), buffer_fb_id(want));
+		}
+		assert_true(on >= 2);
+		if (k == 2)
+			assert_int_equal(counters().last_items, 1);
+	}
+	assert_int_equal(stats(f->dev).searches, searches);
+	for (size_t i = 0; i < n; i++)
+		dispman_layer_destroy(layers[i]);
+	dispman_buffer_unref(bg);
+	dispman_buffer_unref(sq[0]);
+	dispman_buffer_unref(sq[1]);
+}
+
+/*
  * A frame that only moves a layer on a plane shares the composited layers' buffers of the
  * frame on screen (output.c's struct held) instead of referencing each again, and a
  * composited buffer is still released once, after the flip of the first frame without it.
@@ -1547,6 +1671,10 @@ int main(int argc, char **argv)
 		{ "commit@many-layers", test_many_layers, unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@composited-buffers-shared", test_composited_buffers_shared,
 			unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@new-buffers-listed", test_new_buffers_listed, unit_setup_empty,
+			unit_teardown, NULL },
+		{ "commit@new-buffers-overflow", test_new_buffers_overflow, unit_setup_vkms,
+			unit_teardown, NULL },
 	};
 	enum {
 		N_ROLLBACK = UNIT_ARRAY_LEN(rollback_cases),
