@@ -309,6 +309,31 @@ static void fill(uint32_t *px, unsigned n)
 				(uint32_t)((y + (int32_t)n) & 255) << 8 | (n & 255);
 }
 
+/* The floors' clock: CPU and wall time of each frame's measured part, warm-up excluded. */
+static double floor_cpu_ms, floor_wall_s, floor_c, floor_w;
+
+static void floor_start(void)
+{
+	floor_c = thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
+	floor_w = now_s();
+}
+
+static void floor_stop(void)
+{
+	if (frames < warmup)
+		return;
+	floor_cpu_ms += thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - floor_c;
+	floor_wall_s += now_s() - floor_w;
+}
+
+static void floor_print(void)
+{
+	printf("frames %u wall_s %.2f compositor_cpu_ms %.0f cpu_us_per_frame %.0f "
+	       "sys_us_per_frame 0 pid %d ctxsw 0 size %dx%d\n", total, floor_wall_s,
+		floor_cpu_ms, floor_cpu_ms * 1000.0 / total, (int)getpid(), (int)width,
+		(int)height);
+}
+
 /* The floor: one copy of every frame into another shared mapping, warm-up excluded. */
 static int run_floor(void)
 {
@@ -323,19 +348,13 @@ static int run_floor(void)
 	if (map == MAP_FAILED)
 		return 1;
 	uint32_t *src = (uint32_t *)(void *)map;
-	double copy_ms = 0, wall = 0;
 	for (frames = 0; frames < warmup + total; frames++) {
 		fill(src, frames);
-		double c = thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID), w = now_s();
+		floor_start();
 		memcpy(map + size, src, size);
-		if (frames >= warmup) {
-			copy_ms += thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - c;
-			wall += now_s() - w;
-		}
+		floor_stop();
 	}
-	printf("frames %u wall_s %.2f compositor_cpu_ms %.0f cpu_us_per_frame %.0f "
-	       "sys_us_per_frame 0 pid %d ctxsw 0 size %dx%d\n", total, wall, copy_ms,
-		copy_ms * 1000.0 / total, (int)getpid(), (int)width, (int)height);
+	floor_print();
 	munmap(map, size * 2);
 	return 0;
 }
@@ -362,7 +381,6 @@ static int run_floor_kms(void)
 	height = k.mode.vdisplay;
 	uint32_t fb[2], pitch = 0;
 	uint8_t *dst[2];
-	size_t size = 0;
 	for (int i = 0; i < 2; i++) {
 		struct drm_mode_create_dumb c = { .width = (uint32_t)width,
 			.height = (uint32_t)height, .bpp = 32 };
@@ -385,7 +403,6 @@ static int run_floor_kms(void)
 			return 1;
 		}
 		pitch = c.pitch;
-		size = c.size;
 	}
 	if (kms_modeset(&k, fb[1]) < 0) {
 		fprintf(stderr, "wayland-frames: modeset: %s\n", strerror(errno));
@@ -396,11 +413,10 @@ static int run_floor_kms(void)
 	if (!src || !fb_prop)
 		return 1;
 	static struct raw_req req;
-	double copy_ms = 0, wall = 0;
 	int back = 0;
 	for (frames = 0; frames < warmup + total; frames++) {
 		fill(src, frames);
-		double c = thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID), w = now_s();
+		floor_start();
 		/* one memcpy when the rows are contiguous, as the compositor's copy path */
 		if (pitch == (uint32_t)width * 4)
 			memcpy(dst[back], src, (size_t)width * (size_t)height * 4);
@@ -416,15 +432,9 @@ static int run_floor_kms(void)
 			return 1;
 		}
 		back ^= 1;
-		if (frames >= warmup) {
-			copy_ms += thread_cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - c;
-			wall += now_s() - w;
-		}
+		floor_stop();
 	}
-	printf("frames %u wall_s %.2f compositor_cpu_ms %.0f cpu_us_per_frame %.0f "
-	       "sys_us_per_frame 0 pid %d ctxsw 0 size %dx%d\n", total, wall, copy_ms,
-		copy_ms * 1000.0 / total, (int)getpid(), (int)width, (int)height);
-	(void)size;
+	floor_print();
 	free(src);
 	close(fd);
 	return 0;
