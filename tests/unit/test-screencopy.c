@@ -188,9 +188,7 @@ static struct wl_buffer *dmabuf_buffer(struct fixture *f, int32_t w, int32_t h, 
 
 static uint64_t screencopies(struct fixture *f)
 {
-	struct dispman_wayland_stats st = { .size = sizeof(st) };
-	CHECK(dispman_wayland_get_stats(f->wl, &st) == 0);
-	return st.screencopies;
+	return wl_pair_stats(f->wl).screencopies;
 }
 
 static void test_events(void **state)

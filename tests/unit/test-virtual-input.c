@@ -168,9 +168,7 @@ static char *default_keymap(void)
 
 static uint64_t virtual_keys(struct fixture *f)
 {
-	struct dispman_wayland_stats s = { .size = sizeof(s) };
-	CHECK(dispman_wayland_get_stats(f->wl, &s) == 0);
-	return s.virtual_keys;
+	return wl_pair_stats(f->wl).virtual_keys;
 }
 
 static void test_off_by_default(void **state)

@@ -101,15 +101,6 @@ static void start(struct fixture *f, bool lenient)
 	xdg_toplevel_add_listener(f->toplevel, &toplevel_listener, f);
 }
 
-static struct dispman_wayland_stats stats(struct fixture *f)
-{
-	struct dispman_wayland_stats st;
-	memset(&st, 0, sizeof(st));
-	st.size = sizeof(st);
-	CHECK(dispman_wayland_get_stats(f->wl, &st) == 0);
-	return st;
-}
-
 static void stop(struct fixture *f)
 {
 	/* after a protocol error the requests go nowhere, and the proxies are freed */
@@ -135,7 +126,7 @@ static void check_unconfigured_buffer_error(struct fixture *f)
 	uint32_t code = wl_display_get_protocol_error(f->client, &iface, &id);
 	CHECK(iface == &xdg_surface_interface);
 	CHECK(code == XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER);
-	CHECK(stats(f).protocol_errors == 1);
+	CHECK(wl_pair_stats(f->wl).protocol_errors == 1);
 }
 
 /* The toplevel was configured and is on the screen, no error. */
@@ -143,7 +134,7 @@ static void check_mapped(struct fixture *f)
 {
 	CHECK(wl_display_get_error(f->client) == 0);
 	CHECK(f->configures >= 1);
-	struct dispman_wayland_stats st = stats(f);
+	struct dispman_wayland_stats st = wl_pair_stats(f->wl);
 	CHECK(st.protocol_errors == 0);
 	CHECK(st.layers == 1);
 	CHECK(st.repaints >= 1);
@@ -176,7 +167,7 @@ static void test_strict_initial(void **state)
 	start(&f, false);
 	commit_with_buffer_first(&f);
 	check_unconfigured_buffer_error(&f);
-	CHECK(stats(&f).layers == 0);
+	CHECK(wl_pair_stats(f.wl).layers == 0);
 	stop(&f);
 }
 
@@ -186,7 +177,7 @@ static void test_strict_unacked(void **state)
 	start(&f, false);
 	commit_before_ack(&f);
 	check_unconfigured_buffer_error(&f);
-	CHECK(stats(&f).layers == 0);
+	CHECK(wl_pair_stats(f.wl).layers == 0);
 	stop(&f);
 }
 

@@ -14,6 +14,15 @@
 
 #define CHECK(c) do { if (!(c)) fail_msg("%s:%d: %s", __FILE__, __LINE__, #c); } while (0)
 
+struct dispman_wayland_stats wl_pair_stats(struct dispman_wayland *wl)
+{
+	struct dispman_wayland_stats st;
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	CHECK(dispman_wayland_get_stats(wl, &st) == 0);
+	return st;
+}
+
 void wl_pair_start(struct dispman_device **dev, struct dispman_wayland **wl,
 	struct wl_display **client)
 {

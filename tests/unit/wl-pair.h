@@ -37,6 +37,8 @@ struct wl_registry *wl_pair_bind(struct dispman_wayland *wl, struct wl_display *
 /* A w x h XRGB8888 wl_buffer (stride w * 4) in a memfd pool of its own, zero-filled;
  * the pool and its fd are gone when this returns, the buffer is the caller's. */
 struct wl_buffer *wl_pair_shm_buffer(struct wl_shm *shm, int32_t w, int32_t h);
+/* The compositor's counters (dispman_wayland_get_stats()); a failure fails the test. */
+struct dispman_wayland_stats wl_pair_stats(struct dispman_wayland *wl);
 /* Disconnects the client, destroys the compositor and the device (all set to NULL). The
  * mock is left as it is: the caller checks or resets it. */
 void wl_pair_stop(struct dispman_device **dev, struct dispman_wayland **wl,
