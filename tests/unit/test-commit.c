@@ -1370,6 +1370,21 @@ static void test_request_from_proposal(void **state)
 	dispman_buffer_unref(sq2);
 }
 
+/* n 16x16 layers showing buf, stacked in order (z 1..n), in rows of 32 tiles 20 pixels
+ * apart from the top-left corner. */
+static void make_tiles(struct unit_fixture *f, struct dispman_layer **layers, size_t n,
+	struct dispman_buffer *buf)
+{
+	for (size_t i = 0; i < n; i++) {
+		layers[i] = dispman_layer_create(f->out);
+		assert_non_null(layers[i]);
+		assert_int_equal(dispman_layer_set_buffer(layers[i], buf), 0);
+		assert_int_equal(dispman_layer_set_destination(layers[i], (int32_t)(i % 32) * 20,
+			(int32_t)(i / 32) * 20, 16, 16), 0);
+		assert_int_equal(dispman_layer_set_z(layers[i], (int)i + 1), 0);
+	}
+}
+
 /*
  * More layers than a proposal holds inline (PROPOSAL_INLINE_LAYERS): its room is allocated,
  * for the search and for the frames that reuse the assignment without a test.
@@ -1384,14 +1399,7 @@ static void test_many_layers(void **state)
 	};
 	struct dispman_layer *layers[PROPOSAL_INLINE_LAYERS + 4];
 	const size_t n = UNIT_ARRAY_LEN(layers);
-	for (size_t i = 0; i < n; i++) {
-		layers[i] = dispman_layer_create(f->out);
-		assert_non_null(layers[i]);
-		assert_int_equal(dispman_layer_set_buffer(layers[i], sq[0]), 0);
-		assert_int_equal(dispman_layer_set_destination(layers[i], (int32_t)(i % 32) * 20,
-			(int32_t)(i / 32) * 20, 16, 16), 0);
-		assert_int_equal(dispman_layer_set_z(layers[i], (int)i + 1), 0);
-	}
+	make_tiles(f, layers, n, sq[0]);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	assert_int_equal(unit_drain(f->dev), 1);
 	size_t on = 0, composited = 0;
@@ -1501,14 +1509,7 @@ static void test_new_buffers_overflow(void **state)
 	};
 	struct dispman_layer *layers[LAYER_MOVED_MAX + 4];
 	const size_t n = UNIT_ARRAY_LEN(layers);
-	for (size_t i = 0; i < n; i++) {
-		layers[i] = dispman_layer_create(f->out);
-		assert_non_null(layers[i]);
-		assert_int_equal(dispman_layer_set_buffer(layers[i], sq[0]), 0);
-		assert_int_equal(dispman_layer_set_destination(layers[i], (int32_t)i * 20, 0,
-			16, 16), 0);
-		assert_int_equal(dispman_layer_set_z(layers[i], (int)i + 1), 0);
-	}
+	make_tiles(f, layers, n, sq[0]);
 	assert_int_equal(dispman_device_commit(f->dev), 0);
 	assert_int_equal(unit_drain(f->dev), 1);
 	uint64_t searches = stats(f->dev).searches;
