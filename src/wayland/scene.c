@@ -5,7 +5,9 @@
  * previous frame) gives every mapped surface's buffer to its layer, restacks, and commits.
  * The flip event then sends the frame callbacks and presentation feedback of that frame,
  * after the library has released the buffers that left the screen (so a client never sees
- * "done" before the release of the buffer it wants to reuse).
+ * "done" before the release of the buffer it wants to reuse). Only the flip that shows the
+ * frame's commit does (the library's commit serials): a flip of a commit made before it
+ * (the cursor's, which the library queues the frame behind) leaves them for the next.
  */
 #include "scene.h"
 
