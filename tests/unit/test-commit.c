@@ -796,6 +796,150 @@ static void test_error_callback(void **state)
 }
 
 /*
+ * Commit serials (dispman_output_get_commit_serial(), dispman_output_get_shown_serial()):
+ * each commit asked for counts one, made at once or queued; a flip shows the serial its
+ * frame was committed with, which for a queued commit is the newest asked for (commits
+ * queued behind one flip go as one frame); a failed queued commit never shows, the next
+ * accepted one shows its state with a higher serial.
+ */
+struct serials {
+	int frames;
+	uint64_t shown; /* read in the frame callback */
+};
+
+static void on_frame_serial(struct dispman_output *out, uint64_t sequence,
+	const struct timespec *time, void *data)
+{
+	(void)sequence, (void)time;
+	struct serials *s = data;
+	s->frames++;
+	assert_int_equal(dispman_output_get_shown_serial(out, &s->shown), 0);
+}
+
+static uint64_t commit_serial(struct dispman_output *out)
+{
+	uint64_t serial = UINT64_MAX;
+	assert_int_equal(dispman_output_get_commit_serial(out, &serial), 0);
+	return serial;
+}
+
+static uint64_t shown_serial(struct dispman_output *out)
+{
+	uint64_t serial = UINT64_MAX;
+	assert_int_equal(dispman_output_get_shown_serial(out, &serial), 0);
+	return serial;
+}
+
+static void test_commit_serial(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *a = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 1);
+	struct dispman_buffer *b = unit_pattern_buffer(f->dev, 1024, 768, DRM_FORMAT_XRGB8888, 2);
+	struct serials s = { 0 };
+	uint64_t serial;
+	unit_log_clear();
+	assert_int_equal(dispman_output_get_commit_serial(f->out, NULL), -EINVAL);
+	assert_error_logged("serial");
+	unit_log_clear();
+	assert_int_equal(dispman_output_get_shown_serial(f->out, NULL), -EINVAL);
+	assert_error_logged("serial");
+	assert_int_equal(dispman_output_get_shown_serial(NULL, &serial), -EINVAL);
+	assert_int_equal(commit_serial(f->out), 0);
+	assert_int_equal(shown_serial(f->out), 0);
+	assert_int_equal(dispman_output_set_frame_callback(f->out, on_frame_serial, &s), 0);
+
+	/* made at once: shown with its flip */
+	assert_int_equal(dispman_output_enable(f->out, NULL), 0);
+	assert_int_equal(dispman_output_set_buffer(f->out, a), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	assert_int_equal(commit_serial(f->out), 1);
+	assert_int_equal(shown_serial(f->out), 0);
+	unit_drain(f->dev);
+	assert_int_equal(s.frames, 1);
+	assert_int_equal(s.shown, 1);
+
+	/* one made, two queued behind its flip: the first flip shows 2, the next 4 */
+	mock_drm_set_flip_delay(true);
+	assert_int_equal(dispman_output_set_buffer(f->out, b), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	assert_int_equal(dispman_output_set_buffer(f->out, a), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	assert_int_equal(commit_serial(f->out), 4);
+	assert_int_equal(shown_serial(f->out), 1);
+	assert_int_equal(mock_drm_release_flips(), 1);
+	unit_drain(f->dev);
+	assert_int_equal(s.frames, 2);
+	assert_int_equal(s.shown, 2);
+	assert_int_equal(mock_drm_release_flips(), 1); /* the queued commits: one frame */
+	unit_drain(f->dev);
+	assert_int_equal(s.frames, 3);
+	assert_int_equal(s.shown, 4);
+	assert_int_equal(mock_drm_release_flips(), 0);
+
+	/* a queued commit that fails never shows; the next accepted one does, higher */
+	assert_int_equal(dispman_output_set_buffer(f->out, b), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0); /* 5, made */
+	assert_int_equal(dispman_output_set_buffer(f->out, a), 0);
+	assert_int_equal(dispman_output_commit(f->out), 0); /* 6, queued */
+	struct mock_drm_match next_commit = { .kind = MOCK_DRM_REAL_COMMIT, .nth = 1 };
+	int verdict = mock_drm_script_commit(&next_commit, EIO);
+	unit_log_clear();
+	assert_int_equal(mock_drm_release_flips(), 1);
+	unit_drain(f->dev);
+	assert_int_equal(mock_drm_script_hits(verdict), 1);
+	assert_error_logged("queued commit failed");
+	assert_int_equal(s.frames, 4);
+	assert_int_equal(s.shown, 5);
+	assert_int_equal(mock_drm_release_flips(), 0);
+	assert_int_equal(shown_serial(f->out), 5);
+	assert_int_equal(dispman_output_commit(f->out), 0); /* 7, made at once */
+	assert_int_equal(mock_drm_release_flips(), 1);
+	unit_drain(f->dev);
+	assert_int_equal(s.frames, 5);
+	assert_int_equal(s.shown, 7);
+	mock_drm_set_flip_delay(false);
+
+	dispman_output_set_frame_callback(f->out, NULL, NULL);
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
+/*
+ * Flips without a vblank counter (virtio-gpu: unpaced on the mock) that come within one
+ * refresh period share one frame callback, from the pace timer: it reads the newest serial
+ * of them.
+ */
+static void test_shown_serial_merged(void **state)
+{
+	struct unit_fixture *f = *state;
+	mock_drm_set_unpaced_flips(true);
+	struct dispman_buffer *base = unit_show_first_frame(f, 0);
+	struct serials s = { 0 };
+	assert_int_equal(dispman_output_set_frame_callback(f->out, on_frame_serial, &s), 0);
+	struct dispman_output_stats ps = { .size = sizeof(ps) };
+	assert_int_equal(dispman_output_get_stats(f->out, &ps), 0);
+	uint64_t flips0 = ps.frames;
+	/* a few flips in quick succession: each completes at once */
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(dispman_output_commit(f->out), 0);
+		assert_true(dispman_device_dispatch(f->dev, 0) >= 0);
+	}
+	uint64_t last = commit_serial(f->out);
+	/* the callbacks catch up with the pace timer (a few periods at most) */
+	for (int i = 0; i < 20 && s.shown != last; i++)
+		assert_true(dispman_device_dispatch(f->dev, 20) >= 0);
+	assert_int_equal(dispman_output_get_stats(f->out, &ps), 0);
+	assert_int_equal(ps.clock, DISPMAN_PACING_TIMESTAMP);
+	assert_int_equal(ps.frames - flips0, 4);
+	assert_int_equal(s.shown, last);
+	assert_true(s.frames < 4); /* merged: fewer callbacks than flips */
+	dispman_output_set_frame_callback(f->out, NULL, NULL);
+	unit_drain(f->dev);
+	dispman_buffer_unref(base);
+}
+
+/*
  * A handler earlier in a batch of ready events waits for the flip itself (as
  * dispman_camera_destroy() from an input callback does): the DRM fd's readiness in that
  * batch is stale then, and its own handler must not read it again. On a kernel's (blocking)
@@ -1649,6 +1793,10 @@ int main(int argc, char **argv)
 		{ "commit@frame-callback", test_frame_callback, unit_setup_vkms, unit_teardown,
 			NULL },
 		{ "commit@commit-from-callback", test_commit_from_callback, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "commit@commit-serial", test_commit_serial, unit_setup_vkms, unit_teardown,
+			NULL },
+		{ "commit@shown-serial-merged", test_shown_serial_merged, unit_setup_vkms,
 			unit_teardown, NULL },
 		{ "commit@error-callback", test_error_callback, unit_setup_vkms, unit_teardown,
 			NULL },
