@@ -215,21 +215,29 @@ static void held_drop(struct held **hp)
 	h->n = 0;
 }
 
-/* buf (referenced here) goes after the buffers of a frame's block *hp, which is taken from
- * out's free ones at the first; false (nothing held) beyond MAX_SHOWN buffers. */
-static bool held_push(struct dispman_output *out, struct held **hp, struct dispman_buffer *buf)
+/* A free block of out's for one frame, empty; NULL: none (cannot be: a frame has two at
+ * most, and there are three frames). */
+static struct held *held_take(struct dispman_output *out)
 {
-	struct held *h = *hp;
-	for (size_t i = 0; !h && i < ARRAY_SIZE(out->helds); i++)
-		if (!out->helds[i].users)
-			h = &out->helds[i];
-	if (!h)
-		return false; /* cannot be: two each for three frames */
-	if (!*hp) {
-		h->users = 1;
-		h->n = 0;
-		*hp = h;
+	for (size_t i = 0; i < ARRAY_SIZE(out->helds); i++) {
+		struct held *h = &out->helds[i];
+		if (!h->users) {
+			h->users = 1;
+			h->n = 0;
+			return h;
+		}
 	}
+	return NULL;
+}
+
+/* buf (referenced here) goes after the buffers of a frame's block *hp, which is taken at the
+ * first; false (nothing held) beyond MAX_SHOWN buffers. */
+static inline bool held_push(struct dispman_output *out, struct held **hp,
+	struct dispman_buffer *buf)
+{
+	if (!*hp && !(*hp = held_take(out)))
+		return false;
+	struct held *h = *hp;
 	assert(h->users == 1); /* a block, once shared, changes no more */
 	if (h->n >= MAX_SHOWN)
 		return false;
@@ -1074,16 +1082,26 @@ void output_queue_scene(struct dispman_output *out)
 	struct frame *f = out->queued;
 	const struct scene *q = &f->scene;
 	struct held *s = out->shown->planes;
-	bool same = !f->planes && held_n(s) == q->n;
-	for (size_t i = 0; same && i < q->n; i++)
-		same = s->bufs[i] == q->e[i].buf;
-	if (same && s) {
-		f->planes = s;
+	_Static_assert(MAX_SCENE <= MAX_SHOWN, "a block holds a whole scene");
+	assert(!f->planes); /* the frame's first buffers */
+	if (!q->n)
+		return;
+	size_t i = 0;
+	if (s && s->n == q->n)
+		while (i < q->n && s->bufs[i] == q->e[i].buf)
+			i++;
+	if (i == q->n) {
+		f->planes = s; /* the same buffers at the same places */
 		s->users++;
 		return;
 	}
-	for (size_t i = 0; i < q->n; i++)
-		held_push(out, &f->planes, q->e[i].buf); /* n <= MAX_SCENE: held */
+	struct held *h = held_take(out);
+	if (!h)
+		return;
+	for (i = 0; i < q->n; i++)
+		h->bufs[i] = dispman_buffer_ref(q->e[i].buf);
+	h->n = q->n;
+	f->planes = h;
 }
 
 bool output_queue_composited(struct dispman_output *out, struct dispman_buffer *buf)
