@@ -157,34 +157,34 @@ static void queue_composited(struct dispman_output *out)
  * What the commit queued on the output: the buffers it holds until they leave the screen
  * and its scene, what it puts on the planes bottom to top (the composition buffer, always
  * on the primary below every other plane, then the layers on planes in their stacking
- * order, which the plane assignment keeps). The frame holds the scene's buffers first, in
- * its order, then the composited layers' buffers in the layers' order.
+ * order, which the plane assignment keeps). The frame holds the scene's buffers in one
+ * block, in its order, and the composited layers' buffers in another, in the layers' order.
  *
  * A frame that keeps the assignment (keep) is the output's last frame with the changes
  * applied: its scene with the layers' new buffers and the moved layers' new rectangles
- * (geometry), and, when no composited layer changed (same_composited), the composited
- * layers' buffers of the frame on screen, without a walk of the layers.
+ * (geometry). It shares the blocks of the frame on screen that it would hold again: the
+ * scene's when no layer on a plane got a new buffer, and, when no composited layer changed
+ * (same_composited), the composited layers', without a walk of the layers.
  */
 static void record_frame(struct dispman_output *out, bool keep, bool geometry,
 	bool same_composited)
 {
 	struct scene *kept = keep ? output_scene_reuse(out) : NULL;
-	for (size_t i = 0; kept && i < kept->n; i++)
-		if (!layer_buffer(kept->e[i].layer))
-			kept = NULL; /* not the shape it was: a new scene */
-	if (kept) {
-		bool moved = false;
-		for (size_t i = 0; i < kept->n; i++) {
-			struct dispman_layer *layer = kept->e[i].layer;
-			kept->e[i].buf = layer_buffer(layer);
-			output_queue_buffer(out, kept->e[i].buf); /* n <= MAX_SCENE: held */
-			if (geometry && layer_geom_dirty(layer)) {
-				layer_scanout_entry(layer, &kept->e[i]);
-				moved = true;
-			}
+	bool moved = false;
+	for (size_t i = 0; kept && i < kept->n; i++) {
+		struct scene_entry *e = &kept->e[i];
+		e->buf = layer_buffer(e->layer);
+		if (!e->buf) {
+			kept = NULL; /* not the shape it was: a new scene (output_scene_start()) */
+		} else if (geometry && layer_geom_dirty(e->layer)) {
+			layer_scanout_entry(e->layer, e);
+			moved = true;
 		}
+	}
+	if (kept) {
 		if (moved)
 			output_scene_renew(out); /* the other frames' copies are older */
+		output_queue_scene(out); /* the frame on screen's buffers, when the same */
 		if (!same_composited || !output_queue_shown_rest(out, kept->n))
 			queue_composited(out);
 		return;

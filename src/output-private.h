@@ -10,22 +10,20 @@
 
 #define MAX_SHOWN 32
 
-/* The composited layers' buffers of one or more frames of an output (each referenced once
- * here, however many frames share it): a frame that changes no composited layer shares its
- * predecessor's instead of referencing each buffer again. */
+/* Buffers of one or more frames of an output (each referenced once here, however many
+ * frames share it): a frame that shows the same buffers as its predecessor at the same
+ * places shares its predecessor's block instead of referencing each buffer again. */
 struct held {
-	unsigned users; /* frames whose rest it is; 0: free */
+	unsigned users; /* frames whose block it is; 0: free */
 	size_t n;
 	struct dispman_buffer *bufs[MAX_SHOWN];
 };
 
-/* The buffers of one frame and its scene: what it put on the planes. bufs holds the
- * scene's buffers first, in its order (each referenced once per entry), rest the
- * composited layers' (NULL: none). The scene holds no references: each of its buffers is
- * among the frame's. */
+/* The buffers of one frame and its scene: what it put on the planes. planes holds the
+ * scene's buffers, in its order, rest the composited layers' (NULL: none). The scene holds
+ * no references: each of its buffers is among the frame's. */
 struct frame {
-	struct dispman_buffer *bufs[MAX_SHOWN];
-	size_t n;
+	struct held *planes;
 	struct held *rest;
 	struct scene scene;
 };
@@ -86,7 +84,7 @@ struct dispman_output {
 	 * buffers until output_flip_release(); its scene is unused). */
 	struct frame *queued, *shown, *old;
 	struct frame frames[3];
-	struct held helds[3]; /* the frames' rests: one each at most */
+	struct held helds[6]; /* the frames' blocks: two each at most */
 	dispman_frame_callback frame_cb;
 	void *frame_data;
 	dispman_commit_error_callback error_cb;

@@ -191,20 +191,23 @@ static inline __attribute__((always_inline)) bool held_has(const struct held *h,
 	return false;
 }
 
+/* How many buffers h (NULL: none) holds. */
+static size_t held_n(const struct held *h)
+{
+	return h ? h->n : 0;
+}
+
 /* Whether frame f holds buf (inline: each flip asks for every buffer that left a plane). */
 static inline __attribute__((always_inline)) bool frame_has(const struct frame *f, const struct dispman_buffer *buf)
 {
-	for (size_t i = 0; i < f->n; i++)
-		if (f->bufs[i] == buf)
-			return true;
-	return held_has(f->rest, buf);
+	return held_has(f->planes, buf) || held_has(f->rest, buf);
 }
 
-/* The frame lets its rest go; the last of its users drops the references. */
-static void frame_drop_rest(struct frame *f)
+/* A frame lets its block *hp go (NULL after); the last of its users drops the references. */
+static void held_drop(struct held **hp)
 {
-	struct held *h = f->rest;
-	f->rest = NULL;
+	struct held *h = *hp;
+	*hp = NULL;
 	if (!h || --h->users > 0)
 		return;
 	for (size_t i = 0; i < h->n; i++)
@@ -212,13 +215,41 @@ static void frame_drop_rest(struct frame *f)
 	h->n = 0;
 }
 
+/* A free block of out's for one frame, empty; NULL: none (cannot be: a frame has two at
+ * most, and there are three frames). */
+static struct held *held_take(struct dispman_output *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(out->helds); i++) {
+		struct held *h = &out->helds[i];
+		if (!h->users) {
+			h->users = 1;
+			h->n = 0;
+			return h;
+		}
+	}
+	return NULL;
+}
+
+/* buf (referenced here) goes after the buffers of a frame's block *hp, which is taken at the
+ * first; false (nothing held) beyond MAX_SHOWN buffers. */
+static inline bool held_push(struct dispman_output *out, struct held **hp,
+	struct dispman_buffer *buf)
+{
+	if (!*hp && !(*hp = held_take(out)))
+		return false;
+	struct held *h = *hp;
+	assert(h->users == 1); /* a block, once shared, changes no more */
+	if (h->n >= MAX_SHOWN)
+		return false;
+	h->bufs[h->n++] = dispman_buffer_ref(buf);
+	return true;
+}
+
 /* Drops the frame's references and its scene. */
 static void frame_clear(struct frame *f)
 {
-	for (size_t i = 0; i < f->n; i++)
-		dispman_buffer_unref(f->bufs[i]);
-	f->n = 0;
-	frame_drop_rest(f);
+	held_drop(&f->planes);
+	held_drop(&f->rest);
 	scene_clear(&f->scene);
 }
 
@@ -249,13 +280,11 @@ static void release_frames(struct dispman_output *out, size_t from)
 {
 	frame_clear(out->old);
 	frame_clear(out->queued);
-	const struct frame *s = out->shown;
-	for (size_t i = 0; i < s->n; i++)
-		if (!held_elsewhere(out, s->bufs[i], from))
-			buffer_release(s->bufs[i]);
-	for (size_t i = 0; s->rest && i < s->rest->n; i++)
-		if (!held_elsewhere(out, s->rest->bufs[i], from))
-			buffer_release(s->rest->bufs[i]);
+	const struct held *blocks[] = { out->shown->planes, out->shown->rest };
+	for (size_t k = 0; k < ARRAY_SIZE(blocks); k++)
+		for (size_t i = 0; i < held_n(blocks[k]); i++)
+			if (!held_elsewhere(out, blocks[k]->bufs[i], from))
+				buffer_release(blocks[k]->bufs[i]);
 	frame_clear(out->shown);
 }
 
@@ -415,49 +444,48 @@ void output_flip_notify(struct dispman_output *out)
 	/* The shown callbacks are the library's own (the camera's), which neither commit nor
 	 * dispatch: the frames stay as they are while they run. */
 	const struct frame *old = out->old, *shown = out->shown;
-	for (size_t j = 0; j < shown->n; j++) {
-		struct dispman_buffer *b = shown->bufs[j];
-		if (buffer_has_shown_callback(b) && !frame_has(old, b))
-			buffer_notify_shown(b, &ts); /* not on screen before this flip */
-	}
-	/* a rest the frame before had too was on screen before */
-	const struct held *rest = shown->rest != old->rest ? shown->rest : NULL;
-	for (size_t j = 0; rest && j < rest->n; j++) {
-		struct dispman_buffer *b = rest->bufs[j];
-		if (buffer_has_shown_callback(b) && !frame_has(old, b))
-			buffer_notify_shown(b, &ts);
-	}
+	/* a block the frame before had too was on screen before */
+	const struct held *blocks[] = {
+		shown->planes != old->planes ? shown->planes : NULL,
+		shown->rest != old->rest ? shown->rest : NULL,
+	};
+	for (size_t k = 0; k < ARRAY_SIZE(blocks); k++)
+		for (size_t j = 0; j < held_n(blocks[k]); j++) {
+			struct dispman_buffer *b = blocks[k]->bufs[j];
+			if (buffer_has_shown_callback(b) && !frame_has(old, b))
+				buffer_notify_shown(b, &ts); /* not on screen before this flip */
+		}
 	/* the application's callback may dispatch events itself: it comes last */
 	if (out->frame_cb && output_pace_frame(out))
 		out->frame_cb(out, out->flip_seq, &ts, out->frame_data);
 }
 
-void output_flip_release(struct dispman_output *out)
+/*
+ * The buffers of the blocks that left with the frame before the one on screen (p's first
+ * n_old, h's first n_rest; their last users gone): each is released unless a frame of the
+ * output's, or another output, still holds it, and dropped. Apart from
+ * output_flip_release(), which a flip that shares every block returns from at once.
+ */
+static __attribute__((noinline)) void release_left(struct dispman_output *out, struct held *p,
+	size_t n_old, struct held *h, size_t n_rest)
 {
-	struct frame *f = out->old;
-	size_t n_old = f->n;
-	/* the composited layers' buffers: nothing left the screen while a newer frame shares
-	 * them */
-	struct held *h = f->rest;
-	f->rest = NULL;
-	size_t n_rest = h && --h->users == 0 ? h->n : 0;
-	if (!n_old && !n_rest)
-		return; /* released already (output_flip_complete() releases the last flip's) */
-	const struct frame *now = out->shown;
-	if (!n_rest && n_old <= now->n && f->bufs[0] == now->bufs[0] &&
-	    !memcmp(f->bufs, now->bufs, n_old * sizeof(f->bufs[0]))) {
-		/* the usual frame: the new one holds every buffer at the same place (commit.c
-		 * queues them in the same order each frame), so none left the screen and no
-		 * callback runs; its references keep them */
-		f->n = 0;
+	const struct held *now = out->shown->planes;
+	if (!n_rest && n_old <= held_n(now) && p->bufs[0] == now->bufs[0] &&
+	    !memcmp(p->bufs, now->bufs, n_old * sizeof(p->bufs[0]))) {
+		/* the usual frame with a new buffer: the new one holds every buffer at the
+		 * same place (commit.c queues them in the same order each frame), so none
+		 * left the screen and no callback runs; its references keep them */
+		p->n = 0;
 		for (size_t i = 0; i < n_old; i++)
-			dispman_buffer_unref(f->bufs[i]);
+			dispman_buffer_unref(p->bufs[i]);
 		return;
 	}
 	/* the release callbacks may dispatch (another flip handled): iterate over a copy */
 	struct dispman_buffer *old[2 * MAX_SHOWN];
-	memcpy(old, f->bufs, n_old * sizeof(old[0]));
-	f->n = 0;
+	if (n_old) {
+		memcpy(old, p->bufs, n_old * sizeof(old[0]));
+		p->n = 0;
+	}
 	if (n_rest) {
 		memcpy(old + n_old, h->bufs, n_rest * sizeof(old[0]));
 		h->n = 0;
@@ -469,7 +497,7 @@ void output_flip_release(struct dispman_output *out)
 		 * queues a frame's buffers in the same order each frame), which spares the
 		 * walk of both frames per buffer */
 		const struct frame *shown = out->shown;
-		bool same = i < n_old ? i < shown->n && shown->bufs[i] == old[i] :
+		bool same = i < n_old ? i < held_n(shown->planes) && shown->planes->bufs[i] == old[i] :
 			shown->rest && i - n_old < shown->rest->n &&
 			shown->rest->bufs[i - n_old] == old[i];
 		if (!same && !frame_has(shown, old[i]) && !frame_has(out->queued, old[i]) &&
@@ -477,6 +505,21 @@ void output_flip_release(struct dispman_output *out)
 			buffer_release(old[i]);
 		dispman_buffer_unref(old[i]);
 	}
+}
+
+void output_flip_release(struct dispman_output *out)
+{
+	struct frame *f = out->old;
+	struct held *p = f->planes, *h = f->rest;
+	if (!p && !h)
+		return; /* released already (output_flip_complete() releases the last flip's) */
+	f->planes = f->rest = NULL;
+	/* nothing of a block left the screen while a newer frame shares it (a frame that
+	 * shows the same buffers as the one before: a moving layer, no new buffer) */
+	size_t n_old = p && --p->users == 0 ? p->n : 0;
+	size_t n_rest = h && --h->users == 0 ? h->n : 0;
+	if (n_old || n_rest)
+		release_left(out, p, n_old, h, n_rest);
 }
 
 uint64_t output_period_ns(const struct dispman_output *out)
@@ -1030,11 +1073,7 @@ struct crtc *output_record_disabled(struct dispman_output *out)
 
 bool output_queue_buffer(struct dispman_output *out, struct dispman_buffer *buf)
 {
-	struct frame *f = out->queued;
-	if (f->n >= MAX_SHOWN)
-		return false;
-	f->bufs[f->n++] = dispman_buffer_ref(buf);
-	return true;
+	return held_push(out, &out->queued->planes, buf);
 }
 
 void output_scene_start(struct dispman_output *out)
@@ -1064,22 +1103,36 @@ struct scene *output_scene_reuse(struct dispman_output *out)
 	return q;
 }
 
-bool output_queue_composited(struct dispman_output *out, struct dispman_buffer *buf)
+void output_queue_scene(struct dispman_output *out)
 {
 	struct frame *f = out->queued;
-	if (!f->rest) {
-		for (size_t i = 0; i < ARRAY_SIZE(out->helds) && !f->rest; i++)
-			if (!out->helds[i].users)
-				f->rest = &out->helds[i];
-		if (!f->rest)
-			return false; /* cannot be: one each for three frames */
-		f->rest->users = 1;
-		f->rest->n = 0;
+	const struct scene *q = &f->scene;
+	struct held *s = out->shown->planes;
+	_Static_assert(MAX_SCENE <= MAX_SHOWN, "a block holds a whole scene");
+	assert(!f->planes); /* the frame's first buffers */
+	if (!q->n)
+		return;
+	size_t i = 0;
+	if (s && s->n == q->n)
+		while (i < q->n && s->bufs[i] == q->e[i].buf)
+			i++;
+	if (i == q->n) {
+		f->planes = s; /* the same buffers at the same places */
+		s->users++;
+		return;
 	}
-	if (f->rest->n >= MAX_SHOWN)
-		return false;
-	f->rest->bufs[f->rest->n++] = dispman_buffer_ref(buf);
-	return true;
+	struct held *h = held_take(out);
+	if (!h)
+		return;
+	for (i = 0; i < q->n; i++)
+		h->bufs[i] = dispman_buffer_ref(q->e[i].buf);
+	h->n = q->n;
+	f->planes = h;
+}
+
+bool output_queue_composited(struct dispman_output *out, struct dispman_buffer *buf)
+{
+	return held_push(out, &out->queued->rest, buf);
 }
 
 bool output_queue_shown_rest(struct dispman_output *out, size_t from)
@@ -1087,7 +1140,8 @@ bool output_queue_shown_rest(struct dispman_output *out, size_t from)
 	const struct frame *s = out->shown;
 	struct frame *f = out->queued;
 	/* the frame on screen holds its scene's buffers and its rest only (commit.c) */
-	if (!s->scene.valid || s->scene.n != from || s->n != from || f->n != from || f->rest)
+	if (!s->scene.valid || s->scene.n != from || held_n(s->planes) != from ||
+	    held_n(f->planes) != from || f->rest)
 		return false;
 	f->rest = s->rest;
 	if (f->rest)

@@ -194,6 +194,13 @@ void output_scene_start(struct dispman_output *out);
  * no such scene: the caller starts a new one (output_scene_start()).
  */
 struct scene *output_scene_reuse(struct dispman_output *out);
+/*
+ * The queued frame holds the buffers of its reused scene (output_scene_reuse(), each entry's
+ * buf set): the block of the frame on screen when that one holds the same buffers in the
+ * same order (no layer on a plane got a new buffer: nothing is referenced again), else
+ * each referenced once for this frame. Instead of output_queue_buffer() for each.
+ */
+void output_queue_scene(struct dispman_output *out);
 /* buf (referenced here), a composited layer's, is in the committed frame, after its scene's
  * buffers: true; false (ignored) beyond MAX_SHOWN such buffers. */
 bool output_queue_composited(struct dispman_output *out, struct dispman_buffer *buf);

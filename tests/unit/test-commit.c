@@ -1766,6 +1766,78 @@ static void test_composited_buffers_shared(void **state)
 	dispman_buffer_unref(new);
 }
 
+/*
+ * A frame that only moves a layer shares the block of scene buffers of the frame on screen
+ * (output.c's struct held) instead of referencing each buffer again; a layer's new buffer
+ * gives the frame a block of its own, and the buffer it replaced is still released once,
+ * after the flip that takes it off the screen.
+ */
+static void test_scene_buffers_shared(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct dispman_buffer *bg = unit_show_first_frame(f, 0);
+	struct dispman_buffer *a = unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 1);
+	struct dispman_buffer *b = unit_pattern_buffer(f->dev, 16, 16, DRM_FORMAT_ARGB8888, 2);
+	struct dispman_layer *top = dispman_layer_create(f->out);
+	assert_int_equal(dispman_layer_set_buffer(top, a), 0);
+	assert_int_equal(dispman_layer_set_destination(top, 0, 0, 16, 16), 0);
+	assert_int_equal(dispman_layer_set_z(top, 1), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_non_null(layer_plane(top));
+	struct unit_release_log rel = { 0 };
+	dispman_buffer_set_release_callback(a, unit_record_release, &rel);
+	dispman_buffer_set_release_callback(b, unit_record_release, &rel);
+	uint64_t tests = stats(f->dev).test_commits;
+
+	/* moving: each frame shares the scene buffers of the one on screen */
+	for (int32_t k = 1; k <= 4; k++) {
+		assert_int_equal(dispman_layer_set_destination(top, k, 0, 16, 16), 0);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_non_null(f->out->queued->planes);
+		assert_ptr_equal(f->out->queued->planes, f->out->shown->planes);
+		assert_int_equal(f->out->queued->planes->users, 2);
+		assert_int_equal(f->out->queued->planes->n, 2); /* the background and a */
+		assert_true(output_holds_buffer(f->out, a));
+		assert_int_equal(unit_drain(f->dev), 1);
+		assert_int_equal(f->out->shown->planes->users, 1); /* the old frame let it go */
+		assert_int_equal(rel.n, 0);
+	}
+
+	/* a new buffer: a block of its own; a is released after the flip, once */
+	assert_int_equal(dispman_layer_set_buffer(top, b), 0);
+	assert_int_equal(dispman_layer_set_destination(top, 5, 0, 16, 16), 0);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_ptr_not_equal(f->out->queued->planes, f->out->shown->planes);
+	assert_int_equal(rel.n, 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(rel.n, 1);
+	assert_ptr_equal(rel.bufs[0], a);
+	assert_false(output_holds_buffer(f->out, a));
+	for (int32_t k = 6; k <= 7; k++) {
+		assert_int_equal(dispman_layer_set_destination(top, k, 0, 16, 16), 0);
+		assert_int_equal(dispman_device_commit(f->dev), 0);
+		assert_ptr_equal(f->out->queued->planes, f->out->shown->planes);
+		assert_int_equal(unit_drain(f->dev), 1);
+	}
+	assert_int_equal(rel.n, 1);
+	assert_true(output_holds_buffer(f->out, b));
+	assert_int_equal(stats(f->dev).test_commits, tests);
+
+	/* the layer gone: b leaves the screen with the next flip, released once */
+	dispman_layer_destroy(top);
+	assert_int_equal(dispman_device_commit(f->dev), 0);
+	assert_int_equal(unit_drain(f->dev), 1);
+	assert_int_equal(rel.n, 2);
+	assert_ptr_equal(rel.bufs[1], b);
+	assert_false(output_holds_buffer(f->out, b));
+	dispman_buffer_set_release_callback(a, NULL, NULL);
+	dispman_buffer_set_release_callback(b, NULL, NULL);
+	dispman_buffer_unref(bg);
+	dispman_buffer_unref(a);
+	dispman_buffer_unref(b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1820,6 +1892,8 @@ int main(int argc, char **argv)
 		{ "commit@many-layers", test_many_layers, unit_setup_vkms, unit_teardown, NULL },
 		{ "commit@composited-buffers-shared", test_composited_buffers_shared,
 			unit_setup_vkms, unit_teardown, NULL },
+		{ "commit@scene-buffers-shared", test_scene_buffers_shared, unit_setup_vkms,
+			unit_teardown, NULL },
 		{ "commit@new-buffers-listed", test_new_buffers_listed, unit_setup_empty,
 			unit_teardown, NULL },
 		{ "commit@new-buffers-overflow", test_new_buffers_overflow, unit_setup_vkms,
