@@ -441,9 +441,6 @@ static __attribute__((noinline)) int commit_now(struct dispman_device *dev,
 
 int device_commit_internal(struct dispman_device *dev, struct dispman_output *only)
 {
-	for (size_t i = 0; i < device_n_outputs(dev); i++)
-		if (!only || device_output(dev, i) == only)
-			output_count_commit(device_output(dev, i));
 	if (master_paused(dev) && !device_try_regain_master(dev, false)) {
 		dispman_log(DISPMAN_LOG_DEBUG, "commit skipped: paused (DRM master lost)");
 		return -EACCES;

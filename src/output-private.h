@@ -74,9 +74,6 @@ struct dispman_output {
 	uint64_t flip_seq;                /* of that event */
 	struct timespec flip_ts;
 	bool commit_queued;               /* a commit waits for this output's flip */
-	/* commit serials (dispman_output_get_commit_serial()): asked for, of the frame in
-	 * flight (output_record_enabled(), output_record_disabled()), of the frame on screen */
-	uint64_t commit_serial, queued_serial, shown_serial;
 	unsigned prepared_commits;        /* alloc.c: output_count_prepared() */
 	unsigned scene_gen;               /* the last scene built (output_scene_start()) */
 	/* Three frames, which a flip rotates (no copies): the committed frame not yet flipped,

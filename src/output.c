@@ -434,7 +434,6 @@ void output_flip_complete(struct dispman_output *out)
 	left->scene.valid = false; /* its entries stay, for output_scene_reuse() */
 	out->flip_pending = false;
 	out->flip_notify = true;
-	out->shown_serial = out->queued_serial;
 }
 
 void output_flip_notify(struct dispman_output *out)
@@ -862,27 +861,6 @@ int dispman_output_set_error_callback(struct dispman_output *out,
 	return 0;
 }
 
-void output_count_commit(struct dispman_output *out)
-{
-	out->commit_serial++;
-}
-
-int dispman_output_get_commit_serial(struct dispman_output *out, uint64_t *serial)
-{
-	if (refuse_null(out, "out") || refuse_null(serial, "serial"))
-		return -EINVAL;
-	*serial = out->commit_serial;
-	return 0;
-}
-
-int dispman_output_get_shown_serial(struct dispman_output *out, uint64_t *serial)
-{
-	if (refuse_null(out, "out") || refuse_null(serial, "serial"))
-		return -EINVAL;
-	*serial = out->shown_serial;
-	return 0;
-}
-
 void output_commit_failed(struct dispman_output *out, int err)
 {
 	if (out->error_cb)
@@ -1054,7 +1032,6 @@ void output_record_enabled(struct dispman_output *out, bool new_mode)
 	out->cur_crtc = out->crtc;
 	out->flip_pending = true;
 	out->flip_crtc_id = crtc_id(out->crtc);
-	out->queued_serial = out->commit_serial;
 }
 
 struct crtc *output_record_disabled(struct dispman_output *out)
@@ -1064,9 +1041,6 @@ struct crtc *output_record_disabled(struct dispman_output *out)
 	out->cur_crtc = NULL;
 	out->flip_pending = old != NULL;
 	out->flip_crtc_id = old ? crtc_id(old) : 0;
-	out->queued_serial = out->commit_serial;
-	if (!old)
-		out->shown_serial = out->commit_serial; /* nothing to flip: off at once */
 	scene_clear(&out->queued->scene);
 	return old;
 }

@@ -75,8 +75,6 @@ bool output_flip_event(struct dispman_output *out, uint32_t crtc_id, uint64_t se
 void output_flip_complete(struct dispman_output *out);
 /* After output_flip_complete(): the shown and frame callbacks. */
 void output_flip_notify(struct dispman_output *out);
-/* A commit of the output was asked for (device_commit_internal()): its serial counts one. */
-void output_count_commit(struct dispman_output *out);
 /* A queued commit that covered the output failed with err (< 0): its error callback. */
 void output_commit_failed(struct dispman_output *out, int err);
 /*
@@ -167,8 +165,7 @@ unsigned output_prepared_commits(const struct dispman_output *out);
 void output_count_prepared(struct dispman_output *out);
 
 /*
- * Recording an accepted commit, by commit.c alone (apply_success()), for an output in it
- * (the frame in flight takes the output's commit serial, which its flip shows).
+ * Recording an accepted commit, by commit.c alone (apply_success()), for an output in it.
  * Enabled: the output is active on its CRTC, with a flip pending there; new_mode: with
  * its pending mode (the MODE_ID blob of the commit). Then output_queue_buffer() for each
  * buffer the frame shows, and the frame's scene: output_scene_start(), then

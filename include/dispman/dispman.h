@@ -572,39 +572,6 @@ typedef void (*dispman_commit_error_callback)(struct dispman_output *out, int er
 int dispman_output_set_error_callback(struct dispman_output *out,
 	dispman_commit_error_callback cb, void *data);
 
-/**
- * The output's commit serial: how many commits of the output were asked for, counted from
- * 1 (0: none yet). Each dispman_output_commit() of out and each dispman_device_commit()
- * counts one, whether the commit is made at once, queued (behind a pending flip, or asked
- * for from a callback) or fails; so do the commits the library asks for itself (an input's
- * cursor after pointer motion, a camera's new frame: they call the same functions). Read
- * it right after the call to name that commit: its state (and the state of every commit
- * asked for before it) is on screen once dispman_output_get_shown_serial() reaches this
- * number.
- *
- * Writes *serial (caller-owned storage). Returns 0 or -EINVAL (out or serial NULL,
- * logged).
- */
-int dispman_output_get_commit_serial(struct dispman_output *out, uint64_t *serial);
-
-/**
- * The serial (dispman_output_get_commit_serial()) of the newest commit whose state is on
- * the output's screen: a frame the library commits carries the output's commit serial at
- * the time it is made (a queued commit is made with the pending state of every commit
- * asked for until then, so it carries the newest), and a page flip of that frame makes
- * it the shown serial. Read it in the frame callback (dispman_frame_callback) to learn
- * which commits that flip completed: where several flips share one callback (drivers
- * without a vblank counter, see dispman_frame_callback) it is the newest of them. A flip
- * in flight that the caller did not ask for (another commit of the output: an input's
- * cursor) completes a lower serial than a commit queued behind it. A commit that failed
- * never shows: the next accepted one carries a higher serial (with its state too, since
- * the pending state stays; see dispman_commit_error_callback). 0 until the first flip.
- *
- * Writes *serial (caller-owned storage). Returns 0 or -EINVAL (out or serial NULL,
- * logged).
- */
-int dispman_output_get_shown_serial(struct dispman_output *out, uint64_t *serial);
-
 /** The clock frame pacing counts vblanks with (dispman_output_stats.clock). */
 enum dispman_pacing_clock {
 	DISPMAN_PACING_NONE = 0,      /* no two flips compared yet */

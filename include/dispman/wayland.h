@@ -46,8 +46,8 @@ struct wl_resource;
 /**
  * Create a compositor on out (enabled with its preferred mode if it is not enabled yet,
  * and committed once with a black screen). dev and out stay owned by the caller and must
- * outlive the compositor; the compositor sets the output's frame callback and commit
- * error callback (do not set others) and registers the device's fd in its own event loop, so the caller dispatches
+ * outlive the compositor; the compositor sets the output's frame callback (do not set
+ * another) and registers the device's fd in its own event loop, so the caller dispatches
  * only the compositor (dispman_wayland_dispatch() runs dispman_device_dispatch()).
  *
  * No socket is opened yet: see dispman_wayland_add_socket().
@@ -231,9 +231,9 @@ enum dispman_wayland_layout {
  * Serve one more output of the compositor's device (enabled with its preferred mode if it
  * is not enabled yet): it gets its own wl_output global, its own layers and its own frame
  * cycle, and takes the next place in the layout. out stays owned by the caller and must
- * outlive the compositor; the compositor sets its frame and commit error callbacks.
- * Returns 0, or -EINVAL (logged) for a NULL argument, an output of another device or one
- * already served, or the negative errno of enabling it or of its first commit (logged).
+ * outlive the compositor; the compositor sets its frame callback. Returns 0, or -EINVAL
+ * (logged) for a NULL argument, an output of another device or one already served, or the
+ * negative errno of enabling it or of its first commit (logged).
  */
 int dispman_wayland_add_output(struct dispman_wayland *wl, struct dispman_output *out);
 

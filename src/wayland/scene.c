@@ -5,9 +5,7 @@
  * previous frame) gives every mapped surface's buffer to its layer, restacks, and commits.
  * The flip event then sends the frame callbacks and presentation feedback of that frame,
  * after the library has released the buffers that left the screen (so a client never sees
- * "done" before the release of the buffer it wants to reuse). Only the flip that shows the
- * frame's commit does (the library's commit serials): a flip of a commit made before it
- * (the cursor's, which the library queues the frame behind) leaves them for the next.
+ * "done" before the release of the buffer it wants to reuse).
  */
 #include "scene.h"
 
@@ -421,18 +419,6 @@ static void send_feedback(struct output *o, struct wl_list *list, bool presented
 	}
 }
 
-/* A frame that will not reach the screen (its commit failed): its frame callbacks are sent
- * now, with the current time, and its feedback is discarded, so that no client waits for a
- * flip that will not come. */
-static void end_unshown(struct output *o, struct wl_list *frames, struct wl_list *fbs)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	uint32_t ms = (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
-	send_frame_callbacks(frames, ms, &o->srv->stats.frame_callbacks);
-	send_feedback(o, fbs, false);
-}
-
 /* Whether the toplevel t is shown on o by its own layers (else, mirrored, by o's mirror
  * layers; else not at all). */
 static bool toplevel_owner(struct output *o, struct shell_surface *t)
@@ -540,11 +526,15 @@ static void paint_output(struct output *o)
 	if (ret < 0) {
 		wlog(DISPMAN_LOG_ERROR, "commit failed (%s): frame callbacks sent without a flip",
 			strerror(-ret));
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		uint32_t ms = (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
 		struct wl_list frames, fbs;
 		wl_list_init(&frames);
 		wl_list_init(&fbs);
 		take_waiting(o, takes, &frames, &fbs);
-		end_unshown(o, &frames, &fbs);
+		send_frame_callbacks(&frames, ms, &srv->stats.frame_callbacks);
+		send_feedback(o, &fbs, false);
 		return;
 	}
 	bool zero_copy = false;
@@ -555,7 +545,6 @@ static void paint_output(struct output *o)
 	if (zero_copy)
 		srv->stats.zero_copy_frames++;
 	o->flip_pending = true;
-	dispman_output_get_commit_serial(o->out, &o->inflight_serial);
 	struct wl_list fbs;
 	wl_list_init(&fbs);
 	take_waiting(o, takes, &o->frames_inflight, &fbs);
@@ -604,49 +593,7 @@ static void on_flip(struct dispman_output *out, uint64_t sequence, const struct 
 	o->flip_done = true;
 	o->flip_seq = sequence;
 	o->flip_time = *time;
-	dispman_output_get_shown_serial(out, &o->flip_serial);
 	o->srv->stats.flips++;
-}
-
-/* A queued commit of the output failed (the library logged it): noted, handled after the
- * dispatch (output_after_flip()). */
-static void on_commit_error(struct dispman_output *out, int err, void *data)
-{
-	struct output *o = data;
-	(void)out;
-	o->commit_error = err;
-}
-
-/*
- * Whether the flip that arrived ends o's frame in flight: it shows the frame's commit
- * (serial) or a later one. A flip of an earlier commit (the cursor's, in flight when the
- * frame was committed and queued behind it by the library) does not: the frame's callbacks
- * wait for the next flip.
- */
-static bool flip_ends_frame(const struct output *o)
-{
-	return o->flip_serial >= o->inflight_serial;
-}
-
-/*
- * A queued commit of o failed: when it was the one of o's frame in flight (not shown, and
- * nothing of the library's is in flight for it any more), that frame ends without a flip
- * and the output repaints, so that the next commit carries its state again. A retry that
- * fails too is made at once and ends its frame in paint_output(): no loop.
- */
-static void output_commit_failed(struct output *o)
-{
-	int err = o->commit_error;
-	o->commit_error = 0;
-	uint64_t shown = 0;
-	dispman_output_get_shown_serial(o->out, &shown);
-	if (!o->flip_pending || shown >= o->inflight_serial)
-		return;
-	wlog(DISPMAN_LOG_ERROR, "%s: queued commit failed (%s): frame callbacks sent without a "
-		"flip, repainting", dispman_output_get_name(o->out), strerror(-err));
-	o->flip_pending = false;
-	end_unshown(o, &o->frames_inflight, &o->fb_inflight);
-	o->dirty = true;
 }
 
 /* One output's flip arrived: its frame's callbacks, then its next frame if anything is
@@ -654,23 +601,13 @@ static void output_commit_failed(struct output *o)
 static void output_after_flip(struct output *o)
 {
 	struct server *srv = o->srv;
-	if (!o->flip_done && !o->commit_error)
+	if (!o->flip_done)
 		return;
-	bool done = o->flip_done;
 	o->flip_done = false;
-	if (done && o->flip_pending && !flip_ends_frame(o))
-		done = false; /* not its frame's flip: that one is still to come */
-	if (done) {
-		o->flip_pending = false;
-		uint32_t ms = (uint32_t)(o->flip_time.tv_sec * 1000 +
-			o->flip_time.tv_nsec / 1000000);
-		send_frame_callbacks(&o->frames_inflight, ms, &srv->stats.frame_callbacks);
-		send_feedback(o, &o->fb_inflight, true);
-	}
-	if (o->commit_error)
-		output_commit_failed(o);
-	if (o->flip_pending)
-		return;
+	o->flip_pending = false;
+	uint32_t ms = (uint32_t)(o->flip_time.tv_sec * 1000 + o->flip_time.tv_nsec / 1000000);
+	send_frame_callbacks(&o->frames_inflight, ms, &srv->stats.frame_callbacks);
+	send_feedback(o, &o->fb_inflight, true);
 	/* late repaints: a dirty output's repaint waits for its deadline, or runs now timed
 	 * (repaint.c) */
 	if (o->dirty && srv->late) {
@@ -695,14 +632,13 @@ void scene_after_flip(struct server *srv)
 
 void scene_after_capture(struct output *o)
 {
-	/* flips that arrived inside the capture end the frame cycle as usual (a flip of an
-	 * earlier commit leaves it waiting for the next); the restoring modeset leaves no flip
-	 * pending on our side */
-	if (o->flip_done || o->commit_error) {
+	/* flips that arrived inside the capture end the frame cycle as usual; the restoring
+	 * modeset leaves no flip pending on our side */
+	if (o->flip_done) {
 		output_after_flip(o);
 	} else if (o->flip_pending) {
+		o->flip_pending = false;
 		o->flip_done = true;
-		o->flip_serial = o->inflight_serial;
 		clock_gettime(CLOCK_MONOTONIC, &o->flip_time);
 		output_after_flip(o);
 	}
@@ -711,12 +647,9 @@ void scene_after_capture(struct output *o)
 int scene_output_init(struct output *o)
 {
 	int ret = dispman_output_set_frame_callback(o->out, on_flip, o);
-	if (ret == 0)
-		ret = dispman_output_set_error_callback(o->out, on_commit_error, o);
 	if (ret < 0) {
-		wlog(DISPMAN_LOG_ERROR, "cannot set the frame callbacks of %s: %s",
+		wlog(DISPMAN_LOG_ERROR, "cannot set the frame callback of %s: %s",
 			dispman_output_get_name(o->out), strerror(-ret));
-		dispman_output_set_frame_callback(o->out, NULL, NULL);
 		return ret;
 	}
 	/* a first (modeset) commit: the screen goes black and flips start */
@@ -725,18 +658,15 @@ int scene_output_init(struct output *o)
 		wlog(DISPMAN_LOG_ERROR, "first commit on %s failed: %s",
 			dispman_output_get_name(o->out), strerror(-ret));
 		dispman_output_set_frame_callback(o->out, NULL, NULL);
-		dispman_output_set_error_callback(o->out, NULL, NULL);
 		return ret;
 	}
 	o->flip_pending = true;
-	dispman_output_get_commit_serial(o->out, &o->inflight_serial);
 	return 0;
 }
 
 void scene_output_finish(struct output *o)
 {
 	dispman_output_set_frame_callback(o->out, NULL, NULL);
-	dispman_output_set_error_callback(o->out, NULL, NULL);
 	struct mirror_layer *m, *tmp;
 	wl_list_for_each_safe(m, tmp, &o->mirror_layers, link)
 		mirror_layer_free(o, m);

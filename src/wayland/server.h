@@ -92,16 +92,10 @@ struct output {
 	int32_t x, y;                   /* its place in the layout (logical coordinates) */
 	int32_t width, height;          /* the viewer's size: the mode turned by the transform */
 	uint32_t refresh_mhz;
-	bool flip_pending;              /* its frame (frames_inflight) is not on screen yet */
+	bool flip_pending;
 	bool flip_done;                 /* a flip arrived during the device's dispatch */
 	uint64_t flip_seq;
 	struct timespec flip_time;
-	/* the library's commit serial of the frame in flight (dispman_output_get_commit_serial()
-	 * after its commit), and the newest one on screen at the flip (flip_done): a flip that
-	 * shows less (the cursor's, committed before the frame and queued ahead of it) does not
-	 * end the frame */
-	uint64_t inflight_serial, flip_serial;
-	int commit_error;               /* a queued commit failed (its errno, < 0), not handled */
 	bool dirty;                     /* the scene changed since its last repaint */
 	bool blanked;                   /* idle.c turned the output off: no repaint */
 	uint32_t blank_w, blank_h, blank_mhz; /* idle.c: its mode when it was blanked */

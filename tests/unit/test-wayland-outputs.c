@@ -11,14 +11,6 @@
  *   flips held, B commits a new buffer with a frame callback and presentation feedback:
  *   the first head's flip answers neither; the second head's flip sends the callback's
  *   done and the feedback's presented, whose sync_output is the second wl_output.
- * cursor-flip-first: toplevel A full-screen on the first output; with the flips held the
- *   pointer moves (the cursor's commit puts a flip in flight the frame cycle did not ask
- *   for), then A commits a frame with a frame callback and presentation feedback, which
- *   the library queues behind the cursor's flip: that flip answers neither; the next one,
- *   which shows A's buffer, sends done and presented (doc/wayland.md, cursor).
- * queued-frame-fails: the same, but the kernel refuses the queued commit of A's frame
- *   (EIO): the compositor's commit error callback ends that frame (done, the feedback
- *   discarded) and repaints; A's next frame flips and gets its done.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -302,140 +294,11 @@ static void test_frames_per_output(void **state)
 	wl_pair_pump(f->wl, f->client);
 }
 
-#if HAVE_LIBINPUT
-/* A on the first head, the input set, the flips held: the pointer moves on that head
- * (the cursor's flip in flight), then A commits buf with a frame callback (counted in
- * *done) and feedback (*fb); the cursor's flip is in flight and A's frame queued. */
-static void cursor_then_frame(struct fixture *f, struct win *a, struct wl_buffer *buf,
-	int *done, struct fb_state *fb)
-{
-	/* the pointer on the first head before the flips are held */
-	motion(f, -5000, -5000);
-	motion(f, 100, 100);
-	for (int i = 0; i < 4; i++)
-		wl_pair_pump(f->wl, f->client);
-	mock_drm_set_flip_delay(true);
-	struct mock_drm_counters c0, c1;
-	mock_drm_get_counters(&c0);
-	motion(f, 10, 10);
-	mock_drm_get_counters(&c1);
-	CHECK(c1.pending_flips == c0.pending_flips + 1); /* the cursor's, on the first head */
-	wl_callback_add_listener(wl_surface_frame(a->surface), &frame_listener, done);
-	wp_presentation_feedback_add_listener(wp_presentation_feedback(f->presentation,
-		a->surface), &fb_listener, fb);
-	wl_surface_attach(a->surface, buf, 0, 0);
-	wl_surface_damage(a->surface, 0, 0, 640, 480);
-	wl_surface_commit(a->surface);
-	wl_pair_pump(f->wl, f->client);
-	/* the second head's frame, if any (it shows nothing): out of the way */
-	mock_drm_release_crtc_flips(f->crtc[1]);
-	wl_pair_pump(f->wl, f->client);
-}
-
-static void test_cursor_flip_first(void **state)
-{
-	struct fixture *f = *state;
-	f->input = dispman_input_create_path(f->dev, NULL, 0);
-	CHECK(f->input);
-	CHECK(dispman_wayland_set_input(f->wl, f->input) == 0);
-	struct win a = { 0 };
-	struct wl_buffer *bufs[2] = { buffer(f, 640, 480), buffer(f, 640, 480) };
-	map_on(f, &a, f->outputs[0], bufs[0]);
-	int done = 0;
-	struct fb_state fb = { 0 };
-	cursor_then_frame(f, &a, bufs[1], &done, &fb);
-	/* the cursor's flip: A's buffer is not on screen yet */
-	assert_int_equal(mock_drm_release_crtc_flips(f->crtc[0]), 1);
-	wl_pair_pump(f->wl, f->client);
-	wl_pair_pump(f->wl, f->client);
-	assert_int_equal(done, 0);
-	assert_int_equal(fb.presented + fb.discarded, 0);
-	/* the flip of A's frame, committed after the cursor's flip */
-	assert_int_equal(mock_drm_release_crtc_flips(f->crtc[0]), 1);
-	wl_pair_pump(f->wl, f->client);
-	wl_pair_pump(f->wl, f->client);
-	assert_int_equal(done, 1);
-	assert_int_equal(fb.presented, 1);
-	assert_int_equal(fb.discarded, 0);
-	assert_ptr_equal(fb.sync, f->outputs[0]);
-	mock_drm_set_flip_delay(false);
-	mock_drm_release_flips();
-	win_destroy(&a);
-	for (int i = 0; i < 2; i++)
-		wl_buffer_destroy(bufs[i]);
-	wl_pair_pump(f->wl, f->client);
-}
-
-static void test_queued_frame_fails(void **state)
-{
-	struct fixture *f = *state;
-	f->input = dispman_input_create_path(f->dev, NULL, 0);
-	CHECK(f->input);
-	CHECK(dispman_wayland_set_input(f->wl, f->input) == 0);
-	struct win a = { 0 };
-	struct wl_buffer *bufs[3] = { buffer(f, 640, 480), buffer(f, 640, 480),
-		buffer(f, 640, 480) };
-	map_on(f, &a, f->outputs[0], bufs[0]);
-	int done = 0;
-	struct fb_state fb = { 0 };
-	cursor_then_frame(f, &a, bufs[1], &done, &fb);
-	/* the kernel refuses the next real commit: the queued one of A's frame */
-	struct mock_drm_match next_commit = { .kind = MOCK_DRM_REAL_COMMIT, .nth = 1 };
-	int verdict = mock_drm_script_commit(&next_commit, EIO);
-	unit_log_capture();
-	assert_int_equal(mock_drm_release_crtc_flips(f->crtc[0]), 1);
-	for (int i = 0; i < 4; i++)
-		wl_pair_pump(f->wl, f->client);
-	assert_int_equal(mock_drm_script_hits(verdict), 1);
-	assert_error_logged("queued commit failed");
-	/* the frame ended without a flip: done, the feedback discarded */
-	assert_int_equal(done, 1);
-	assert_int_equal(fb.presented, 0);
-	assert_int_equal(fb.discarded, 1);
-	/* and the frame cycle goes on: the compositor's retry, then A's next frame */
-	mock_drm_release_crtc_flips(f->crtc[0]);
-	wl_pair_pump(f->wl, f->client);
-	struct fb_state fb2 = { 0 };
-	wl_callback_add_listener(wl_surface_frame(a.surface), &frame_listener, &done);
-	wp_presentation_feedback_add_listener(wp_presentation_feedback(f->presentation,
-		a.surface), &fb_listener, &fb2);
-	wl_surface_attach(a.surface, bufs[2], 0, 0);
-	wl_surface_damage(a.surface, 0, 0, 640, 480);
-	wl_surface_commit(a.surface);
-	for (int i = 0; i < 4 && done < 2; i++) {
-		mock_drm_release_crtc_flips(f->crtc[0]);
-		wl_pair_pump(f->wl, f->client);
-	}
-	assert_int_equal(done, 2);
-	assert_int_equal(fb2.presented, 1);
-	mock_drm_set_flip_delay(false);
-	mock_drm_release_flips();
-	win_destroy(&a);
-	for (int i = 0; i < 3; i++)
-		wl_buffer_destroy(bufs[i]);
-	wl_pair_pump(f->wl, f->client);
-}
-#else
-static void test_cursor_flip_first(void **state)
-{
-	(void)state;
-	skip();
-}
-
-static void test_queued_frame_fails(void **state)
-{
-	(void)state;
-	skip();
-}
-#endif
-
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
 		{ "outputs@cursor-crosses", test_cursor_crosses, setup, teardown, NULL },
 		{ "outputs@frames-per-output", test_frames_per_output, setup, teardown, NULL },
-		{ "outputs@cursor-flip-first", test_cursor_flip_first, setup, teardown, NULL },
-		{ "outputs@queued-frame-fails", test_queued_frame_fails, setup, teardown, NULL },
 	};
 	return unit_main("outputs", tests, UNIT_ARRAY_LEN(tests), argc, argv);
 }

@@ -37,13 +37,6 @@ static void log_handler(enum dispman_log_level level, const char *fmt, va_list a
 	}
 }
 
-void unit_log_capture(void)
-{
-	dispman_log_set_handler(log_handler, NULL);
-	dispman_log_set_level(DISPMAN_LOG_DEBUG);
-	n_log = 0;
-}
-
 void unit_log_clear(void)
 {
 	n_log = 0;

@@ -58,8 +58,6 @@ int unit_count_fds(void);
 
 /* ---- log capture ---- */
 
-/* Record the library's messages from now on (the unit fixture does it), none so far. */
-void unit_log_capture(void);
 /* Forget the messages recorded so far. */
 void unit_log_clear(void);
 /* Number of messages at level or more severe (ERROR < WARNING < INFO < DEBUG). */
