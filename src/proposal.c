@@ -185,6 +185,7 @@ void proposal_walk_start(struct plane_walk *w, const struct proposal *prop,
 	if (prop->changed) {
 		w->changed = true;
 		w->all = false;
+		w->mask = 0; /* unread on this walk; set, for the compiler's flow analysis */
 		w->n = prop->n_changed;
 		w->planes = prop->changed_planes;
 		return;
