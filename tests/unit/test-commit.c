@@ -1541,12 +1541,6 @@ static void test_new_buffers_overflow(void **state)
 	dispman_buffer_unref(sq[1]);
 }
 
-/*
- * A frame that only moves a layer on a plane shares the composited layers' buffers of the
- * frame on screen (output.c's struct held) instead of referencing each again, and a
- * composited buffer is still released once, after the flip of the first frame without it.
- */
-
 /* Nothing released yet; the flip of the frame just committed releases gone, once, and the
  * output holds it no more. */
 static void assert_released_by_flip(struct unit_fixture *f, struct unit_release_log *rel,
@@ -1558,6 +1552,12 @@ static void assert_released_by_flip(struct unit_fixture *f, struct unit_release_
 	assert_ptr_equal(rel->bufs[0], gone);
 	assert_false(output_holds_buffer(f->out, gone));
 }
+
+/*
+ * A frame that only moves a layer on a plane shares the composited layers' buffers of the
+ * frame on screen (output.c's struct held) instead of referencing each again, and a
+ * composited buffer is still released once, after the flip of the first frame without it.
+ */
 static void test_composited_buffers_shared(void **state)
 {
 	struct unit_fixture *f = *state;
