@@ -15,7 +15,7 @@
 #                       screendumped: tests/vm/screendump)
 #   VM_GPU_DRIVER       the module driving that device
 #   VM_SMP              the guest's vCPUs (tests/vm/run; DISPMAN_VM_SMP overrides): 1 on
-#                       every profile that loads vkms, 2 on the others (see below)
+#                       every profile (see below)
 # and returns 1 for an unknown profile.
 # bochs (bochs-display: one primary plane, no cursor, no vblank interrupt) and cirrus
 # (cirrus-vga: one plane, 16/24/32 bpp, 4 MiB) are the simplest hardware there is; their
@@ -57,10 +57,15 @@ DISPMAN_VM_KERNEL_ARGS="nokaslr sysrq_always_enabled unknown_nmi_panic softlocku
 # "guest stall" of doc/reliability.md, caught twice by tests/vm/stall-dump). With one
 # CPU the callback cannot run while the canceller holds the lock, so it cannot happen.
 # Measured on vkms-6.1's whole suite: doc/reliability.md.
+# One vCPU on the other profiles too (virtio-gpu, bochs, cirrus): CI runs two guests at
+# once on two host cores, and there a second vCPU thread buys no parallelism and slows
+# both guests (TCG's cross-vCPU work). Measured on 2026-12-07, a virtio-gpu selection of 8
+# tests beside a vkms-6.1 guest: 322 s with two vCPUs, 252 s with one, and the guest
+# beside it faster too (doc/reliability.md). DISPMAN_VM_SMP=2 still boots two.
 dispman_vm_profile() {
 	local kabi
 	VM_QEMU_ARGS=()
-	VM_SMP=2
+	VM_SMP=1
 	VM_GPU_ID= VM_GPU_DRIVER=
 	case "$1" in
 	vkms-6.1)
@@ -85,7 +90,6 @@ dispman_vm_profile() {
 		VM_GPU_DRIVER=virtio_gpu
 		VM_QEMU_ARGS+=(-vga none -device "virtio-gpu-pci,max_outputs=2,id=$VM_GPU_ID")
 	fi
-	case " $VM_DRIVERS " in *" vkms "*) VM_SMP=1 ;; esac
 	VM_SMP=${DISPMAN_VM_SMP:-$VM_SMP}
 	DISPMAN_VM_KABI=$kabi
 	return 0
@@ -99,11 +103,11 @@ dispman_vm_drm_name() {
 	esac
 }
 
-# The tests a short profile runs (bochs, cirrus: tests/vm/short-tests, for the CI time
+# The tests a short profile runs (bochs, cirrus, multi: tests/vm/short-tests, for the CI time
 # budget); nothing for the others (every test).
 dispman_vm_short_tests() {
 	case "$1" in
-	bochs|cirrus)
+	bochs|cirrus|multi)
 		awk -v p="$1" '$1 !~ /^#/ && NF && (NF == 1 || index("," $2 ",", "," p ",")) { print $1 }' \
 			"$(dirname "${BASH_SOURCE[0]:-$0}")/short-tests" ;;
 	esac
