@@ -8,7 +8,8 @@
 # byte and show the client's pattern (kiosk-ops-check); the kiosk's log must show no
 # failed copy, its stats two copies, and it must end clean (no sanitizer report).
 # Usage: kiosk-scdmabuf.sh KIOSK PAINT CHECK SCDMABUF
-# On vkms-6.1, vkms-6.12 and virtio-gpu (elsewhere exit 77: the CI time budget).
+# Not on bochs and cirrus (their short list: the CI time budget); on multi it opens the
+# device under test, card1, not card0.
 # Files go to $DISPMAN_VM_OUT/kiosk-scdmabuf.
 set -u
 kiosk=$1 paint=$2 check=$3 client=$4
