@@ -19,6 +19,11 @@
  *                     demo clients)
  *   --hide-cursor     draw no pointer cursor (by default one is drawn while the seat has a
  *                     pointer device: the client's, else the XCursor theme's left_ptr)
+ *   --lenient-configure  take a client's buffer committed before it acknowledged its
+ *                     surface's first configure as the acknowledgement, instead of the
+ *                     protocol error (dispman_wayland_set_lenient_configure(); for clients
+ *                     that stop waiting for the configure, as GStreamer's waylandsink does
+ *                     after 100 ms)
  *   --vt-switch       Ctrl+Alt+F1..F12 switch VTs through the seat (seatd or logind; off
  *                     by default: the clients get those keys)
  *   --transform T     turn the output: normal, 90, 180, 270, flipped, flipped-90,
@@ -244,7 +249,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: dispman-kiosk [--device PATH] [--socket NAME] [--input PATH]... "
 		"[--seat] [--stats FILE] [--capture PREFIX] [--xdg-shell-version N] [--hide-cursor] "
-		"[--vt-switch] "
+		"[--lenient-configure] [--vt-switch] "
 		"[--transform T] [--blank-after SECONDS] [--output NAME] [--layout extend|mirror] "
 		"[--mode WxH[@HZ]] [--repaint-window off|auto|MS] [--allow-virtual-input] [--virtual-input-socket NAME] [--] "
 		"[COMMAND [ARGS...]]\n");
@@ -257,6 +262,7 @@ struct options {
 	bool use_seat;
 	unsigned xdg_shell_version;     /* 0: the library's default */
 	bool hide_cursor;
+	bool lenient_configure;
 	bool vt_switch;
 	bool virtual_input;             /* --allow-virtual-input */
 	const char *vinput_socket;      /* --virtual-input-socket */
@@ -336,6 +342,8 @@ static int parse_args(int argc, char **argv, struct options *o, struct kiosk *k)
 			o->use_seat = true;
 		else if (strcmp(a, "--hide-cursor") == 0)
 			o->hide_cursor = true;
+		else if (strcmp(a, "--lenient-configure") == 0)
+			o->lenient_configure = true;
 		else if (strcmp(a, "--vt-switch") == 0)
 			o->vt_switch = true;
 		else if (strcmp(a, "--allow-virtual-input") == 0)
@@ -580,6 +588,8 @@ int main(int argc, char **argv)
 		dispman_wayland_set_xdg_shell_version(k.wl, o.xdg_shell_version);
 	if (o.hide_cursor)
 		dispman_wayland_hide_cursor(k.wl, true);
+	if (o.lenient_configure)
+		dispman_wayland_set_lenient_configure(k.wl, true);
 	if (o.vt_switch && dispman_wayland_set_vt_switch(k.wl, true) < 0)
 		fprintf(stderr, "dispman-kiosk: --vt-switch: out of memory\n");
 	if (o.blank_after)
