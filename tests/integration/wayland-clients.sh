@@ -223,10 +223,12 @@ presentation|presentation-late)
 		[ "${late_repaints:-0}" -ge 10 ] ||
 			fail "only ${late_repaints:-0} late repaints with --repaint-window auto"
 		echo "$late_repaints of $repaints repaints from the late timer"
-		# frames still come at the refresh, most of them one vblank after the one
-		# before: seen 82 % and 48 % (vkms-6.12, ASan build, an idle host), so the
-		# bound is below both (it was 50 %, and failed at 48 %)
-		min_next=0.3
+		# How many frames show one vblank after the one before is printed, not held to a
+		# bound: a timing figure, for a benchmark (doc/wayland.md, "Late repaints"), not
+		# for a test on a shared emulated host. Seen on vkms-6.12 (ASan build): 82 % and
+		# 48 % with the host otherwise idle, 23 % and 5 % beside a second guest (a bound
+		# of 50 %, then 30 %, failed). Checked: the timer's repaints, and that the feedback
+		# stays sound (vsync, rising sequences, the mode's period per vblank).
 	fi
 	refresh=$(stat refresh_mhz)
 	[ "${refresh:-0}" -gt 0 ] || fail "no refresh rate in the stats"
