@@ -218,7 +218,6 @@ presentation|presentation-late)
 	[ "$case_" = presentation-late ] && wait_stat late_repaints 10 300
 	late_repaints=$(stat late_repaints) repaints=$(stat repaints)
 	finish
-	min_next=0
 	if [ "$case_" = presentation-late ]; then
 		[ "${late_repaints:-0}" -ge 10 ] ||
 			fail "only ${late_repaints:-0} late repaints with --repaint-window auto"
@@ -236,7 +235,7 @@ presentation|presentation-late)
 	# CRTC_GET_SEQUENCE answers EOPNOTSUPP) must get feedback with sequence 0, no vsync.
 	novbl=0
 	[ -n "${DISPMAN_VM_CAPS:-}" ] && grep -qx 'vblank-counter=0' "$DISPMAN_VM_CAPS" && novbl=1
-	python3 "$check" presentation "$out/client.log" "$refresh" "$novbl" "$min_next" ||
+	python3 "$check" presentation "$out/client.log" "$refresh" "$novbl" ||
 		fail "presentation feedback"
 	;;
 gst)
