@@ -127,7 +127,7 @@ static void on_shown(struct dispman_buffer *buf, const struct timespec *ts, void
 	/* The frame's start: the driver's capture time when it is plausible (before the
 	 * commit that queued the frame: vivid's are nominal, start + sequence * period), else
 	 * that commit's time. No commit of this output came since: one waits for its flip. */
-	uint64_t commit = ns_of(output_commit_time(layer_output(b->cam->layer)));
+	uint64_t commit = (uint64_t)output_commit_time(layer_output(b->cam->layer));
 	uint64_t t0 = b->ts_ns && b->ts_ns <= commit ? b->ts_ns : commit;
 	if (flip < t0) {
 		/* Some drivers (vkms) stamp the flip with the vblank before the one

@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "buffer.h"
+#include "clock.h"
 #include "compose.h"
 #include "crtc.h"
 #include "device.h"
@@ -226,7 +227,7 @@ static void record_frame(struct dispman_output *out, bool keep, bool geometry,
  * which it now owns; 0: none), the CRTC it leaves is off, and what it queued and when
  * (prop: how the frame was made, see record_frame(); modeset: the commit allowed one). */
 static void record_output_on(struct dispman_device *dev, struct dispman_output *out,
-	uint32_t blob, const struct proposal *prop, bool modeset)
+	uint32_t blob, const struct proposal *prop, bool modeset, int64_t begin_ns)
 {
 	struct crtc *crtc = output_crtc(out), *cur = output_cur_crtc(out);
 	crtc_record_on(dev, crtc, blob);
@@ -234,7 +235,7 @@ static void record_output_on(struct dispman_device *dev, struct dispman_output *
 		crtc_record_off(dev, cur);
 	output_record_enabled(out, blob != 0);
 	record_frame(out, prop->diff, prop->geometry, !layer_compose_dirty(output_device(out)));
-	output_frame_committed(out, modeset);
+	output_frame_committed(out, modeset, begin_ns);
 }
 
 /* The kernel accepted the commit of prop (whose mode blobs the CRTCs take from scope;
@@ -242,7 +243,7 @@ static void record_output_on(struct dispman_device *dev, struct dispman_output *
  * frame that kept the shape and every rectangle keeps the scenes too, see
  * record_frame()). */
 static void apply_success(struct dispman_device *dev, const struct proposal *prop,
-	struct commit_scope *scope, bool modeset)
+	struct commit_scope *scope, bool modeset, int64_t begin_ns)
 {
 	proposal_record(prop, dev);
 	for (size_t i = 0; i < device_n_outputs(dev); i++) {
@@ -250,7 +251,8 @@ static void apply_success(struct dispman_device *dev, const struct proposal *pro
 		if (!scope->outputs[i].in)
 			continue;
 		if (output_enabled(out)) {
-			record_output_on(dev, out, scope->outputs[i].mode_blob, prop, modeset);
+			record_output_on(dev, out, scope->outputs[i].mode_blob, prop, modeset,
+				begin_ns);
 			scope->outputs[i].mode_blob = 0; /* the CRTC's now */
 		} else if (output_active(out)) {
 			struct crtc *old = output_record_disabled(out);
@@ -331,7 +333,7 @@ static bool select_outputs(struct dispman_device *dev, struct commit_run *run, b
 static int commit_selected(struct dispman_device *dev, struct commit_scope *scope,
 	bool modeset)
 {
-	output_pace_commit_begin(dev);
+	int64_t begin_ns = clock_ns(); /* the frame's commit time (pacing, commit cost) */
 	int ret = prepare_blobs(dev, scope, modeset);
 	if (ret < 0)
 		return ret;
@@ -364,7 +366,7 @@ static int commit_selected(struct dispman_device *dev, struct commit_scope *scop
 		if (prop.diff && !prop.geometry && !scope->full && scope->n_in == 1 &&
 		    !layer_compose_dirty(dev))
 			device_stats(dev)->buffer_commits++;
-		apply_success(dev, &prop, scope, modeset);
+		apply_success(dev, &prop, scope, modeset, begin_ns);
 		alloc_done(dev, &prop, true);
 	} else if (req_error_is_answer(-ret)) {
 		/* a reused shape failed: test again next time */

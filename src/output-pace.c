@@ -25,7 +25,9 @@
  * (the 4th largest; of fewer, the smallest of the 4 largest), each capped at one period: a
  * one-time stall (a client's first buffer, allocated in its commit) does not move it, a
  * device that got slower or misses more than one frame in ten raises it within a few
- * frames.
+ * frames. The cost is learned only on an output whose cost was asked for: the first
+ * dispman_output_get_commit_cost() call starts it, so that commits of a program that never
+ * asks read the clock once (the frame's commit time, for pacing), not twice.
  */
 #include "output-private.h"
 
@@ -159,24 +161,20 @@ static bool predict_vblank(const struct dispman_output *out, int64_t t, int64_t 
 	return true;
 }
 
-void output_pace_commit_begin(struct dispman_device *dev)
+void output_pace_committed(struct dispman_output *out, bool modeset, int64_t begin)
 {
-	int64_t now = clock_ns();
-	for (size_t i = 0; i < device_n_outputs(dev); i++)
-		device_output(dev, i)->commit_begin_ns = now;
-}
-
-void output_pace_committed(struct dispman_output *out, bool modeset)
-{
-	int64_t begin = out->commit_begin_ns, end = timespec_ns(&out->commit_time);
-	out->commit_cpu_ns = begin > 0 && end >= begin ? end - begin : 0;
+	if (!out->cost_learning)
+		return; /* nobody asked: no clock read */
 	out->aim_ns = 0;
-	int64_t vblank;
-	if (modeset) {
+	if (modeset || begin <= 0) {
 		out->commit_begin_ns = 0; /* a modeset's time says nothing of a frame's */
 		return;
 	}
-	if (begin > 0 && predict_vblank(out, begin, &vblank)) {
+	int64_t end = clock_ns(); /* the ioctl returned (apply_success() follows it) */
+	out->commit_begin_ns = begin;
+	out->commit_cpu_ns = end >= begin ? end - begin : 0;
+	int64_t vblank;
+	if (predict_vblank(out, begin, &vblank)) {
 		out->aim_ns = vblank;
 		out->aim_slack_ns = vblank - begin;
 	}
@@ -226,6 +224,12 @@ int dispman_output_get_commit_cost(struct dispman_output *out, uint64_t *cost_ns
 {
 	if (refuse_null(out, "out") || refuse_null(cost_ns, "cost_ns"))
 		return -EINVAL;
+	if (!out->cost_learning) {
+		/* learned from here on: the frames before paid no clock reads for it */
+		out->cost_learning = true;
+		dispman_log(DISPMAN_LOG_DEBUG, "%s: learning the commit cost from the next frames",
+			out->name);
+	}
 	unsigned n = out->cost_n;
 	if (!n)
 		return -ENODATA;

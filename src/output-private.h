@@ -92,7 +92,7 @@ struct dispman_output {
 	drmModeModeInfo restore_mode;
 	/* pacing */
 	struct dispman_output_stats pacing;
-	struct timespec commit_time;     /* when the frame in flight was committed */
+	int64_t commit_ns;               /* when the frame in flight's commit call started */
 	bool pacing_run;                 /* pacing.last_* describe the previous flip */
 	int64_t pacing_t0_ns;            /* TIMESTAMP clock: first flip of the run */
 	int64_t pacing_slot;             /* TIMESTAMP clock: vblank slot of the last counted flip */
@@ -103,7 +103,9 @@ struct dispman_output {
 	bool cb_deferred;                /* a frame callback waits for the pace timer */
 	int pace_fd;                     /* timerfd, -1 until first needed */
 	struct event_source *pace_source;
-	/* output-pace.c: the learned commit cost (dispman_output_get_commit_cost()) */
+	/* output-pace.c: the learned commit cost (dispman_output_get_commit_cost()), once
+	 * asked for (cost_learning) */
+	bool cost_learning;
 	int64_t commit_begin_ns;         /* the last commit call started, 0: none measured */
 	int64_t commit_cpu_ns;           /* the frame in flight: its call to the ioctl's return */
 	int64_t aim_ns;                  /* the vblank it aimed at (predicted), 0: none */

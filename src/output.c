@@ -310,12 +310,12 @@ bool output_holds_buffer(const struct dispman_output *out, const struct dispman_
 }
 
 
-void output_frame_committed(struct dispman_output *out, bool modeset)
+void output_frame_committed(struct dispman_output *out, bool modeset, int64_t begin_ns)
 {
-	clock_gettime(CLOCK_MONOTONIC, &out->commit_time);
+	out->commit_ns = begin_ns;
 	if (modeset)
 		out->pacing_run = false;
-	output_pace_committed(out, modeset);
+	output_pace_committed(out, modeset, begin_ns);
 }
 
 /*
@@ -371,7 +371,7 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 	if (out->pacing_run && pacing_gap(out, seq, ts, period, &gap)) {
 		/* In time: committed before the vblank that followed the previous flip. */
 		bool in_time = period == 0 ||
-			timespec_ns(&out->commit_time) < timespec_ns(&ps->last_time) + period;
+			out->commit_ns < timespec_ns(&ps->last_time) + period;
 		if (in_time) {
 			ps->missed_vblanks += gap;
 			if (gap)
@@ -967,9 +967,9 @@ const struct scene *output_shown_scene(const struct dispman_output *out)
 	return &out->shown->scene;
 }
 
-const struct timespec *output_commit_time(const struct dispman_output *out)
+int64_t output_commit_time(const struct dispman_output *out)
 {
-	return &out->commit_time;
+	return out->commit_ns;
 }
 
 struct compositor *output_compositor(const struct dispman_output *out)

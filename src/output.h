@@ -94,8 +94,9 @@ int output_update(struct dispman_output *out, drmModeConnector *conn);
  * frame's commit time (output_commit_time()); called by output_flip_complete().
  */
 void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct timespec *ts);
-/* A frame was committed (apply_success): note its time for pacing. */
-void output_frame_committed(struct dispman_output *out, bool modeset);
+/* A frame was committed (apply_success) by a commit call that started at begin_ns
+ * (CLOCK_MONOTONIC): note its time for pacing. */
+void output_frame_committed(struct dispman_output *out, bool modeset, int64_t begin_ns);
 const char *connector_type_name(uint32_t type);
 
 /*
@@ -131,7 +132,7 @@ bool output_flip_notify_due(const struct dispman_output *out);
 /* The planes of the frame on screen (capture.c). */
 const struct scene *output_shown_scene(const struct dispman_output *out);
 /* When the frame in flight was committed (CLOCK_MONOTONIC). */
-const struct timespec *output_commit_time(const struct dispman_output *out);
+int64_t output_commit_time(const struct dispman_output *out);
 
 /*
  * State other modules keep in the output, each with one writer.
@@ -226,11 +227,9 @@ struct scene_entry *output_scene_push(struct dispman_output *out);
 bool output_pace_frame(struct dispman_output *out);
 /* Drop a deferred frame callback and the timer (output destroyed). */
 void output_pace_finish(struct dispman_output *out);
-/* A commit of the device starts (commit.c): its time, for every output's commit cost. */
-void output_pace_commit_begin(struct dispman_device *dev);
-/* The output's frame was committed (output_frame_committed(), commit_time set): its cost
- * and the vblank it aims at. */
-void output_pace_committed(struct dispman_output *out, bool modeset);
+/* The output's frame was committed by a call that started at begin_ns
+ * (output_frame_committed()): its cost and the vblank it aims at, when the cost is learned. */
+void output_pace_committed(struct dispman_output *out, bool modeset, int64_t begin_ns);
 /* The output's frame flipped (flip_ts set, before output_count_pacing()): did it make the
  * vblank it aimed at; one sample of the commit cost. */
 void output_pace_flipped(struct dispman_output *out);

@@ -602,7 +602,8 @@ struct dispman_output_stats {
 	size_t size;              /* set by the caller: sizeof(struct dispman_output_stats) */
 	uint64_t frames;          /* page flips completed on the output */
 	uint64_t missed_vblanks;  /* vblanks lost by frames committed in time */
-	uint64_t late_frames;     /* frames committed after the vblank they could have made */
+	uint64_t late_frames;     /* frames whose commit call started after the vblank they
+	                           * could have made */
 	uint64_t skipped_vblanks; /* vblanks without a new frame because of late frames */
 	uint64_t last_sequence;   /* CRTC vblank counter of the last flip */
 	struct timespec last_time;/* CLOCK_MONOTONIC time of the last flip */
@@ -647,10 +648,13 @@ int dispman_output_get_next_vblank(struct dispman_output *out, struct timespec *
  * The cost is the 90th percentile of the last 32 samples (the 4th largest), each at most
  * one refresh period: one slow frame (a new buffer allocated in its commit) does not move
  * it, frames that miss their vblank more than one time in ten raise it. It does not count
- * the caller's own work before the call.
+ * the caller's own work before the call. The library learns it only on an output it was
+ * asked for: the first call on an output starts the learning (and returns -ENODATA), so a
+ * program that never asks pays no clock read for it; later calls give the cost of the
+ * frames flipped since.
  *
  * Writes *cost_ns (caller-owned storage). Returns 0, -EINVAL (out or cost_ns NULL), or
- * -ENODATA: no frame (other than a modeset) flipped on this output yet.
+ * -ENODATA: no frame (other than a modeset) flipped on this output since the first call.
  */
 int dispman_output_get_commit_cost(struct dispman_output *out, uint64_t *cost_ns);
 

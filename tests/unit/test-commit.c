@@ -985,6 +985,34 @@ static void test_next_vblank_and_cost(void **state)
 	dispman_buffer_unref(first);
 }
 
+/*
+ * The commit cost is learned once asked for: frames flipped before the first call give no
+ * sample (their commits read no clock for it), the frames after it do.
+ */
+static void test_commit_cost_on_demand(void **state)
+{
+	struct unit_fixture *f = *state;
+	uint64_t cost = 0;
+	mock_drm_set_flips_now(true);
+	struct dispman_buffer *first = unit_show_first_frame(f, 0x10);
+	for (int i = 0; i < 3; i++) {
+		struct dispman_buffer *buf = next_frame(f, 0x20u + (uint32_t)i);
+		assert_int_equal(dispman_output_commit(f->out), 0);
+		assert_true(unit_dispatch(f->dev, 1000) >= 1);
+		dispman_buffer_unref(buf);
+	}
+	unit_log_clear();
+	assert_int_equal(dispman_output_get_commit_cost(f->out, &cost), -ENODATA);
+	assert_true(unit_log_find(DISPMAN_LOG_DEBUG, "learning the commit cost"));
+	struct dispman_buffer *buf = next_frame(f, 0x30);
+	assert_int_equal(dispman_output_commit(f->out), 0);
+	assert_true(unit_dispatch(f->dev, 1000) >= 1);
+	dispman_buffer_unref(buf);
+	assert_int_equal(dispman_output_get_commit_cost(f->out, &cost), 0);
+	assert_true(cost > 0);
+	dispman_buffer_unref(first);
+}
+
 /* A change of the scene's shape covers the whole device: it waits for every flip. */
 static void test_shape_change_waits_for_all(void **state)
 {
@@ -1736,6 +1764,8 @@ int main(int argc, char **argv)
 		{ "commit@own-pace-device-commit", test_own_pace, unit_setup_empty, unit_teardown,
 			"device" },
 		{ "commit@next-vblank-and-cost", test_next_vblank_and_cost, unit_setup_vkms,
+			unit_teardown, NULL },
+		{ "commit@commit-cost-on-demand", test_commit_cost_on_demand, unit_setup_vkms,
 			unit_teardown, NULL },
 		{ "commit@shape-change-waits-for-all", test_shape_change_waits_for_all,
 			unit_setup_empty, unit_teardown, NULL },

@@ -200,7 +200,7 @@ static void run_pacing_script(struct unit_fixture *f, uint64_t seq_step)
 		{ 0.2, 1.4 },   /* in time, jitter: no miss */
 	};
 	for (size_t i = 0; i < UNIT_ARRAY_LEN(frames); i++) {
-		out->commit_time = ts_at(t + (int64_t)(frames[i].commit_after * (double)period));
+		out->commit_ns = t + (int64_t)(frames[i].commit_after * (double)period);
 		int64_t vblanks = (int64_t)(frames[i].flip_after + 0.5);
 		t += (int64_t)(frames[i].flip_after * (double)period);
 		seq += seq_step * (uint64_t)vblanks;
@@ -252,7 +252,7 @@ static void test_pacing_fast_flips(void **state)
 	struct timespec ts = ts_at(t);
 	output_count_pacing(out, 0, &ts);
 	for (int i = 0; i < 30; i++) {
-		out->commit_time = ts_at(t + period / 10);
+		out->commit_ns = t + period / 10;
 		t += period * 6 / 10;
 		ts = ts_at(t);
 		output_count_pacing(out, 0, &ts);
