@@ -40,6 +40,9 @@ static inline struct rect rect_clip(int32_t x, int32_t y, uint32_t w, uint32_t h
 	int32_t sh)
 {
 	struct rect r;
+	int64_t x1 = (int64_t)x + w, y1 = (int64_t)y + h;
+	if (x >= 0 && y >= 0 && x1 <= sw && y1 <= sh) /* inside: as it is (the usual case) */
+		return (struct rect){ x, y, (int32_t)x1, (int32_t)y1 };
 	r.x0 = rect_clamp(x, 0, sw);
 	r.y0 = rect_clamp(y, 0, sh);
 	r.x1 = rect_clamp((int64_t)x + w, r.x0, sw);
