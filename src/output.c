@@ -369,7 +369,8 @@ void output_count_pacing(struct dispman_output *out, uint64_t seq, const struct 
 	int64_t period = out->cur_period_ns;
 	uint64_t gap;
 	if (out->pacing_run && pacing_gap(out, seq, ts, period, &gap)) {
-		/* In time: committed before the vblank that followed the previous flip. */
+		/* In time: its commit call started before the vblank that followed the
+		 * previous flip. */
 		bool in_time = period == 0 ||
 			out->commit_ns < timespec_ns(&ps->last_time) + period;
 		if (in_time) {

@@ -45,8 +45,8 @@ static inline struct rect rect_clip(int32_t x, int32_t y, uint32_t w, uint32_t h
 		return (struct rect){ x, y, (int32_t)x1, (int32_t)y1 };
 	r.x0 = rect_clamp(x, 0, sw);
 	r.y0 = rect_clamp(y, 0, sh);
-	r.x1 = rect_clamp((int64_t)x + w, r.x0, sw);
-	r.y1 = rect_clamp((int64_t)y + h, r.y0, sh);
+	r.x1 = rect_clamp(x1, r.x0, sw);
+	r.y1 = rect_clamp(y1, r.y0, sh);
 	return r;
 }
 
